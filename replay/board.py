@@ -1,0 +1,844 @@
+"""The board: a position of a variant, legal moves, and playing moves.
+
+>>> from replay import Board
+>>> board = Board("shogi")
+>>> len(board.legal_moves())
+30
+>>> board.push(board.parse_uci("c3c4"))  # doctest: +SKIP
+
+Two ways to check a move:
+
+* :meth:`Board.legal_moves` generates every legal move (perft, move lists, "did you mean");
+* :meth:`Board.play` checks one given move and plays it.  It does not generate the other moves, and
+  it is what replaying a game record uses once per ply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .position import ParsedPosition, format_position, parse_position
+from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules
+from .squares import CELLS, STRIDE, square, square_file, square_name, square_rank
+from .variant import Variant, load_variant
+from .xbetza import rotate
+
+__all__ = ["Board", "Move", "Piece", "Outcome", "IllegalMoveError", "FIRST", "SECOND"]
+
+FIRST = 0  # Sente, the player at the bottom who moves first
+SECOND = 1  # Gote
+
+
+class Move(NamedTuple):
+    """A move, identified by its effect.
+
+    ``from_square`` is None for a drop, and ``drop`` is then the dropped piece's ID.  ``kills`` are
+    the squares captured on the way, in path order, not counting a capture on ``to_square``
+    (Lion-type moves; igui has ``to_square == from_square``; a pass has ``to_square ==
+    from_square`` and no kills).  ``promotion`` is True when the piece promotes, False when it
+    declines a promotion it could make, and None when it cannot promote.
+    """
+
+    from_square: int | None
+    to_square: int
+    kills: tuple = ()
+    promotion: bool | None = None
+    drop: str | None = None
+
+    def uci(self) -> str:
+        """A compact machine form: ``h2h3``, ``e4f5f6`` (kills between), ``h2h3+``/``h2h3=``, ``P*e5``."""
+        if self.drop is not None:
+            return f"{self.drop}*{square_name(self.to_square)}"
+        text = square_name(self.from_square) + "".join(map(square_name, self.kills)) + square_name(self.to_square)
+        return text + {True: "+", False: "=", None: ""}[self.promotion]
+
+    @property
+    def is_pass(self) -> bool:
+        return self.from_square == self.to_square and not self.kills
+
+    def __str__(self) -> str:
+        return self.uci()
+
+
+class Piece(NamedTuple):
+    id: str
+    colour: int
+
+    def __str__(self) -> str:
+        return self.id if self.colour == FIRST else self.id.lower()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``termination`` is checkmate, stalemate, repetition or perpetual-check."""
+
+    termination: str
+    winner: int | None  # FIRST, SECOND or None for a draw
+
+    def result(self) -> str:
+        return {FIRST: "1-0", SECOND: "0-1", None: "1/2-1/2"}[self.winner]
+
+
+class IllegalMoveError(ValueError):
+    """The move is not legal in this position; ``reason`` says why."""
+
+    def __init__(self, move, reason: str):
+        self.move = move
+        self.reason = reason
+        super().__init__(f"illegal move {move}: {reason}")
+
+
+class Board:
+    """A position of a variant with the history of moves that led to it."""
+
+    def __init__(self, variant: Variant | Ruleset | str, position: str | None = None,
+                 options: dict | None = None):
+        if isinstance(variant, str):
+            variant = load_variant(variant)
+        rules = variant if isinstance(variant, Ruleset) else compile_rules(variant, options)
+        self.rules = rules
+        self.variant = rules.variant
+        self.set_position(position or self.variant.start)
+
+    # --- setting up ------------------------------------------------------------------------------
+
+    def set_position(self, text: str) -> None:
+        """Set up a position from a position string; the move history is cleared."""
+        parsed = parse_position(self.variant, text)
+        self._setup(parsed)
+
+    def _setup(self, parsed: ParsedPosition) -> None:
+        R = self.rules
+        b = [OFF] * CELLS
+        for sq in R.squares:
+            b[sq] = EMPTY
+        self._board = b
+        self._pieces = [{}, {}]
+        self._royal = [None, None]
+        self._complex_sq = [set(), set()]
+        for sq, (t, colour) in parsed.pieces.items():
+            code = t * 2 + colour
+            self._place(sq, code)
+        for colour in (0, 1):
+            royals = [sq for sq, code in self._pieces[colour].items() if R.royal[code]]
+            if len(royals) > 1:
+                from .position import PositionError
+                raise PositionError(f"{'first' if colour == 0 else 'second'} player has {len(royals)} royal pieces")
+            self._royal[colour] = royals[0] if royals else None
+        if not R.drops and any(any(h) for h in parsed.hands):
+            from .position import PositionError
+            raise PositionError(f"{self.variant.name} has no drops, so no pieces in hand")
+        self.hands = [list(parsed.hands[0]), list(parsed.hands[1])]
+        self.turn = parsed.turn
+        self.move_number = parsed.move_number
+        self._unmoved = set(self._pieces[0]) | set(self._pieces[1]) if R.uses_initial else None
+        self._stack = []
+        self.move_stack: list[Move] = []
+        self._zobrist = self._compute_zobrist()
+        self._seen = {self._zobrist: 1}
+        self._history = [self._zobrist]
+
+    def _place(self, sq: int, code: int) -> None:
+        self._board[sq] = code
+        self._pieces[code & 1][sq] = code
+        if self.rules.complex[code]:
+            self._complex_sq[code & 1].add(sq)
+
+    def _compute_zobrist(self) -> int:
+        R = self.rules
+        z = 0
+        for colour in (0, 1):
+            for sq, code in self._pieces[colour].items():
+                z ^= R.z_square[code][sq]
+            for t, n in enumerate(self.hands[colour]):
+                if n:
+                    z ^= R.hand_key(colour, t, n)
+        if self.turn:
+            z ^= R.z_turn
+        return z
+
+    def copy(self, stack: bool = True) -> "Board":
+        """A copy of the board (with the move history unless ``stack`` is False)."""
+        other = Board(self.rules, self.variant.start)
+        if stack:
+            other.set_position(self.root_position())
+            for m in self.move_stack:
+                other.push(m)
+        else:
+            other.set_position(self.position())
+        return other
+
+    # --- reading the position --------------------------------------------------------------------
+
+    def piece_at(self, sq: int) -> Piece | None:
+        code = self._board[sq]
+        if code < 2:
+            return None
+        return Piece(self.rules.types[(code >> 1) - 1].id, code & 1)
+
+    def pieces(self, colour: int | None = None) -> dict:
+        """Square -> :class:`Piece` for one side, or both."""
+        colours = (0, 1) if colour is None else (colour,)
+        return {sq: self.piece_at(sq) for c in colours for sq in self._pieces[c]}
+
+    def hand(self, colour: int) -> dict:
+        """Piece ID -> count held by ``colour``."""
+        return {self.rules.types[t - 1].id: n for t, n in enumerate(self.hands[colour]) if n}
+
+    def royal_square(self, colour: int) -> int | None:
+        return self._royal[colour]
+
+    @property
+    def zobrist(self) -> int:
+        """The 64-bit position hash as a signed integer (what SQLite stores)."""
+        z = self._zobrist
+        return z - (1 << 64) if z >= 1 << 63 else z
+
+    @property
+    def ply(self) -> int:
+        """Plies played since the position the board was set up from."""
+        return len(self.move_stack)
+
+    def position(self) -> str:
+        """The position string of the current position."""
+        b = self._board
+
+        def cell(f, r):
+            code = b[square(f, r)]
+            return None if code < 2 else (code >> 1, code & 1)
+
+        return format_position(self.variant, cell, self.hands, self.turn, self.move_number)
+
+    def root_position(self) -> str:
+        """The position string of the position before the first move of ``move_stack``."""
+        if not self.move_stack:
+            return self.position()
+        moves = list(self.move_stack)
+        for _ in moves:
+            self.pop()
+        text = self.position()
+        for m in moves:
+            self.push(m)
+        return text
+
+    def __str__(self) -> str:
+        return self.diagram()
+
+    def diagram(self) -> str:
+        """A text picture of the board, first player at the bottom, with hands."""
+        width = max(2, max(len(p.id) for p in self.rules.types) + 1)
+        lines = []
+        if self.rules.drops:
+            lines.append("hand of second player: " + _hand_text(self.hand(1)))
+        for r in range(self.variant.ranks - 1, -1, -1):
+            cells = []
+            for f in range(self.variant.files):
+                p = self.piece_at(square(f, r))
+                cells.append((str(p) if p else ".").rjust(width))
+            lines.append(f"{r + 1:>2} " + "".join(cells))
+        lines.append("   " + "".join(c.rjust(width) for c in "abcdefghijklmnop"[: self.variant.files]))
+        if self.rules.drops:
+            lines.append("hand of first player: " + _hand_text(self.hand(0)))
+        lines.append(("first" if self.turn == 0 else "second") + " player to move")
+        return "\n".join(lines)
+
+    # --- attacks ---------------------------------------------------------------------------------
+
+    def is_attacked(self, sq: int, by: int) -> bool:
+        """Whether a piece of colour ``by`` could capture on ``sq``."""
+        b = self._board
+        R = self.rules
+        ra = R.ray_attack[by]
+        d = 0
+        for step in DIRECTIONS:
+            t = sq + step
+            k = 1
+            p = b[t]
+            while not p:
+                t += step
+                k += 1
+                p = b[t]
+            if ra[p][d] >= k:
+                return True
+            d += 1
+        for off, codes in R.leap_attack[by]:
+            if b[sq + off] in codes:
+                return True
+        if self._complex_sq[by]:
+            attackers = R.complex_attackers[by]
+            f0, r0 = sq % STRIDE, sq // STRIDE
+            for s in self._complex_sq[by]:
+                code = b[s]
+                if code not in attackers:
+                    continue
+                dist = max(abs(s % STRIDE - f0), abs(s // STRIDE - r0))
+                for op in R.complex[code]:
+                    if dist <= op.reach:
+                        for to, kills in self._complex_targets(s, code, (op,)):
+                            if sq in kills or (to == sq and b[sq] >= 2 and to != s):
+                                return True
+        return False
+
+    def is_check(self) -> bool:
+        """Whether the side to move has its royal piece attacked."""
+        r = self._royal[self.turn]
+        return r is not None and self.is_attacked(r, self.turn ^ 1)
+
+    def _exposed(self, colour: int) -> bool:
+        r = self._royal[colour]
+        return r is not None and self.is_attacked(r, colour ^ 1)
+
+    # --- move generation -------------------------------------------------------------------------
+
+    def _complex_targets(self, sq: int, code: int, patterns=None):
+        """Effects ``(to, kills)`` of a piece's complex patterns from ``sq`` (a set)."""
+        b = self._board
+        colour = code & 1
+        out = set()
+        unmoved = self._unmoved
+        for op in patterns if patterns is not None else self.rules.complex[code]:
+            pat = op.pattern
+            if pat.initial_only and (unmoved is None or sq not in unmoved):
+                continue
+            _walk(b, sq, colour, pat, op.first, 0, sq, None, (), pat.range, out,
+                  max(self.variant.files, self.variant.ranks))
+        return out
+
+    def _piece_targets(self, sq: int, code: int):
+        """Every ``(to, kills)`` a piece could reach, ignoring check."""
+        b = self._board
+        colour = code & 1
+        R = self.rules
+        out = []
+        for off, m in R.leaps[code]:
+            t = sq + off
+            p = b[t]
+            if p == EMPTY:
+                if m & MOVE:
+                    out.append((t, ()))
+            elif p != OFF and (p & 1) != colour and m & CAPTURE:
+                out.append((t, ()))
+        for off, ms in R.rays[code]:
+            t = sq
+            for m in ms:
+                t += off
+                p = b[t]
+                if p == EMPTY:
+                    if m & MOVE:
+                        out.append((t, ()))
+                    continue
+                if p != OFF and (p & 1) != colour and m & CAPTURE:
+                    out.append((t, ()))
+                break
+        if R.complex[code]:
+            found = self._complex_targets(sq, code)
+            found.update(out)
+            return found
+        if R.dedupe[code]:
+            return set(out)
+        return out
+
+    def _with_promotion(self, sq: int, code: int, to: int, kills, out: list) -> None:
+        R = self.rules
+        colour = code & 1
+        promo = R.promote[code]
+        if promo and (R.zone[colour][sq] or R.zone[colour][to]):
+            if to in R.dead[code] or (R.forced_last_rank and R.last_rank[colour][to]):
+                out.append(Move(sq, to, kills, True))
+            else:
+                out.append(Move(sq, to, kills, True))
+                out.append(Move(sq, to, kills, False))
+        else:
+            out.append(Move(sq, to, kills, None))
+
+    def pseudo_legal_moves(self) -> list[Move]:
+        """Moves that follow the pieces' movement and the drop rules, not yet checked for check."""
+        out: list[Move] = []
+        c = self.turn
+        for sq, code in list(self._pieces[c].items()):
+            for to, kills in self._piece_targets(sq, code):
+                self._with_promotion(sq, code, to, kills, out)
+        if self.rules.drops:
+            out.extend(self._drops())
+        return out
+
+    def _drops(self) -> list[Move]:
+        R = self.rules
+        c = self.turn
+        hand = self.hands[c]
+        b = self._board
+        empties = None
+        out = []
+        for t in R.droppable:
+            if not hand[t]:
+                continue
+            if empties is None:
+                empties = [sq for sq in R.squares if b[sq] == EMPTY]
+            code = t * 2 + c
+            pid = R.types[t - 1].id
+            dead = R.dead[code] if R.drop_no_dead else ()
+            blocked_files = self._nifu_files(code) if t in R.nifu else ()
+            for sq in empties:
+                if sq in dead or (sq % STRIDE) in blocked_files:
+                    continue
+                out.append(Move(None, sq, (), None, pid))
+        return out
+
+    def _nifu_files(self, code: int) -> set:
+        return {sq % STRIDE for sq, c in self._pieces[code & 1].items() if c == code}
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move in the position."""
+        c = self.turn
+        legal = []
+        for m in self.pseudo_legal_moves():
+            self._push(m)
+            ok = not self._exposed(c)
+            self._pop()
+            if ok and m.drop is not None and self._is_drop_mate(m):
+                ok = False
+            if ok:
+                legal.append(m)
+        return legal
+
+    def _is_drop_mate(self, move: Move) -> bool:
+        """Whether a drop of a piece that may not give mate by drop (pawn) mates."""
+        R = self.rules
+        t = R.type_by_id[move.drop].index
+        if t not in R.drop_mate_forbidden:
+            return False
+        self._push(move)
+        try:
+            if not self.is_check():
+                return False
+            return not self._has_legal_move()
+        finally:
+            self._pop()
+
+    def _has_legal_move(self) -> bool:
+        c = self.turn
+        for m in self.pseudo_legal_moves():
+            self._push(m)
+            ok = not self._exposed(c)
+            self._pop()
+            if ok and (m.drop is None or not self._is_drop_mate(m)):
+                return True
+        return False
+
+    # --- checking one move -----------------------------------------------------------------------
+
+    def illegal_reason(self, move: Move) -> str | None:
+        """Why ``move`` is illegal here, or None if it is legal.  Cheap: generates no other moves."""
+        reason = self._pseudo_reason(move)
+        if reason:
+            return reason
+        c = self.turn
+        self._push(move)
+        exposed = self._exposed(c)
+        self._pop()
+        if exposed:
+            return "it leaves the mover's royal piece in check"
+        if move.drop is not None and self._is_drop_mate(move):
+            return f"dropping {move.drop} may not give checkmate"
+        return None
+
+    def is_legal(self, move: Move) -> bool:
+        return self.illegal_reason(move) is None
+
+    def play(self, move: Move) -> None:
+        """Check ``move`` and play it; raise :class:`IllegalMoveError` (board unchanged) if illegal."""
+        reason = self._pseudo_reason(move)
+        if reason:
+            raise IllegalMoveError(move, reason)
+        c = self.turn
+        self._push(move)
+        if self._exposed(c):
+            self._pop()
+            raise IllegalMoveError(move, "it leaves the mover's royal piece in check")
+        if move.drop is not None and self.rules.drop_mate_forbidden:
+            self._pop()
+            if self._is_drop_mate(move):
+                raise IllegalMoveError(move, f"dropping {move.drop} may not give checkmate")
+            self._push(move)
+        self.move_stack.append(move)
+
+    def _pseudo_reason(self, move: Move) -> str | None:
+        R = self.rules
+        b = self._board
+        c = self.turn
+        to = move.to_square
+        if not (0 <= to < CELLS) or b[to] == OFF:
+            return "the destination is off the board"
+        if move.drop is not None:
+            if not R.drops:
+                return f"{self.variant.name} has no drops"
+            if move.from_square is not None or move.kills or move.promotion is not None:
+                return "a drop has no origin, captures or promotion"
+            pt = R.type_by_id.get(move.drop)
+            if pt is None:
+                return f"no piece {move.drop!r} in {self.variant.name}"
+            t = pt.index
+            if not self.hands[c][t]:
+                return f"no {move.drop} in hand"
+            if b[to] != EMPTY:
+                return "the drop square is not empty"
+            code = t * 2 + c
+            if R.drop_no_dead and to in R.dead[code]:
+                return f"a {move.drop} dropped there could never move"
+            if t in R.nifu and (to % STRIDE) in self._nifu_files(code):
+                return f"there is already an unpromoted {move.drop} of the mover on that file"
+            return None
+        fr = move.from_square
+        if fr is None or not (0 <= fr < CELLS):
+            return "no origin square"
+        code = b[fr]
+        if code < 2:
+            return "there is no piece on the origin square"
+        if (code & 1) != c:
+            return "the piece on the origin square belongs to the opponent"
+        kills = move.kills
+        found = False
+        if not kills and fr != to:
+            entries = R.by_delta[code].get(to - fr)
+            if entries:
+                p = b[to]
+                if p == EMPTY:
+                    need = MOVE
+                elif (p & 1) != c:
+                    need = CAPTURE
+                else:
+                    return "the destination holds the mover's own piece"
+                for kind, step, k, m in entries:
+                    if not m & need:
+                        continue
+                    if kind == "slide":
+                        t = fr + step
+                        for _ in range(k - 1):
+                            if b[t] != EMPTY:
+                                break
+                            t += step
+                        else:
+                            found = True
+                            break
+                    else:
+                        found = True
+                        break
+        if not found and R.complex[code]:
+            found = (to, tuple(kills)) in self._complex_targets(fr, code)
+        if not found:
+            name = R.types[(code >> 1) - 1].id
+            return f"the {name} on {square_name(fr)} cannot make that move"
+        promo = R.promote[code]
+        can = promo and (R.zone[c][fr] or R.zone[c][to])
+        if move.promotion is None:
+            if can:
+                return "the move can promote: promotion must be chosen"
+        elif not can:
+            return "the piece cannot promote on this move"
+        elif move.promotion is False and (to in R.dead[code] or (R.forced_last_rank and R.last_rank[c][to])):
+            return "promotion is compulsory here"
+        return None
+
+    # --- making and unmaking moves ---------------------------------------------------------------
+
+    def push(self, move: Move) -> None:
+        """Play a move without checking it (see :meth:`play` for the checked version)."""
+        self._push(move)
+        self.move_stack.append(move)
+
+    def pop(self) -> Move:
+        """Take back the last move."""
+        move = self.move_stack.pop()
+        self._pop()
+        return move
+
+    def peek(self) -> Move:
+        return self.move_stack[-1]
+
+    def _push(self, move: Move) -> None:
+        R = self.rules
+        b = self._board
+        c = self.turn
+        mine = self._pieces[c]
+        theirs = self._pieces[c ^ 1]
+        zsq = R.z_square
+        z = self._zobrist
+        captured = []
+        royal = self._royal
+        old_royal = (royal[0], royal[1])
+        to = move.to_square
+        if move.drop is not None:
+            t = R.type_by_id[move.drop].index
+            code = t * 2 + c
+            moved = code
+            h = self.hands[c]
+            n = h[t]
+            h[t] = n - 1
+            z ^= R.hand_key(c, t, n) ^ R.hand_key(c, t, n - 1) ^ zsq[code][to]
+            b[to] = code
+            mine[to] = code
+            if R.complex[code]:
+                self._complex_sq[c].add(to)
+        else:
+            fr = move.from_square
+            moved = code = b[fr]
+            b[fr] = EMPTY
+            del mine[fr]
+            z ^= zsq[code][fr]
+            for k in move.kills:
+                cap = b[k]
+                b[k] = EMPTY
+                del theirs[k]
+                z ^= zsq[cap][k]
+                captured.append((k, cap))
+            cap = b[to]
+            if cap:
+                del theirs[to]
+                z ^= zsq[cap][to]
+                captured.append((to, cap))
+            if move.promotion:
+                code = R.promote[code]
+            b[to] = code
+            mine[to] = code
+            z ^= zsq[code][to]
+            if R.royal[code]:
+                royal[c] = to
+            if R.complex[moved] or R.complex[code]:
+                self._complex_sq[c].discard(fr)
+                if R.complex[code]:
+                    self._complex_sq[c].add(to)
+            if captured:
+                hand = self.hands[c]
+                for k, cap in captured:
+                    if R.royal[cap]:
+                        royal[c ^ 1] = None
+                    if R.complex[cap]:
+                        self._complex_sq[c ^ 1].discard(k)
+                    if R.drops:
+                        t = R.unpromoted[cap] >> 1
+                        n = hand[t]
+                        hand[t] = n + 1
+                        z ^= R.hand_key(c, t, n) ^ R.hand_key(c, t, n + 1)
+            if self._unmoved is not None:
+                self._unmoved.discard(fr)
+                self._unmoved.discard(to)
+        z ^= R.z_turn
+        self._stack.append((move, moved, captured, self._zobrist, old_royal,
+                            None if self._unmoved is None else set(self._unmoved)))
+        self._zobrist = z
+        self.turn = c ^ 1
+        self.move_number += 1
+        seen = self._seen
+        seen[z] = seen.get(z, 0) + 1
+        self._history.append(z)
+
+    def _pop(self) -> None:
+        move, moved, captured, z_before, old_royal, unmoved = self._stack.pop()
+        R = self.rules
+        b = self._board
+        z = self._zobrist
+        seen = self._seen
+        n = seen[z] - 1
+        if n:
+            seen[z] = n
+        else:
+            del seen[z]
+        self._history.pop()
+        c = self.turn ^ 1
+        self.turn = c
+        self.move_number -= 1
+        mine = self._pieces[c]
+        theirs = self._pieces[c ^ 1]
+        to = move.to_square
+        code_now = b[to]
+        b[to] = EMPTY
+        del mine[to]
+        if R.complex[code_now]:
+            self._complex_sq[c].discard(to)
+        if move.drop is not None:
+            t = moved >> 1
+            self.hands[c][t] += 1
+        else:
+            fr = move.from_square
+            b[fr] = moved
+            mine[fr] = moved
+            if R.complex[moved]:
+                self._complex_sq[c].add(fr)
+            hand = self.hands[c]
+            for k, cap in captured:
+                b[k] = cap
+                theirs[k] = cap
+                if R.complex[cap]:
+                    self._complex_sq[c ^ 1].add(k)
+                if R.drops:
+                    hand[R.unpromoted[cap] >> 1] -= 1
+        self._royal[0], self._royal[1] = old_royal
+        if unmoved is not None:
+            self._unmoved = unmoved
+        self._zobrist = z_before
+
+    # --- game end --------------------------------------------------------------------------------
+
+    def is_checkmate(self) -> bool:
+        return self.is_check() and not self._has_legal_move()
+
+    def is_stalemate(self) -> bool:
+        return not self.is_check() and not self._has_legal_move()
+
+    def repetitions(self) -> int:
+        """How often the current position (board, hands, side to move) has occurred."""
+        return self._seen.get(self._zobrist, 0)
+
+    def is_fourfold_repetition(self) -> bool:
+        return self.repetitions() >= 4
+
+    def perpetual_checker(self) -> int | None:
+        """On a fourfold repetition: the side that gave check on every move of the cycle, if any."""
+        if not self.is_fourfold_repetition():
+            return None
+        z = self._zobrist
+        first = self._history.index(z)
+        moves = self.move_stack[first:] if first < len(self.move_stack) else []
+        if len(moves) != len(self._history) - 1 - first:
+            return None
+        # walk back through the cycle and record who was in check after each move
+        checks = []
+        undone = []
+        for _ in range(len(moves)):
+            checks.append((self.turn, self.is_check()))
+            undone.append(self.pop())
+        for m in reversed(undone):
+            self.push(m)
+        for colour in (0, 1):
+            victim = colour ^ 1
+            if all(in_check for side, in_check in checks if side == victim) and any(
+                    side == victim for side, _ in checks):
+                return colour
+        return None
+
+    def outcome(self) -> Outcome | None:
+        """The result if the game is over in this position, else None."""
+        R = self.rules
+        if R.repetition == "sennichite" and self.is_fourfold_repetition():
+            checker = self.perpetual_checker()
+            if checker is not None:
+                return Outcome("perpetual-check", checker ^ 1)
+            return Outcome("repetition", None)
+        if self._royal[self.turn] is None and any(R.royal[c] for c in range(R.ncodes)):
+            return Outcome("royal-capture", self.turn ^ 1)
+        if not self._has_legal_move():
+            if self.is_check():
+                return Outcome("checkmate", self.turn ^ 1)
+            return Outcome("stalemate", self.turn ^ 1 if R.stalemate_loses else None)
+        return None
+
+    # --- helpers for other modules ---------------------------------------------------------------
+
+    def captured_squares(self, move: Move) -> list[int]:
+        """Every square whose piece the move removes, in path order (destination last)."""
+        out = list(move.kills)
+        if move.drop is None and move.to_square != move.from_square and self._board[move.to_square] >= 2:
+            out.append(move.to_square)
+        return out
+
+    def parse_uci(self, text: str) -> Move:
+        """Read the compact form written by :meth:`Move.uci` (``h2h3``, ``e4f5f6+``, ``P*e5``)."""
+        from .squares import parse_square
+        import re
+        files, ranks = self.variant.files, self.variant.ranks
+        if "*" in text:
+            pid, _, sq = text.partition("*")
+            return Move(None, parse_square(sq, files, ranks), (), None, self.variant.piece(pid).id)
+        promo = None
+        if text.endswith(("+", "=")):
+            promo = text[-1] == "+"
+            text = text[:-1]
+        names = re.findall(r"[a-p]\d{1,2}", text)
+        if len(names) < 2 or "".join(names) != text:
+            raise ValueError(f"not a move: {text!r}")
+        sqs = [parse_square(n, files, ranks) for n in names]
+        return Move(sqs[0], sqs[-1], tuple(sqs[1:-1]), promo)
+
+
+def _hand_text(hand: dict) -> str:
+    return " ".join(f"{pid}x{n}" if n > 1 else pid for pid, n in hand.items()) or "-"
+
+
+def _walk(b, origin, colour, pat, first, k, cur, prev, kills, rng, out, limit):
+    """Follow leg ``k`` of a pattern from ``cur``; add each effect ``(to, kills)`` to ``out``.
+
+    The board is not updated between legs (a victim still looks occupied), except that the origin
+    counts as empty once the piece has left it.
+    """
+    legs = pat.legs
+    leg = legs[k]
+    final = k == len(legs) - 1
+    modes = leg.modes
+    vectors = first if k == 0 else [rotate(prev, turn) for turn in leg.directions]
+    hopper = final and ("p" in modes or "g" in modes)
+    for dx, dy in vectors:
+        step = dx + dy * STRIDE
+        n = max(abs(dx), abs(dy))
+        lame_sq = None
+        if (leg.lame or leg.jump) and n > 1:
+            ax, ay = abs(dx), abs(dy)
+            if ax == 0 or ay == 0 or ax == ay:
+                lame_sq = (dx // n) + (dy // n) * STRIDE  # D, A, H, G: the first square on the way
+            else:
+                lame_sq = (dx // ax if ax > ay else 0) + (dy // ay if ay > ax else 0) * STRIDE
+        t = cur
+        hopped = False
+        steps = 0
+        max_steps = rng if rng else limit
+        while steps < max_steps:
+            if lame_sq is not None:
+                mid = b[t + lame_sq] if t + lame_sq != origin else EMPTY
+                if leg.lame and mid != EMPTY:
+                    break
+                if leg.jump and mid == EMPTY:
+                    break
+            t += step
+            steps += 1
+            p = b[t] if t != origin else EMPTY
+            if p == OFF:
+                break
+            if leg.jump and lame_sq is None and steps == 1 and n == 1:
+                continue  # 'j' on a W/F rider: skip the first square whatever is on it
+            if p == EMPTY:
+                if final:
+                    if "m" in modes and (not hopper or hopped):
+                        _emit(out, t, kills)
+                    if hopper and hopped and "g" in modes:
+                        break
+                elif "m" in modes:
+                    _walk(b, origin, colour, pat, first, k + 1, t, (dx, dy), kills, pat.range, out, limit)
+                continue
+            enemy = (p & 1) != colour
+            if final:
+                if hopper and not hopped:
+                    hopped = True
+                    continue
+                if enemy and "c" in modes:
+                    _emit(out, t, kills)
+                break
+            nxt = pat.range
+            if "g" in modes:
+                nxt = 0 if pat.range == 1 else 1
+            if enemy and "c" in modes:
+                _walk(b, origin, colour, pat, first, k + 1, t, (dx, dy), kills + (t,), pat.range, out, limit)
+            if "p" in modes or "g" in modes:
+                _walk(b, origin, colour, pat, first, k + 1, t, (dx, dy), kills, nxt, out, limit)
+            break
+
+
+def _emit(out, to, kills):
+    if to in kills:
+        kills = tuple(k for k in kills if k != to)
+    if len(set(kills)) != len(kills):
+        seen = []
+        for k in kills:
+            if k not in seen:
+                seen.append(k)
+        kills = tuple(seen)
+    out.add((to, kills))

@@ -1,0 +1,389 @@
+"""Variant definitions: the data files that describe each game, and where they are found.
+
+Every variant is one TOML file (see ``docs/variants.md`` for the format).  The files shipped with
+daikifu live in ``replay/variants/``; a user adds or overrides variants by putting files in a
+directory named by ``--variants-dir`` or by the ``DAIKIFU_VARIANTS`` environment variable (several
+directories separated by ``os.pathsep``).  A user file with the same ``slug`` as a bundled one
+replaces it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from .xbetza import XBetzaError, parse as parse_betza
+
+__all__ = [
+    "VariantError",
+    "UnknownVariantError",
+    "IncompleteVariantError",
+    "PieceType",
+    "Option",
+    "Provenance",
+    "Variant",
+    "bundled_directory",
+    "variant_directories",
+    "list_variants",
+    "load_variant",
+    "load_variant_file",
+]
+
+BUNDLED_DIR = Path(__file__).with_name("variants")
+ENV_VAR = "DAIKIFU_VARIANTS"
+_ID_RE = re.compile(r"[+!]?[A-Z][A-Z0-9']*\Z")
+_SLUG_RE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\Z")
+
+
+class VariantError(ValueError):
+    """A variant file that cannot be used: names the file and what is wrong."""
+
+
+class UnknownVariantError(VariantError, LookupError):
+    """No variant of that name."""
+
+
+class IncompleteVariantError(VariantError):
+    """The variant is known but its rules are not complete enough to play or validate games."""
+
+
+@dataclass(frozen=True)
+class PieceType:
+    """One kind of piece: its ID, name, moves (XBetza) and promotion."""
+
+    index: int  # 1-based, in file order; used to encode pieces on the board
+    id: str
+    name: str
+    betza: str
+    promotes: str | None = None
+    royal: bool = False
+    kanji: str | None = None
+    aliases: tuple[str, ...] = ()
+    description: str | None = None
+    provenance: str | None = None
+
+
+@dataclass(frozen=True)
+class Choice:
+    name: str
+    description: str
+    pieces: dict
+    rules: dict
+
+
+@dataclass(frozen=True)
+class Option:
+    """A named rule option, e.g. which reading of an ambiguous piece to use."""
+
+    name: str
+    description: str
+    default: str
+    choices: dict  # name -> Choice
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where one reconstructed or disputed choice in a variant file came from."""
+
+    topic: str
+    choice: str
+    source: str
+    confidence: str
+    alternative: str = ""
+    reconstructed: bool = False
+
+
+RULE_DEFAULTS = {
+    "promotion_zone": 0,  # depth in ranks, counted from the far side
+    "promotion_forced": "stuck",  # "stuck": only where the piece could never move again; "last-rank"
+    "drops": False,
+    "drop_nifu": [],  # IDs that may not be dropped on a file holding an own unpromoted piece of that ID
+    "drop_no_dead_squares": True,
+    "drop_mate_forbidden": [],  # IDs that may not give checkmate by being dropped
+    "repetition": "sennichite",  # "sennichite": fourfold = draw, perpetual check loses; "none"
+    "stalemate": "loss",  # the side with no legal move: "loss" (shogi) or "draw"
+}
+_RULE_VALUES = {
+    "promotion_forced": {"stuck", "last-rank"},
+    "repetition": {"sennichite", "none"},
+    "stalemate": {"loss", "draw"},
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Variant:
+    """A variant as written in its data file, before options are applied."""
+
+    slug: str
+    name: str
+    files: int
+    ranks: int
+    start: str
+    pieces: tuple[PieceType, ...]
+    rules: dict
+    status: str = "playable"
+    aliases: tuple[str, ...] = ()
+    summary: str = ""
+    missing: str = ""
+    sources: tuple[str, ...] = ()
+    options: dict = field(default_factory=dict)
+    provenance: tuple[Provenance, ...] = ()
+    path: str = ""
+
+    @property
+    def playable(self) -> bool:
+        return self.status == "playable"
+
+    @property
+    def reconstructed(self) -> bool:
+        """True when any part of the rules or setup is a reconstruction (shown to users)."""
+        return any(p.reconstructed for p in self.provenance)
+
+    def piece(self, ident: str) -> PieceType:
+        """The piece type with this ID or alias (case-insensitive)."""
+        found = self.piece_index().get(ident.upper())
+        if found is None:
+            raise KeyError(f"{self.name} has no piece {ident!r}")
+        return found
+
+    def piece_index(self) -> dict:
+        """Upper-cased IDs and aliases -> piece type."""
+        return self._index
+
+    def __post_init__(self):
+        table = {p.id.upper(): p for p in self.pieces}
+        for p in self.pieces:
+            for a in p.aliases:
+                table.setdefault(a.upper(), p)
+        object.__setattr__(self, "_index", table)
+
+    def resolve_options(self, options: dict | None = None) -> dict:
+        """Every option with its chosen value; unknown names or values raise ``VariantError``."""
+        chosen = {name: opt.default for name, opt in self.options.items()}
+        for key, value in (options or {}).items():
+            if key not in self.options:
+                known = ", ".join(sorted(self.options)) or "none"
+                raise VariantError(f"{self.name} has no option {key!r} (options: {known})")
+            if value not in self.options[key].choices:
+                known = ", ".join(self.options[key].choices)
+                raise VariantError(f"option {key!r} of {self.name} has no value {value!r} (values: {known})")
+            chosen[key] = value
+        return chosen
+
+    def configured(self, options: dict | None = None) -> tuple[dict, dict]:
+        """Piece strings and rules after applying options: ``(betza by ID, rules)``."""
+        chosen = self.resolve_options(options)
+        betza = {p.id: p.betza for p in self.pieces}
+        rules = dict(self.rules)
+        for name, value in chosen.items():
+            choice = self.options[name].choices[value]
+            betza.update(choice.pieces)
+            rules.update(choice.rules)
+        return betza, rules
+
+    def require_playable(self) -> None:
+        if not self.playable:
+            raise IncompleteVariantError(
+                f"{self.name} is marked {self.status!r}: {self.missing or 'its rules are incomplete'}. "
+                f"To use it, write a complete definition file (see docs/variants.md) and put it in a "
+                f"directory given by --variants-dir or {ENV_VAR}.")
+
+
+# --- loading -------------------------------------------------------------------------------------
+
+
+def _fail(path, message):
+    raise VariantError(f"{path}: {message}")
+
+
+def load_variant_file(path: str | os.PathLike) -> Variant:
+    """Read and check one variant file."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        _fail(path, f"not valid TOML: {exc}")
+    except OSError as exc:
+        _fail(path, f"cannot read: {exc.strerror}")
+    return variant_from_dict(data, str(path))
+
+
+def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
+    for key in ("slug", "name", "files", "ranks"):
+        if key not in data:
+            _fail(path, f"missing required key {key!r}")
+    slug = data["slug"]
+    if not isinstance(slug, str) or not _SLUG_RE.match(slug):
+        _fail(path, f"slug {slug!r} must be lower-case words joined by '-'")
+    files, ranks = data["files"], data["ranks"]
+    if not (isinstance(files, int) and isinstance(ranks, int) and 1 <= files <= 16 and 1 <= ranks <= 16):
+        _fail(path, f"board {files}x{ranks}: files and ranks must be whole numbers from 1 to 16")
+    status = data.get("status", "playable")
+    if status not in ("playable", "incomplete"):
+        _fail(path, f"status {status!r} must be 'playable' or 'incomplete'")
+
+    pieces = []
+    seen = {}
+    for n, raw in enumerate(data.get("pieces", []), start=1):
+        where = f"piece #{n}"
+        for key in ("id", "name", "betza"):
+            if key not in raw:
+                _fail(path, f"{where}: missing {key!r}")
+        pid = raw["id"]
+        if not _ID_RE.match(pid):
+            _fail(path, f"{where}: ID {pid!r} must be upper case letters/digits, optionally after '+' or '!'")
+        for ident in (pid, *raw.get("aliases", [])):
+            if ident.upper() in seen:
+                _fail(path, f"{where}: ID or alias {ident!r} is already used by {seen[ident.upper()]}")
+            seen[ident.upper()] = pid
+        if status == "playable":
+            try:
+                parse_betza(raw["betza"])
+            except XBetzaError as exc:
+                _fail(path, f"{where} ({pid}): {exc}")
+        unknown = set(raw) - {"id", "name", "betza", "promotes", "royal", "kanji", "aliases",
+                              "description", "provenance"}
+        if unknown:
+            _fail(path, f"{where} ({pid}): unknown keys {sorted(unknown)}")
+        pieces.append(PieceType(index=n, id=pid, name=raw["name"], betza=raw["betza"],
+                                promotes=raw.get("promotes"), royal=bool(raw.get("royal", False)),
+                                kanji=raw.get("kanji"), aliases=tuple(raw.get("aliases", ())),
+                                description=raw.get("description"), provenance=raw.get("provenance")))
+    ids = {p.id for p in pieces}
+    promoted_from = {}
+    for p in pieces:
+        if p.promotes is not None:
+            if p.promotes not in ids:
+                _fail(path, f"piece {p.id} promotes to unknown ID {p.promotes!r}")
+            if p.promotes in promoted_from:
+                _fail(path, f"{p.promotes} is the promotion of both {promoted_from[p.promotes]} and {p.id}")
+            promoted_from[p.promotes] = p.id
+    for p in pieces:
+        if p.id in promoted_from and p.promotes:
+            _fail(path, f"{p.id} is a promoted piece and cannot promote again")
+
+    rules = dict(RULE_DEFAULTS)
+    raw_rules = data.get("rules", {})
+    unknown = set(raw_rules) - set(RULE_DEFAULTS)
+    if unknown:
+        _fail(path, f"[rules]: unknown keys {sorted(unknown)}")
+    rules.update(raw_rules)
+    _check_rules(path, rules, ids)
+
+    options = {}
+    for name, raw in data.get("options", {}).items():
+        choices = {}
+        for cname, craw in raw.get("choices", {}).items():
+            cp = dict(craw.get("pieces", {}))
+            for pid, betza in cp.items():
+                if pid not in ids:
+                    _fail(path, f"option {name}={cname}: unknown piece {pid!r}")
+                try:
+                    parse_betza(betza)
+                except XBetzaError as exc:
+                    _fail(path, f"option {name}={cname}, piece {pid}: {exc}")
+            cr = dict(craw.get("rules", {}))
+            bad = set(cr) - set(RULE_DEFAULTS)
+            if bad:
+                _fail(path, f"option {name}={cname}: unknown rules {sorted(bad)}")
+            choices[cname] = Choice(cname, craw.get("description", ""), cp, cr)
+        default = raw.get("default")
+        if default not in choices:
+            _fail(path, f"option {name}: default {default!r} is not one of its choices {list(choices)}")
+        options[name] = Option(name, raw.get("description", ""), default, choices)
+
+    provenance = []
+    for n, raw in enumerate(data.get("provenance", []), start=1):
+        for key in ("topic", "choice", "source", "confidence"):
+            if key not in raw:
+                _fail(path, f"provenance #{n}: missing {key!r}")
+        provenance.append(Provenance(raw["topic"], raw["choice"], raw["source"], raw["confidence"],
+                                     raw.get("alternative", ""), bool(raw.get("reconstructed", False))))
+
+    variant = Variant(slug=slug, name=data["name"], files=files, ranks=ranks,
+                      start=data.get("start", ""), pieces=tuple(pieces), rules=rules, status=status,
+                      aliases=tuple(data.get("aliases", ())), summary=data.get("summary", ""),
+                      missing=data.get("missing", ""), sources=tuple(data.get("sources", ())),
+                      options=options, provenance=tuple(provenance), path=path)
+    if status == "playable":
+        if not variant.start:
+            _fail(path, "a playable variant needs a 'start' position")
+        from .position import PositionError, parse_position  # local: position imports variant types
+        try:
+            parse_position(variant, variant.start)
+        except PositionError as exc:
+            _fail(path, f"start position: {exc}")
+        if sum(p.royal for p in pieces) == 0:
+            _fail(path, "no piece is royal")
+    return variant
+
+
+def _check_rules(path, rules, ids):
+    for key, allowed in _RULE_VALUES.items():
+        if rules[key] not in allowed:
+            _fail(path, f"[rules] {key} = {rules[key]!r}: expected one of {sorted(allowed)}")
+    if not isinstance(rules["promotion_zone"], int) or rules["promotion_zone"] < 0:
+        _fail(path, "[rules] promotion_zone must be a whole number of ranks")
+    for key in ("drop_nifu", "drop_mate_forbidden"):
+        for pid in rules[key]:
+            if pid not in ids:
+                _fail(path, f"[rules] {key}: unknown piece {pid!r}")
+
+
+# --- the registry --------------------------------------------------------------------------------
+
+
+def bundled_directory() -> Path:
+    return BUNDLED_DIR
+
+
+def variant_directories(extra: str | os.PathLike | None = None) -> list[Path]:
+    """Directories searched for variant files, later ones overriding earlier ones."""
+    dirs = [BUNDLED_DIR]
+    env = os.environ.get(ENV_VAR)
+    if env:
+        dirs += [Path(d) for d in env.split(os.pathsep) if d]
+    if extra:
+        dirs.append(Path(extra))
+    return dirs
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+@lru_cache(maxsize=32)
+def _registry(dirs: tuple[Path, ...]) -> dict[str, Variant]:
+    found: dict[str, Variant] = {}
+    for d in dirs:
+        if not d.is_dir():
+            if d != BUNDLED_DIR:
+                raise VariantError(f"{d}: variants directory does not exist")
+            continue
+        for path in sorted(d.glob("*.toml")):
+            v = load_variant_file(path)
+            found[v.slug] = v
+    return found
+
+
+def list_variants(variants_dir: str | os.PathLike | None = None) -> list[Variant]:
+    """Every known variant, bundled ones first in file-name order."""
+    return list(_registry(tuple(variant_directories(variants_dir))).values())
+
+
+def load_variant(name: str, variants_dir: str | os.PathLike | None = None) -> Variant:
+    """Find a variant by slug, display name or alias (case and punctuation ignored)."""
+    registry = _registry(tuple(variant_directories(variants_dir)))
+    key = _normalise(name)
+    if key in registry:
+        return registry[key]
+    for v in registry.values():
+        if key in {_normalise(v.name), *(_normalise(a) for a in v.aliases)}:
+            return v
+    known = ", ".join(sorted(registry))
+    raise UnknownVariantError(f"unknown variant {name!r} (known: {known})")
