@@ -1,0 +1,205 @@
+"""Random play in every playable variant: the parts of the rules core must agree with each other.
+
+* every generated move passes the single-move check, and playing it with ``play`` gives the same
+  position as ``push``;
+* moves the generator does not produce are rejected by the single-move check;
+* the incremental hash equals the hash computed from scratch, and push/pop restores everything;
+* every position string reads back to the same position.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from replay import Board, IllegalMoveError, Move, list_variants
+from replay.squares import square_name
+
+PLAYABLE = [v for v in list_variants() if v.playable]
+
+
+def _capture_biased_choice(rng, board, moves):
+    captures = [m for m in moves if board.captured_squares(m)]
+    if captures and rng.random() < 0.5:
+        return rng.choice(captures)
+    return rng.choice(moves)
+
+
+def _fresh_hash(board: Board) -> int:
+    copy = Board(board.rules, board.position())
+    return copy.zobrist
+
+
+def _random_game(variant, seed, plies):
+    rng = random.Random(seed)
+    board = Board(variant)
+    for _ in range(plies):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        yield board, moves
+        board.push(_capture_biased_choice(rng, board, moves))
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_generated_moves_pass_the_single_move_check(variant):
+    for board, moves in _random_game(variant, seed=1, plies=120):
+        for m in moves:
+            assert board.illegal_reason(m) is None, (board.position(), m)
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_moves_not_generated_are_rejected(variant):
+    """Every single-step candidate from every own piece to every square, checked both ways."""
+    rng = random.Random(2)
+    for n, (board, moves) in enumerate(_random_game(variant, seed=2, plies=60)):
+        if n % 10:
+            continue
+        legal = set(moves)
+        squares = board.rules.squares
+        own = [sq for sq, p in board.pieces(board.turn).items()]
+        for fr in own:
+            for to in squares:
+                for promo in (None, True, False):
+                    m = Move(fr, to, (), promo)
+                    assert (board.illegal_reason(m) is None) == (m in legal), (board.position(), m)
+        for pid in board.hand(board.turn):
+            for to in rng.sample(squares, min(40, len(squares))):
+                m = Move(None, to, (), None, pid)
+                assert (board.illegal_reason(m) is None) == (m in legal), (board.position(), m)
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_illegal_play_raises_and_leaves_the_board_unchanged(variant):
+    board = Board(variant)
+    before = board.position(), board.zobrist
+    king = board.royal_square(0)
+    with pytest.raises(IllegalMoveError):
+        board.play(Move(king, king + 5 * 32, (), None))  # five ranks up: no royal piece moves so
+    assert (board.position(), board.zobrist) == before
+    assert board.move_stack == []
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_hash_position_string_and_undo_stay_consistent(variant):
+    board = Board(variant)
+    history = [(board.position(), board.zobrist)]
+    rng = random.Random(3)
+    for _ in range(150):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        m = _capture_biased_choice(rng, board, moves)
+        replay = Board(board.rules, board.position())
+        replay.play(m)
+        board.push(m)
+        text = board.position()
+        assert replay.position() == text
+        assert Board(board.rules, text).position() == text, "position string must round-trip"
+        assert board.zobrist == _fresh_hash(board) == replay.zobrist
+        assert -(1 << 63) <= board.zobrist < (1 << 63)
+        history.append((text, board.zobrist))
+    while board.move_stack:
+        board.pop()
+        history.pop()
+        assert (board.position(), board.zobrist) == history[-1]
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_move_uci_round_trip(variant):
+    for board, moves in _random_game(variant, seed=4, plies=40):
+        for m in moves:
+            assert board.parse_uci(m.uci()) == m, m
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_two_hundred_random_games(variant):
+    """Issue acceptance: 200 random games per playable variant without an exception."""
+    for seed in range(200):
+        board = Board(variant)
+        rng = random.Random(seed)
+        for _ in range(200):
+            moves = board.legal_moves()
+            if not moves or board.outcome() is not None:
+                break
+            m = _capture_biased_choice(rng, board, moves)
+            board.play(m)
+            assert Board(board.rules, board.position()).position() == board.position()
+
+
+def test_square_names():
+    from replay.squares import parse_square, square
+    assert square_name(square(0, 0)) == "a1"
+    assert square_name(square(14, 14)) == "o15"
+    assert square_name(square(8, 15)) == "i16"
+    assert parse_square("o15") == square(14, 14)
+    with pytest.raises(ValueError):
+        parse_square("j10", files=9, ranks=9)
+
+
+def random_positions(variant, seed, count, density=0.3):
+    """Positions with random pieces of every type (promoted and multi-leg ones included).
+
+    Positions where the side not to move is in check are skipped: they cannot arise in a game.
+    """
+    rng = random.Random(seed)
+    board = Board(variant)
+    rules = board.rules
+    royal = [p for p in variant.pieces if p.royal][0]
+    others = [p for p in variant.pieces if not p.royal]
+    produced = 0
+    while produced < count:
+        squares = list(rules.squares)
+        rng.shuffle(squares)
+        cells = {}
+        for colour in (0, 1):
+            cells[squares.pop()] = (royal.index, colour)
+        for sq in squares[: int(len(squares) * density)]:
+            p = rng.choice(others)
+            colour = rng.randrange(2)
+            if sq in rules.dead[p.index * 2 + colour]:
+                continue
+            cells[sq] = (p.index, colour)
+        hands = [[0] * (len(variant.pieces) + 1) for _ in range(2)]
+        if rules.drops:
+            for colour in (0, 1):
+                for t in rng.sample(rules.droppable, min(3, len(rules.droppable))):
+                    hands[colour][t] = rng.randint(1, 2)
+        from replay.position import format_position
+        from replay.squares import square
+        text = format_position(variant, lambda f, r: cells.get(square(f, r)), hands, rng.randrange(2), 1)
+        try:
+            b = Board(rules, text)
+        except ValueError:
+            continue
+        if b._exposed(b.turn ^ 1):
+            continue
+        produced += 1
+        yield b
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_random_positions_generator_and_single_move_check_agree(variant):
+    for board in random_positions(variant, seed=5, count=25):
+        legal = set(board.legal_moves())
+        for m in legal:
+            assert board.illegal_reason(m) is None, (board.position(), m)
+        # every single-leg candidate, and multi-leg candidates with kills next to the piece
+        for fr, piece in board.pieces(board.turn).items():
+            near = [fr + dx + 32 * dy for dx in range(-2, 3) for dy in range(-2, 3) if dx or dy]
+            near = [s for s in near if board.piece_at(s) is not None and board.piece_at(s).colour != board.turn]
+            for to in board.rules.squares:
+                for promo in (None, True, False):
+                    candidates = [Move(fr, to, (), promo)] + [Move(fr, to, (k,), promo) for k in near]
+                    for m in candidates:
+                        assert (board.illegal_reason(m) is None) == (m in legal), (board.position(), m)
+        text = board.position()
+        assert Board(board.rules, text).position() == text
+        for m in list(legal)[:30]:
+            z, pos = board.zobrist, board.position()
+            board.push(m)
+            assert board.zobrist == _fresh_hash(board)
+            board.pop()
+            assert (board.zobrist, board.position()) == (z, pos)
