@@ -22,7 +22,6 @@ from .position import ParsedPosition, format_position, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules
 from .squares import CELLS, STRIDE, square, square_file, square_name, square_rank
 from .variant import Variant, load_variant
-from .xbetza import rotate
 
 __all__ = ["Board", "Move", "Piece", "Outcome", "IllegalMoveError", "FIRST", "SECOND"]
 
@@ -99,13 +98,13 @@ class Board:
         rules = variant if isinstance(variant, Ruleset) else compile_rules(variant, options)
         self.rules = rules
         self.variant = rules.variant
-        self.set_position(position or self.variant.start)
+        self.set_position(position or rules.start)
 
     # --- setting up ------------------------------------------------------------------------------
 
     def set_position(self, text: str) -> None:
         """Set up a position from a position string; the move history is cleared."""
-        parsed = parse_position(self.variant, text)
+        parsed = parse_position(self.rules, text)
         self._setup(parsed)
 
     def _setup(self, parsed: ParsedPosition) -> None:
@@ -160,7 +159,7 @@ class Board:
 
     def copy(self, stack: bool = True) -> "Board":
         """A copy of the board (with the move history unless ``stack`` is False)."""
-        other = Board(self.rules, self.variant.start)
+        other = Board(self.rules)
         if stack:
             other.set_position(self.root_position())
             for m in self.move_stack:
@@ -208,7 +207,7 @@ class Board:
             code = b[square(f, r)]
             return None if code < 2 else (code >> 1, code & 1)
 
-        return format_position(self.variant, cell, self.hands, self.turn, self.move_number)
+        return format_position(self.rules, cell, self.hands, self.turn, self.move_number)
 
     def root_position(self) -> str:
         """The position string of the position before the first move of ``move_stack``."""
@@ -231,13 +230,13 @@ class Board:
         lines = []
         if self.rules.drops:
             lines.append("hand of second player: " + _hand_text(self.hand(1)))
-        for r in range(self.variant.ranks - 1, -1, -1):
+        for r in range(self.rules.ranks - 1, -1, -1):
             cells = []
-            for f in range(self.variant.files):
+            for f in range(self.rules.files):
                 p = self.piece_at(square(f, r))
                 cells.append((str(p) if p else ".").rjust(width))
             lines.append(f"{r + 1:>2} " + "".join(cells))
-        lines.append("   " + "".join(c.rjust(width) for c in "abcdefghijklmnop"[: self.variant.files]))
+        lines.append("   " + "".join(c.rjust(width) for c in "abcdefghijklmnop"[: self.rules.files]))
         if self.rules.drops:
             lines.append("hand of first player: " + _hand_text(self.hand(0)))
         lines.append(("first" if self.turn == 0 else "second") + " player to move")
@@ -259,11 +258,12 @@ class Board:
                 t += step
                 k += 1
                 p = b[t]
-            if ra[p][d] >= k:
+            if ra[p][d] >= k and (not R.verify[p] or self._reaches(t, p, sq)):
                 return True
             d += 1
         for off, codes in R.leap_attack[by]:
-            if b[sq + off] in codes:
+            p = b[sq + off]
+            if p in codes and (not R.verify[p] or self._reaches(sq + off, p, sq)):
                 return True
         if self._complex_sq[by]:
             attackers = R.complex_attackers[by]
@@ -273,12 +273,16 @@ class Board:
                 if code not in attackers:
                     continue
                 dist = max(abs(s % STRIDE - f0), abs(s // STRIDE - r0))
-                for op in R.complex[code]:
-                    if dist <= op.reach:
-                        for to, kills in self._complex_targets(s, code, (op,)):
-                            if sq in kills or (to == sq and b[sq] >= 2 and to != s):
-                                return True
+                gens = [g for g in R.complex[R.table_of(code, s)] if g.captures and dist <= g.reach]
+                if gens:
+                    for to, kills in self._complex_targets(s, code, gens):
+                        if sq in kills or (to == sq and to != s):
+                            return True
         return False
+
+    def _reaches(self, s: int, code: int, target: int) -> bool:
+        """Whether the piece ``code`` on ``s`` can capture on ``target`` (used to confirm attacks)."""
+        return any(to == target or target in kills for to, kills in self._piece_targets(s, code))
 
     def is_check(self) -> bool:
         """Whether the side to move has its royal piece attacked."""
@@ -291,18 +295,13 @@ class Board:
 
     # --- move generation -------------------------------------------------------------------------
 
-    def _complex_targets(self, sq: int, code: int, patterns=None):
-        """Effects ``(to, kills)`` of a piece's complex patterns from ``sq`` (a set)."""
-        b = self._board
-        colour = code & 1
+    def _complex_targets(self, sq: int, code: int, generators=None):
+        """Effects ``(to, kills)`` of a piece's generators from ``sq`` (a set)."""
+        R = self.rules
         out = set()
-        unmoved = self._unmoved
-        for op in patterns if patterns is not None else self.rules.complex[code]:
-            pat = op.pattern
-            if pat.initial_only and (unmoved is None or sq not in unmoved):
-                continue
-            _walk(b, sq, colour, pat, op.first, 0, sq, None, (), pat.range, out,
-                  max(self.variant.files, self.variant.ranks))
+        limit = max(R.files, R.ranks)
+        for g in generators if generators is not None else R.complex[R.table_of(code, sq)]:
+            g.targets(self._board, sq, code & 1, out, limit, self._unmoved)
         return out
 
     def _piece_targets(self, sq: int, code: int):
@@ -310,8 +309,9 @@ class Board:
         b = self._board
         colour = code & 1
         R = self.rules
+        idx = code if R.zoned[code] is None else R.zoned[code][sq]
         out = []
-        for off, m in R.leaps[code]:
+        for off, m in R.leaps[idx]:
             t = sq + off
             p = b[t]
             if p == EMPTY:
@@ -319,7 +319,7 @@ class Board:
                     out.append((t, ()))
             elif p != OFF and (p & 1) != colour and m & CAPTURE:
                 out.append((t, ()))
-        for off, ms in R.rays[code]:
+        for off, ms in R.rays[idx]:
             t = sq
             for m in ms:
                 t += off
@@ -331,11 +331,11 @@ class Board:
                 if p != OFF and (p & 1) != colour and m & CAPTURE:
                     out.append((t, ()))
                 break
-        if R.complex[code]:
+        if R.complex[idx]:
             found = self._complex_targets(sq, code)
             found.update(out)
             return found
-        if R.dedupe[code]:
+        if R.dedupe[idx]:
             return set(out)
         return out
 
@@ -378,15 +378,27 @@ class Board:
             code = t * 2 + c
             pid = R.types[t - 1].id
             dead = R.dead[code] if R.drop_no_dead else ()
-            blocked_files = self._nifu_files(code) if t in R.nifu else ()
+            full = self._full_regions(t, c)
             for sq in empties:
-                if sq in dead or (sq % STRIDE) in blocked_files:
+                if sq in dead or (full and any(_region(per, sq) in regions for per, regions in full)):
                     continue
                 out.append(Move(None, sq, (), None, pid))
         return out
 
-    def _nifu_files(self, code: int) -> set:
-        return {sq % STRIDE for sq, c in self._pieces[code & 1].items() if c == code}
+    def _full_regions(self, t: int, colour: int) -> list:
+        """For each drop cap on piece type ``t``: the regions where the mover has reached the cap."""
+        caps = self.rules.drop_caps[t]
+        if not caps:
+            return []
+        out = []
+        for types, per, limit in caps:
+            counts: dict = {}
+            for sq, code in self._pieces[colour].items():
+                if code >> 1 in types:
+                    key = _region(per, sq)
+                    counts[key] = counts.get(key, 0) + 1
+            out.append((per, {key for key, n in counts.items() if n >= limit}))
+        return out
 
     def legal_moves(self) -> list[Move]:
         """Every legal move in the position."""
@@ -486,8 +498,11 @@ class Board:
             code = t * 2 + c
             if R.drop_no_dead and to in R.dead[code]:
                 return f"a {move.drop} dropped there could never move"
-            if t in R.nifu and (to % STRIDE) in self._nifu_files(code):
-                return f"there is already an unpromoted {move.drop} of the mover on that file"
+            for per, regions in self._full_regions(t, c):
+                if _region(per, to) in regions:
+                    what = {"file": "file", "file-parity": "group of alternate files",
+                            "square-colour": "square colour", "board": "board"}[per]
+                    return f"the mover already has the most unpromoted {move.drop} allowed on that {what}"
             return None
         fr = move.from_square
         if fr is None or not (0 <= fr < CELLS):
@@ -499,8 +514,9 @@ class Board:
             return "the piece on the origin square belongs to the opponent"
         kills = move.kills
         found = False
+        idx = code if R.zoned[code] is None else R.zoned[code][fr]
         if not kills and fr != to:
-            entries = R.by_delta[code].get(to - fr)
+            entries = R.by_delta[idx].get(to - fr)
             if entries:
                 p = b[to]
                 if p == EMPTY:
@@ -524,7 +540,7 @@ class Board:
                     else:
                         found = True
                         break
-        if not found and R.complex[code]:
+        if not found and R.complex[idx]:
             found = (to, tuple(kills)) in self._complex_targets(fr, code)
         if not found:
             name = R.types[(code >> 1) - 1].id
@@ -746,7 +762,7 @@ class Board:
         """Read the compact form written by :meth:`Move.uci` (``h2h3``, ``e4f5f6+``, ``P*e5``)."""
         from .squares import parse_square
         import re
-        files, ranks = self.variant.files, self.variant.ranks
+        files, ranks = self.rules.files, self.rules.ranks
         if "*" in text:
             pid, _, sq = text.partition("*")
             return Move(None, parse_square(sq, files, ranks), (), None, self.variant.piece(pid).id)
@@ -765,80 +781,13 @@ def _hand_text(hand: dict) -> str:
     return " ".join(f"{pid}x{n}" if n > 1 else pid for pid, n in hand.items()) or "-"
 
 
-def _walk(b, origin, colour, pat, first, k, cur, prev, kills, rng, out, limit):
-    """Follow leg ``k`` of a pattern from ``cur``; add each effect ``(to, kills)`` to ``out``.
-
-    The board is not updated between legs (a victim still looks occupied), except that the origin
-    counts as empty once the piece has left it.
-    """
-    legs = pat.legs
-    leg = legs[k]
-    final = k == len(legs) - 1
-    modes = leg.modes
-    vectors = first if k == 0 else [rotate(prev, turn) for turn in leg.directions]
-    hopper = final and ("p" in modes or "g" in modes)
-    for dx, dy in vectors:
-        step = dx + dy * STRIDE
-        n = max(abs(dx), abs(dy))
-        lame_sq = None
-        if (leg.lame or leg.jump) and n > 1:
-            ax, ay = abs(dx), abs(dy)
-            if ax == 0 or ay == 0 or ax == ay:
-                lame_sq = (dx // n) + (dy // n) * STRIDE  # D, A, H, G: the first square on the way
-            else:
-                lame_sq = (dx // ax if ax > ay else 0) + (dy // ay if ay > ax else 0) * STRIDE
-        t = cur
-        hopped = False
-        steps = 0
-        max_steps = rng if rng else limit
-        while steps < max_steps:
-            if lame_sq is not None:
-                mid = b[t + lame_sq] if t + lame_sq != origin else EMPTY
-                if leg.lame and mid != EMPTY:
-                    break
-                if leg.jump and mid == EMPTY:
-                    break
-            t += step
-            steps += 1
-            p = b[t] if t != origin else EMPTY
-            if p == OFF:
-                break
-            if leg.jump and lame_sq is None and steps == 1 and n == 1:
-                continue  # 'j' on a W/F rider: skip the first square whatever is on it
-            if p == EMPTY:
-                if final:
-                    if "m" in modes and (not hopper or hopped):
-                        _emit(out, t, kills)
-                    if hopper and hopped and "g" in modes:
-                        break
-                elif "m" in modes:
-                    _walk(b, origin, colour, pat, first, k + 1, t, (dx, dy), kills, pat.range, out, limit)
-                continue
-            enemy = (p & 1) != colour
-            if final:
-                if hopper and not hopped:
-                    hopped = True
-                    continue
-                if enemy and "c" in modes:
-                    _emit(out, t, kills)
-                break
-            nxt = pat.range
-            if "g" in modes:
-                nxt = 0 if pat.range == 1 else 1
-            if enemy and "c" in modes:
-                _walk(b, origin, colour, pat, first, k + 1, t, (dx, dy), kills + (t,), pat.range, out, limit)
-            if "p" in modes or "g" in modes:
-                _walk(b, origin, colour, pat, first, k + 1, t, (dx, dy), kills, nxt, out, limit)
-            break
-
-
-def _emit(out, to, kills):
-    if to in kills:
-        kills = tuple(k for k in kills if k != to)
-    if len(set(kills)) != len(kills):
-        seen = []
-        for k in kills:
-            if k not in seen:
-                seen.append(k)
-        kills = tuple(seen)
-    out.add((to, kills))
+def _region(per: str, sq: int):
+    """The region of a square that a drop cap counts in."""
+    f, r = sq % STRIDE, sq // STRIDE
+    if per == "file":
+        return f
+    if per == "file-parity":
+        return f & 1
+    if per == "square-colour":
+        return (f + r) & 1
+    return 0

@@ -5,8 +5,11 @@ piece's XBetza patterns into flat tables that the board walks without interpreta
 
 * ``leaps[code]``: ``(offset, modes)`` for single leaps and steps;
 * ``rays[code]``: ``(offset, modes per distance)`` for slides (W, F and K steps are slides of one);
-* ``complex[code]``: patterns that need the general interpreter (multi-leg moves, hoppers, lame
-  or jumping leapers, initial-only moves, riders of leapers).
+* ``complex[code]``: generators (:mod:`replay.generators`) for everything else: multi-leg moves,
+  hoppers, lame or jumping leapers, initial-only moves, riders of leapers, named generators.
+
+A piece whose moves depend on the zone it stands in has one table set per zone; ``zoned[code]``
+then maps each square to the table index to use (``table_of``).
 
 For check detection it builds reverse tables: for each of the eight directions, how far a piece
 attacks along it (``ray_attack``), and which pieces attack by a leap from a given offset
@@ -21,7 +24,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from .squares import CELLS, STRIDE, square, square_name
+from .generators import GeneratorError, PatternGenerator, named_generator
+from .squares import CELLS, PAD, STRIDE, square, square_name
 from .variant import Variant, VariantError
 from .xbetza import COMPASS, Pattern, XBetzaError, parse as parse_betza
 
@@ -40,24 +44,19 @@ def _key(*parts) -> int:
     return int.from_bytes(digest, "little")
 
 
-@dataclass(frozen=True)
-class OrientedPattern:
-    """A complex pattern turned towards one side: first-leg vectors already rotated."""
-
-    pattern: Pattern
-    first: tuple  # (dx, dy) vectors of the first leg for this colour
-    reach: int  # largest Chebyshev distance it can affect, 99 = unbounded
-
-
 class Ruleset:
     """A variant with its options applied, compiled into move tables."""
 
     def __init__(self, variant: Variant, options: dict | None = None):
         variant.require_playable()
         self.variant = variant
+        self.name = variant.name
+        self.pieces = variant.pieces
         self.options = variant.resolve_options(options)
-        self.betza, self.rules = variant.configured(self.options)
-        self.files, self.ranks = variant.files, variant.ranks
+        self.betza, self.rules, board = variant.configured(self.options)
+        self.files, self.ranks, self.start = board["files"], board["ranks"], board["start"]
+        if not (1 <= self.files <= 16 and 1 <= self.ranks <= 16):
+            self._fail(f"board {self.files}x{self.ranks} is larger than 16x16")
         self.types = variant.pieces
         self.type_by_id = {p.id: p for p in variant.pieces}
         ntypes = len(self.types)
@@ -67,47 +66,85 @@ class Ruleset:
         self.on_board = bytearray(CELLS)
         for sq in self.squares:
             self.on_board[sq] = 1
+        r = self.rules
 
-        self.leaps = [()] * ncodes
-        self.rays = [()] * ncodes
-        self.complex = [()] * ncodes
-        self.dedupe = [False] * ncodes
-        self.by_delta = [{} for _ in range(ncodes)]
+        # zones for zone-dependent moves: zone_of[colour][square] = 0, 1, 2 ... from the mover's side
+        zones = list(r["zones"])
+        if zones and sum(zones) != self.ranks:
+            self._fail(f"[rules] zones {zones} add up to {sum(zones)} ranks, the board has {self.ranks}")
+        self.zone_of = [bytearray(CELLS), bytearray(CELLS)]
+        bounds = [sum(zones[:i + 1]) for i in range(len(zones))]
+        for sq in self.squares:
+            rank = sq // STRIDE - PAD
+            for colour, own_rank in ((0, rank), (1, self.ranks - 1 - rank)):
+                self.zone_of[colour][sq] = next((i for i, b in enumerate(bounds) if own_rank < b), 0)
+
+        # tables are indexed by a "table index": the piece code, or an extra index per zone
+        self.leaps, self.rays, self.complex, self.dedupe, self.by_delta = [], [], [], [], []
+        self.ray_attack = [[], []]
+        self.leap_attack = [(), ()]
+        self.zoned = [None] * ncodes
+        self.verify = [False] * ncodes  # attack tables over-approximate: confirm by generating
         self.royal = [False] * ncodes
         self.promote = [0] * ncodes
         self.unpromoted = [0] * ncodes  # code -> code of the unpromoted form (itself if none)
-        self.ray_attack = [[(0,) * 8 for _ in range(ncodes)] for _ in range(2)]
-        self.leap_attack = [[], []]
-        self.complex_attackers = [set(), set()]
         self.uses_initial = False
+        for _ in range(ncodes):
+            self._new_table()
 
         promoted_from = {p.promotes: p.id for p in self.types if p.promotes}
         self.promoted_types = frozenset(self.type_by_id[i].index for i in promoted_from)
-        self.patterns = {}
-        for p in self.types:
-            try:
-                self.patterns[p.id] = parse_betza(self.betza[p.id])
-            except XBetzaError as exc:
-                raise VariantError(f"{variant.path}: piece {p.id}: {exc}") from None
         leap_attackers = [{}, {}]
+        self.complex_attackers = [set(), set()]
         for p in self.types:
+            spec = self.betza[p.id]
+            strings = spec if isinstance(spec, list) else [spec]
+            if isinstance(spec, list) and len(spec) != len(zones):
+                self._fail(f"piece {p.id}: {len(spec)} zone move strings for {len(zones)} zones")
+            patterns = []
+            for text in strings:
+                try:
+                    patterns.append(parse_betza(text) if text else ())
+                except XBetzaError as exc:
+                    self._fail(f"piece {p.id}: {exc}")
             for colour in (0, 1):
                 code = p.index * 2 + colour
                 self.royal[code] = p.royal
                 self.promote[code] = self.type_by_id[p.promotes].index * 2 + colour if p.promotes else 0
                 base = promoted_from.get(p.id)
                 self.unpromoted[code] = self.type_by_id[base].index * 2 + colour if base else code
-                self._compile(code, colour, self.patterns[p.id], leap_attackers[colour])
+                try:
+                    generators = [named_generator(g, colour) for g in p.generators]
+                except GeneratorError as exc:
+                    self._fail(f"piece {p.id}: {exc}")
+                if len(patterns) == 1:
+                    self._compile(code, colour, patterns[0], generators)
+                else:
+                    # one table per zone; attack tables hold the union and are confirmed per piece
+                    indices = []
+                    for pats in patterns:
+                        idx = len(self.leaps)
+                        self._new_table()
+                        self._compile(idx, colour, pats, generators)
+                        indices.append(idx)
+                    by_square = [code] * CELLS
+                    for sq in self.squares:
+                        by_square[sq] = indices[self.zone_of[colour][sq]]
+                    self.zoned[code] = by_square
+                    self.verify[code] = True
+                    self.ray_attack[colour][code] = tuple(
+                        max(self.ray_attack[colour][i][d] for i in indices) for d in range(8))
+                    self.complex[code] = tuple(g for i in indices for g in self.complex[i])
+                self._collect_attackers(code, colour, leap_attackers[colour])
         for colour in (0, 1):
             self.leap_attack[colour] = tuple((off, frozenset(codes)) for off, codes in leap_attackers[colour].items())
 
-        r = self.rules
         self.drops = bool(r["drops"])
         depth = r["promotion_zone"]
         self.zone = [bytearray(CELLS), bytearray(CELLS)]
         self.last_rank = [bytearray(CELLS), bytearray(CELLS)]
         for sq in self.squares:
-            rank = sq // STRIDE - 3
+            rank = sq // STRIDE - PAD
             if depth and rank >= self.ranks - depth:
                 self.zone[0][sq] = 1
             if depth and rank < depth:
@@ -122,7 +159,13 @@ class Ruleset:
             for colour in (0, 1):
                 code = p.index * 2 + colour
                 self.dead[code] = frozenset(sq for sq in self.squares if not self._can_ever_move(code, sq))
-        self.nifu = frozenset(self.type_by_id[i].index for i in r["drop_nifu"])
+        # drop caps: nifu is a cap of one unpromoted piece per file
+        caps = [{"pieces": [pid], "per": "file", "max": 1} for pid in r["drop_nifu"]] + list(r["drop_caps"])
+        self.drop_caps = [[] for _ in range(ntypes + 1)]
+        for cap in caps:
+            types = frozenset(self.type_by_id[pid].index for pid in cap["pieces"])
+            for t in types:
+                self.drop_caps[t].append((types, cap["per"], cap["max"]))
         self.drop_mate_forbidden = frozenset(self.type_by_id[i].index for i in r["drop_mate_forbidden"])
         self.drop_no_dead = bool(r["drop_no_dead_squares"])
         self.repetition = r["repetition"]
@@ -139,8 +182,28 @@ class Ruleset:
                 row = self.z_square[code]
                 for sq in self.squares:
                     row[sq] = _key(slug, p.id, colour, square_name(sq))
-        self.z_hand = [[[0] * 0 for _ in range(ntypes + 1)] for _ in range(2)]
+        self.z_hand = [[[] for _ in range(ntypes + 1)] for _ in range(2)]
         self.z_turn = _key(slug, "second player to move")
+
+    def _fail(self, message):
+        raise VariantError(f"{self.variant.path}: {message}")
+
+    def piece_index(self) -> dict:
+        return self.variant.piece_index()
+
+    def table_of(self, code: int, sq: int) -> int:
+        """The table index for a piece on a square (the code itself unless moves depend on zones)."""
+        z = self.zoned[code]
+        return code if z is None else z[sq]
+
+    def _new_table(self):
+        self.leaps.append(())
+        self.rays.append(())
+        self.complex.append(())
+        self.dedupe.append(False)
+        self.by_delta.append({})
+        for colour in (0, 1):
+            self.ray_attack[colour].append((0,) * 8)
 
     def hand_key(self, colour: int, type_index: int, count: int) -> int:
         """Key for holding ``count`` pieces of a type in hand (0 when count is 0)."""
@@ -153,41 +216,35 @@ class Ruleset:
 
     # --- compiling patterns ----------------------------------------------------------------------
 
-    def _compile(self, code: int, colour: int, patterns, leap_attackers: dict) -> None:
+    def _compile(self, code: int, colour: int, patterns, generators) -> None:
+        """Fill the tables at index ``code`` from XBetza patterns and named generators."""
         sign = 1 if colour == 0 else -1
         leaps: dict[int, int] = {}
         rays: dict[int, list[int]] = {}
-        complex_: list[OrientedPattern] = []
+        complex_ = list(generators)
         for pat in patterns:
             leg = pat.legs[0]
             simple = (len(pat.legs) == 1 and not pat.is_hopper and not leg.lame and not leg.jump
                       and not pat.initial_only)
-            modes = (MOVE if "m" in leg.modes else 0) | (CAPTURE if "c" in leg.modes else 0)
-            vectors = [(dx * sign, dy * sign) for dx, dy in leg.directions]
             if pat.initial_only:
                 self.uses_initial = True
-            if simple:
-                for dx, dy in vectors:
-                    n = max(abs(dx), abs(dy))
-                    unit = (dx // n, dy // n)
-                    compass = unit in COMPASS and (dx == 0 or dy == 0 or abs(dx) == abs(dy)) and n == 1
-                    if pat.range == 1 and not compass:
-                        off = dx + dy * STRIDE
-                        leaps[off] = leaps.get(off, 0) | modes
-                        continue
-                    if pat.range != 1 and not compass:
-                        # riders of leapers (nightrider ...) use the general interpreter
-                        simple = False
-                        break
-                    off = dx + dy * STRIDE
-                    limit = pat.range if pat.range else max(self.files, self.ranks)
-                    cur = rays.setdefault(off, [])
-                    while len(cur) < limit:
-                        cur.append(0)
-                    for k in range(limit):
-                        cur[k] |= modes
+            vectors = [(dx * sign, dy * sign) for dx, dy in leg.directions]
+            if simple and pat.range != 1 and any(not _unit(v) for v in vectors):
+                simple = False  # riders of leapers (nightrider ...) use the general interpreter
             if not simple:
-                complex_.append(OrientedPattern(pat, tuple(vectors), _reach(pat)))
+                complex_.append(PatternGenerator(pat, colour))
+                continue
+            modes = (MOVE if "m" in leg.modes else 0) | (CAPTURE if "c" in leg.modes else 0)
+            for dx, dy in vectors:
+                off = dx + dy * STRIDE
+                if not _unit((dx, dy)):
+                    leaps[off] = leaps.get(off, 0) | modes
+                    continue
+                limit = pat.range if pat.range else max(self.files, self.ranks)
+                cur = rays.setdefault(off, [])
+                cur.extend([0] * (limit - len(cur)))
+                for k in range(limit):
+                    cur[k] |= modes
         # a leap that lands where a slide of the same piece also lands would give a move twice
         self.dedupe[code] = any(_on_ray(off, rays) for off in leaps)
         self.leaps[code] = tuple(leaps.items())
@@ -199,34 +256,34 @@ class Ruleset:
         for off, ms in rays.items():
             for k, m in enumerate(ms, start=1):
                 table.setdefault(off * k, []).append(("slide", off, k, m))
-        # reverse tables for check detection: direction index from the target towards the attacker
+        # reverse table for check detection: direction index from the target towards the attacker
         attack = [0] * 8
         for off, ms in rays.items():
             d = DIRECTIONS.index(-off)
-            reach = max((k for k, m in enumerate(ms, start=1) if m & CAPTURE), default=0)
-            attack[d] = max(attack[d], reach)
+            attack[d] = max(attack[d], max((k for k, m in enumerate(ms, start=1) if m & CAPTURE), default=0))
         self.ray_attack[colour][code] = tuple(attack)
-        for off, m in leaps.items():
-            if m & CAPTURE:
-                leap_attackers.setdefault(-off, set()).add(code)
-        if any(_captures(op.pattern) for op in complex_):
+
+    def _collect_attackers(self, code: int, colour: int, leap_attackers: dict) -> None:
+        indices = {code} if self.zoned[code] is None else set(self.zoned[code][sq] for sq in self.squares)
+        for idx in indices:
+            for off, m in self.leaps[idx]:
+                if m & CAPTURE:
+                    leap_attackers.setdefault(-off, set()).add(code)
+        if any(g.captures for g in self.complex[code]):
             self.complex_attackers[colour].add(code)
 
     def _can_ever_move(self, code: int, sq: int) -> bool:
         """Whether a piece on ``sq`` has any move on an otherwise empty board (else it is stuck)."""
         on = self.on_board
-        for off, _ in self.leaps[code]:
-            if on[sq + off] if 0 <= sq + off < CELLS else False:
-                return True
-        for off, _ in self.rays[code]:
-            if 0 <= sq + off < CELLS and on[sq + off]:
-                return True
-        for op in self.complex[code]:
-            for dx, dy in op.first:
-                t = sq + dx + dy * STRIDE
-                if 0 <= t < CELLS and on[t]:
-                    return True
-        return False
+        idx = self.table_of(code, sq)
+        if any(on[sq + off] for off, _ in self.leaps[idx]) or any(on[sq + off] for off, _ in self.rays[idx]):
+            return True
+        return any(on[t] for g in self.complex[idx] for t in g.first_squares(sq) if 0 <= t < CELLS)
+
+
+def _unit(v) -> bool:
+    """One step in one of the eight directions (these become rays)."""
+    return max(abs(v[0]), abs(v[1])) == 1
 
 
 def _on_ray(off: int, rays: dict) -> bool:
@@ -235,19 +292,6 @@ def _on_ray(off: int, rays: dict) -> bool:
             if step * k == off:
                 return True
     return False
-
-
-def _captures(pat: Pattern) -> bool:
-    return any("c" in leg.modes for leg in pat.legs)
-
-
-def _reach(pat: Pattern) -> int:
-    """Largest Chebyshev distance from the origin that a pattern can touch."""
-    from .xbetza import _ATOMS, atom_vectors  # the atom table is private to the parser
-    if pat.range == 0 or pat.is_hopper and pat.range != 1:
-        return 99
-    size = max(max(abs(x), abs(y)) for x, y in atom_vectors(pat.atom))
-    return size * pat.range * len(pat.legs)
 
 
 def compile_rules(variant: Variant, options: dict | None = None) -> Ruleset:

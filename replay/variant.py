@@ -65,6 +65,8 @@ class PieceType:
     aliases: tuple[str, ...] = ()
     description: str | None = None
     provenance: str | None = None
+    betza_zones: tuple[str, ...] = ()  # one XBetza string per zone, when moves depend on the zone
+    generators: tuple = ()  # named generators for moves XBetza cannot express (dicts)
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,7 @@ class Choice:
     description: str
     pieces: dict
     rules: dict
+    board: dict = field(default_factory=dict)  # files, ranks, start
 
 
 @dataclass(frozen=True)
@@ -104,9 +107,12 @@ RULE_DEFAULTS = {
     "drop_nifu": [],  # IDs that may not be dropped on a file holding an own unpromoted piece of that ID
     "drop_no_dead_squares": True,
     "drop_mate_forbidden": [],  # IDs that may not give checkmate by being dropped
+    "drop_caps": [],  # [{pieces = [IDs], per = "file"|"file-parity"|"square-colour"|"board", max = N}]
     "repetition": "sennichite",  # "sennichite": fourfold = draw, perpetual check loses; "none"
     "stalemate": "loss",  # the side with no legal move: "loss" (shogi) or "draw"
+    "zones": [],  # ranks per zone counted from the mover's side, for zone-dependent moves
 }
+CAP_REGIONS = ("file", "file-parity", "square-colour", "board")
 _RULE_VALUES = {
     "promotion_forced": {"stuck", "last-rank"},
     "repetition": {"sennichite", "none"},
@@ -174,16 +180,22 @@ class Variant:
             chosen[key] = value
         return chosen
 
-    def configured(self, options: dict | None = None) -> tuple[dict, dict]:
-        """Piece strings and rules after applying options: ``(betza by ID, rules)``."""
+    def configured(self, options: dict | None = None) -> tuple[dict, dict, dict]:
+        """Piece strings, rules and board after applying options.
+
+        Returns ``(betza by ID, rules, board)`` where ``board`` has ``files``, ``ranks`` and
+        ``start``.  A piece string override may also be a list: one string per zone.
+        """
         chosen = self.resolve_options(options)
-        betza = {p.id: p.betza for p in self.pieces}
+        betza = {p.id: (list(p.betza_zones) if p.betza_zones else p.betza) for p in self.pieces}
         rules = dict(self.rules)
+        board = {"files": self.files, "ranks": self.ranks, "start": self.start}
         for name, value in chosen.items():
             choice = self.options[name].choices[value]
             betza.update(choice.pieces)
             rules.update(choice.rules)
-        return betza, rules
+            board.update(choice.board)
+        return betza, rules, board
 
     def require_playable(self) -> None:
         if not self.playable:
@@ -231,9 +243,11 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
     seen = {}
     for n, raw in enumerate(data.get("pieces", []), start=1):
         where = f"piece #{n}"
-        for key in ("id", "name", "betza"):
+        for key in ("id", "name"):
             if key not in raw:
                 _fail(path, f"{where}: missing {key!r}")
+        if status == "playable" and not (raw.get("betza") or raw.get("betza_zones") or raw.get("generators")):
+            _fail(path, f"{where} ({raw['id']}): needs 'betza', 'betza_zones' or 'generators'")
         pid = raw["id"]
         if not _ID_RE.match(pid):
             _fail(path, f"{where}: ID {pid!r} must be upper case letters/digits, optionally after '+' or '!'")
@@ -242,18 +256,28 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
                 _fail(path, f"{where}: ID or alias {ident!r} is already used by {seen[ident.upper()]}")
             seen[ident.upper()] = pid
         if status == "playable":
-            try:
-                parse_betza(raw["betza"])
-            except XBetzaError as exc:
-                _fail(path, f"{where} ({pid}): {exc}")
+            for text in [raw.get("betza", "")] + list(raw.get("betza_zones", [])):
+                try:
+                    if text:
+                        parse_betza(text)
+                except XBetzaError as exc:
+                    _fail(path, f"{where} ({pid}): {exc}")
+            for spec in raw.get("generators", []):
+                try:
+                    from .generators import GeneratorError, named_generator
+                    named_generator(spec, 0)
+                except GeneratorError as exc:
+                    _fail(path, f"{where} ({pid}): generator: {exc}")
         unknown = set(raw) - {"id", "name", "betza", "promotes", "royal", "kanji", "aliases",
-                              "description", "provenance"}
+                              "description", "provenance", "betza_zones", "generators"}
         if unknown:
             _fail(path, f"{where} ({pid}): unknown keys {sorted(unknown)}")
-        pieces.append(PieceType(index=n, id=pid, name=raw["name"], betza=raw["betza"],
+        pieces.append(PieceType(index=n, id=pid, name=raw["name"], betza=raw.get("betza", ""),
                                 promotes=raw.get("promotes"), royal=bool(raw.get("royal", False)),
                                 kanji=raw.get("kanji"), aliases=tuple(raw.get("aliases", ())),
-                                description=raw.get("description"), provenance=raw.get("provenance")))
+                                description=raw.get("description"), provenance=raw.get("provenance"),
+                                betza_zones=tuple(raw.get("betza_zones", ())),
+                                generators=tuple(raw.get("generators", ()))))
     ids = {p.id for p in pieces}
     promoted_from = {}
     for p in pieces:
@@ -283,15 +307,19 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
             for pid, betza in cp.items():
                 if pid not in ids:
                     _fail(path, f"option {name}={cname}: unknown piece {pid!r}")
-                try:
-                    parse_betza(betza)
-                except XBetzaError as exc:
-                    _fail(path, f"option {name}={cname}, piece {pid}: {exc}")
+                for text in ([betza] if isinstance(betza, str) else betza):
+                    try:
+                        parse_betza(text)
+                    except XBetzaError as exc:
+                        _fail(path, f"option {name}={cname}, piece {pid}: {exc}")
+            cb = dict(craw.get("board", {}))
+            if set(cb) - {"files", "ranks", "start"}:
+                _fail(path, f"option {name}={cname}: board overrides may set files, ranks and start only")
             cr = dict(craw.get("rules", {}))
             bad = set(cr) - set(RULE_DEFAULTS)
             if bad:
                 _fail(path, f"option {name}={cname}: unknown rules {sorted(bad)}")
-            choices[cname] = Choice(cname, craw.get("description", ""), cp, cr)
+            choices[cname] = Choice(cname, craw.get("description", ""), cp, cr, cb)
         default = raw.get("default")
         if default not in choices:
             _fail(path, f"option {name}: default {default!r} is not one of its choices {list(choices)}")
@@ -329,6 +357,13 @@ def _check_rules(path, rules, ids):
             _fail(path, f"[rules] {key} = {rules[key]!r}: expected one of {sorted(allowed)}")
     if not isinstance(rules["promotion_zone"], int) or rules["promotion_zone"] < 0:
         _fail(path, "[rules] promotion_zone must be a whole number of ranks")
+    for cap in rules["drop_caps"]:
+        if cap.get("per") not in CAP_REGIONS or not isinstance(cap.get("max"), int) or not cap.get("pieces"):
+            _fail(path, f"[rules] drop_caps entry {cap!r}: needs pieces = [IDs], per = one of "
+                        f"{list(CAP_REGIONS)} and max = a whole number")
+        for pid in cap["pieces"]:
+            if pid not in ids:
+                _fail(path, f"[rules] drop_caps: unknown piece {pid!r}")
     for key in ("drop_nifu", "drop_mate_forbidden"):
         for pid in rules[key]:
             if pid not in ids:

@@ -1,0 +1,217 @@
+"""Move generators for moves the flat tables cannot hold.
+
+Most moves are single leaps and slides, which :mod:`replay.rules` turns into tables.  Everything
+else is a *generator*: an object with ``targets(board, origin, colour, out, limit, unmoved)`` that
+adds each effect ``(to, kills)`` to the set ``out``.  There are three kinds:
+
+* :class:`PatternGenerator`: an XBetza pattern with several legs, a hopper, a lame or jumping
+  leaper, an initial-only move or a rider of leapers, followed by the general leg interpreter;
+* :class:`TwoStage`: a move made of two XBetza moves with absolute directions, the first ending on
+  an empty square (Planetary Shogi's Comet, Asteroid and the planets);
+* :class:`ZigZag`: a rider that alternates between two steps (Kyoomagi's crooked Helmrider).
+
+The last two are named in a variant file (``[[pieces.generators]]``, see docs/variants.md) where
+XBetza cannot express a piece.  Every generator states its ``reach``, the largest Chebyshev
+distance from the origin it can affect (99 = unbounded), so check detection can skip far pieces.
+"""
+
+from __future__ import annotations
+
+from .squares import STRIDE
+from .xbetza import Pattern, XBetzaError, atom_vectors, parse as parse_betza, rotate
+
+EMPTY = 0
+OFF = 1
+UNBOUNDED = 99
+
+
+class GeneratorError(ValueError):
+    """A generator definition in a variant file that cannot be used."""
+
+
+class PatternGenerator:
+    """An XBetza pattern that needs the general leg interpreter."""
+
+    def __init__(self, pattern: Pattern, colour: int):
+        sign = 1 if colour == 0 else -1
+        self.pattern = pattern
+        self.first = tuple((dx * sign, dy * sign) for dx, dy in pattern.legs[0].directions)
+        self.captures = any("c" in leg.modes for leg in pattern.legs)
+        self.initial_only = pattern.initial_only
+        if pattern.range == 0 or (pattern.is_hopper and pattern.range != 1):
+            self.reach = UNBOUNDED
+        else:
+            size = max(max(abs(x), abs(y)) for x, y in atom_vectors(pattern.atom))
+            self.reach = size * pattern.range * len(pattern.legs)
+
+    def targets(self, b, origin, colour, out, limit, unmoved=None):
+        if self.initial_only and (unmoved is None or origin not in unmoved):
+            return
+        walk(b, origin, colour, self.pattern, self.first, 0, origin, None, (), self.pattern.range, out, limit)
+
+    def first_squares(self, origin):
+        return [origin + dx + dy * STRIDE for dx, dy in self.first]
+
+
+class TwoStage:
+    """Two XBetza moves in a row: the first (moving only) ends on an empty square, the second
+    starts there with absolute directions.  ``min_distance`` is the shortest first stage."""
+
+    def __init__(self, spec: dict, colour: int):
+        try:
+            first = parse_betza(spec["first"])
+            then = parse_betza(spec["then"])
+        except KeyError as exc:
+            raise GeneratorError(f"two-stage generator needs {exc.args[0]!r}") from None
+        except XBetzaError as exc:
+            raise GeneratorError(str(exc)) from None
+        if any(p.is_multi_leg for p in first + then):
+            raise GeneratorError("the stages of a two-stage move must be single-leg XBetza moves")
+        self.min_distance = int(spec.get("min_distance", 1))
+        self.first = [PatternGenerator(_moving_only(p), colour) for p in first]
+        self.then = [PatternGenerator(p, colour) for p in then]
+        self.captures = any(g.captures for g in self.then)
+        self.initial_only = False
+        self.reach = min(UNBOUNDED, max(g.reach for g in self.first) + max(g.reach for g in self.then))
+
+    def targets(self, b, origin, colour, out, limit, unmoved=None):
+        landings = set()
+        for g in self.first:
+            g.targets(b, origin, colour, landings, limit, unmoved)
+        f0, r0 = origin % STRIDE, origin // STRIDE
+        for mid, _ in landings:
+            if max(abs(mid % STRIDE - f0), abs(mid // STRIDE - r0)) < self.min_distance:
+                continue
+            for g in self.then:
+                walk(b, origin, colour, g.pattern, g.first, 0, mid, None, (), g.pattern.range, out, limit)
+
+    def first_squares(self, origin):
+        return [s for g in self.first for s in g.first_squares(origin)]
+
+
+class ZigZag:
+    """A rider whose steps alternate between two vectors, starting with either (crooked rider).
+    Every square it lands on before the last must be empty; it captures on the last."""
+
+    def __init__(self, spec: dict, colour: int):
+        steps = spec.get("steps")
+        if not (isinstance(steps, list) and len(steps) == 2 and all(len(s) == 2 for s in steps)):
+            raise GeneratorError("zigzag generator needs steps = [[dx, dy], [dx, dy]]")
+        sign = 1 if colour == 0 else -1
+        self.steps = [(int(x) * sign, int(y) * sign) for x, y in steps]
+        if any(max(abs(x), abs(y)) > 3 for x, y in self.steps):
+            raise GeneratorError("zigzag steps may be at most 3 squares long")
+        self.captures = spec.get("captures", True)
+        self.initial_only = False
+        self.reach = UNBOUNDED
+
+    def targets(self, b, origin, colour, out, limit, unmoved=None):
+        offsets = [x + y * STRIDE for x, y in self.steps]
+        for start in (0, 1):
+            t = origin
+            i = start
+            for _ in range(limit):
+                t += offsets[i]
+                i ^= 1
+                p = b[t] if t != origin else EMPTY
+                if p == OFF:
+                    break
+                if p == EMPTY:
+                    out.add((t, ()))
+                    continue
+                if (p & 1) != colour and self.captures:
+                    out.add((t, ()))
+                break
+
+    def first_squares(self, origin):
+        return [origin + x + y * STRIDE for x, y in self.steps]
+
+
+NAMED = {"two-stage": TwoStage, "zigzag": ZigZag}
+
+
+def named_generator(spec: dict, colour: int):
+    kind = spec.get("kind")
+    if kind not in NAMED:
+        raise GeneratorError(f"unknown generator kind {kind!r} (known: {', '.join(sorted(NAMED))})")
+    return NAMED[kind](spec, colour)
+
+
+def _moving_only(p: Pattern) -> Pattern:
+    from dataclasses import replace
+    legs = tuple(replace(leg, modes=frozenset({"m"})) for leg in p.legs)
+    return replace(p, legs=legs)
+
+
+def walk(b, origin, colour, pat, first, k, cur, prev, kills, rng, out, limit):
+    """Follow leg ``k`` of a pattern from ``cur``; add each effect ``(to, kills)`` to ``out``.
+
+    The board is not updated between legs (a victim still looks occupied), except that the origin
+    counts as empty once the piece has left it.
+    """
+    legs = pat.legs
+    leg = legs[k]
+    final = k == len(legs) - 1
+    modes = leg.modes
+    vectors = first if k == 0 else [rotate(prev, turn) for turn in leg.directions]
+    hopper = final and ("p" in modes or "g" in modes)
+    for dx, dy in vectors:
+        step = dx + dy * STRIDE
+        n = max(abs(dx), abs(dy))
+        lame_sq = None
+        if (leg.lame or leg.jump) and n > 1:
+            ax, ay = abs(dx), abs(dy)
+            if ax == 0 or ay == 0 or ax == ay:
+                lame_sq = (dx // n) + (dy // n) * STRIDE  # D, A, H, G: the first square on the way
+            else:
+                lame_sq = (dx // ax if ax > ay else 0) + (dy // ay if ay > ax else 0) * STRIDE
+        t = cur
+        hopped = False
+        steps = 0
+        max_steps = rng if rng else limit
+        while steps < max_steps:
+            if lame_sq is not None:
+                mid = b[t + lame_sq] if t + lame_sq != origin else EMPTY
+                if leg.lame and mid != EMPTY:
+                    break
+                if leg.jump and mid == EMPTY:
+                    break
+            t += step
+            steps += 1
+            p = b[t] if t != origin else EMPTY
+            if p == OFF:
+                break
+            if leg.jump and lame_sq is None and steps == 1 and n == 1:
+                continue  # 'j' on a W/F rider: skip the first square whatever is on it
+            if p == EMPTY:
+                if final:
+                    if "m" in modes and (not hopper or hopped):
+                        emit(out, t, kills)
+                    if hopper and hopped and "g" in modes:
+                        break
+                elif "m" in modes:
+                    walk(b, origin, colour, pat, first, k + 1, t, (dx, dy), kills, pat.range, out, limit)
+                continue
+            enemy = (p & 1) != colour
+            if final:
+                if hopper and not hopped:
+                    hopped = True
+                    continue
+                if enemy and "c" in modes:
+                    emit(out, t, kills)
+                break
+            if enemy and "c" in modes:
+                walk(b, origin, colour, pat, first, k + 1, t, (dx, dy), kills + (t,), pat.range, out, limit)
+            if "p" in modes or "g" in modes:
+                nxt = (0 if pat.range == 1 else 1) if "g" in modes else pat.range
+                walk(b, origin, colour, pat, first, k + 1, t, (dx, dy), kills, nxt, out, limit)
+            break
+
+
+def emit(out, to, kills):
+    """Add an effect, normalised: no kill on the destination, each kill once, path order kept."""
+    if to in kills:
+        kills = tuple(k for k in kills if k != to)
+    if len(set(kills)) != len(kills):
+        kills = tuple(dict.fromkeys(kills))
+    out.add((to, kills))
