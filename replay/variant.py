@@ -86,6 +86,7 @@ class Option:
     description: str
     default: str
     choices: dict  # name -> Choice
+    subvariant: bool = False  # each choice is a named subvariant (listed on its own by `variants`)
 
 
 @dataclass(frozen=True)
@@ -323,7 +324,8 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
         default = raw.get("default")
         if default not in choices:
             _fail(path, f"option {name}: default {default!r} is not one of its choices {list(choices)}")
-        options[name] = Option(name, raw.get("description", ""), default, choices)
+        options[name] = Option(name, raw.get("description", ""), default, choices,
+                               bool(raw.get("subvariant", False)))
 
     provenance = []
     for n, raw in enumerate(data.get("provenance", []), start=1):
@@ -348,7 +350,27 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
             _fail(path, f"start position: {exc}")
         if sum(p.royal for p in pieces) == 0:
             _fail(path, "no piece is royal")
+        for opt in options.values():
+            for choice in opt.choices.values():
+                if choice.board:
+                    shape = _Shape(variant, choice.board)
+                    try:
+                        parse_position(shape, shape.start)
+                    except PositionError as exc:
+                        _fail(path, f"option {opt.name}={choice.name}: start position: {exc}")
     return variant
+
+
+class _Shape:
+    """A variant's pieces on a board changed by an option (what position strings need)."""
+
+    def __init__(self, variant, board):
+        self.name = variant.name
+        self.pieces = variant.pieces
+        self.piece_index = variant.piece_index
+        self.files = board.get("files", variant.files)
+        self.ranks = board.get("ranks", variant.ranks)
+        self.start = board.get("start", variant.start)
 
 
 def _check_rules(path, rules, ids):
