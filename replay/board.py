@@ -302,6 +302,8 @@ class Board:
         limit = max(R.files, R.ranks)
         for g in generators if generators is not None else R.complex[R.table_of(code, sq)]:
             g.targets(self._board, sq, code & 1, out, limit, self._unmoved)
+        if not R.null_move:
+            out.discard((sq, ()))
         return out
 
     def _piece_targets(self, sq: int, code: int):

@@ -168,6 +168,7 @@ class Ruleset:
                 self.drop_caps[t].append((types, cap["per"], cap["max"]))
         self.drop_mate_forbidden = frozenset(self.type_by_id[i].index for i in r["drop_mate_forbidden"])
         self.drop_no_dead = bool(r["drop_no_dead_squares"])
+        self.null_move = bool(r["null_move"])
         self.repetition = r["repetition"]
         self.stalemate_loses = r["stalemate"] == "loss"
         self.droppable = tuple(p.index for p in self.types

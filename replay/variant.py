@@ -112,6 +112,7 @@ RULE_DEFAULTS = {
     "repetition": "sennichite",  # "sennichite": fourfold = draw, perpetual check loses; "none"
     "stalemate": "loss",  # the side with no legal move: "loss" (shogi) or "draw"
     "zones": [],  # ranks per zone counted from the mover's side, for zone-dependent moves
+    "null_move": True,  # whether a piece may pass (step out and back to its empty start square)
 }
 CAP_REGIONS = ("file", "file-parity", "square-colour", "board")
 _RULE_VALUES = {
