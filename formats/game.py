@@ -1,0 +1,253 @@
+"""Games: tags, a tree of moves with comments, NAGs and variations, and what validation found.
+
+The model follows python-chess's ``chess.pgn``: a :class:`Game` is the root :class:`GameNode`;
+every node below it holds the move that leads to it, the comment after that move, a comment before
+it (for the first move of a variation), NAGs, and its child variations, the first being the main
+line.  Readers (LSN, KIF) build games; writers turn them back into text; nothing here knows about a
+text format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from replay import Board, Move, compile_rules, load_variant
+from replay.variant import Variant
+
+__all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER"]
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+# the tags every game carries, in this order, before any others (PGN's seven-tag roster, shogi-style)
+SEVEN_TAG_ROSTER = ("Variant", "Event", "Site", "Date", "Round", "Sente", "Gote", "Result")
+
+
+@dataclass
+class GameError:
+    """Something wrong with a game record, located as precisely as the reader can.
+
+    ``ply`` is the number of the ply (1 = the first move) where replaying stopped, ``move`` the
+    move text as written, ``expected`` what would have been acceptable, ``suggestions`` legal moves
+    close to what was written ("did you mean").
+    """
+
+    message: str
+    file: str | None = None
+    game: int | None = None  # 1-based number of the game in its file
+    line: int | None = None
+    column: int | None = None
+    ply: int | None = None
+    move: str | None = None
+    expected: str | None = None
+    suggestions: list = field(default_factory=list)
+    kind: str = "error"  # "error" (the game is invalid) or "warning" (a flag, e.g. a wrong result claim)
+
+    def __str__(self) -> str:
+        where = ":".join(str(x) for x in (self.file, self.line, self.column) if x is not None)
+        parts = [where] if where else []
+        if self.game is not None:
+            parts.append(f"game {self.game}")
+        if self.ply is not None:
+            parts.append(f"ply {self.ply}")
+        if self.move is not None:
+            parts.append(f"move {self.move!r}")
+        text = ", ".join(parts)
+        text = f"{text}: {self.message}" if text else self.message
+        if self.expected:
+            text += f" (expected {self.expected})"
+        if self.suggestions:
+            text += "; did you mean " + ", ".join(self.suggestions) + "?"
+        return text
+
+    def as_dict(self) -> dict:
+        return {"message": self.message, "file": self.file, "game": self.game, "line": self.line,
+                "column": self.column, "ply": self.ply, "move": self.move, "expected": self.expected,
+                "suggestions": list(self.suggestions), "kind": self.kind}
+
+
+class Headers:
+    """Tag pairs in the order they were read; names are case-sensitive, as in PGN."""
+
+    def __init__(self, items=()):
+        self._items: list[list[str]] = []
+        for k, v in items:
+            self[k] = v
+
+    def __getitem__(self, name: str) -> str:
+        for k, v in self._items:
+            if k == name:
+                return v
+        raise KeyError(name)
+
+    def get(self, name: str, default=None):
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+    def __setitem__(self, name: str, value: str) -> None:
+        for item in self._items:
+            if item[0] == name:
+                item[1] = value
+                return
+        self._items.append([name, value])
+
+    def __delitem__(self, name: str) -> None:
+        self._items = [i for i in self._items if i[0] != name]
+
+    def __contains__(self, name: str) -> bool:
+        return any(k == name for k, _ in self._items)
+
+    def __iter__(self):
+        return (k for k, _ in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def items(self):
+        return [(k, v) for k, v in self._items]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Headers) and self.items() == other.items()
+
+    def __repr__(self) -> str:
+        return f"Headers({self.items()!r})"
+
+
+class GameNode:
+    """A position in the game tree, reached by ``move`` from its parent."""
+
+    def __init__(self, parent: "GameNode | None" = None, move: Move | None = None):
+        self.parent = parent
+        self.move = move
+        self.variations: list[GameNode] = []
+        self.comment = ""
+        self.starting_comment = ""
+        self.nags: list[int] = []
+        self.notation: str | None = None  # the move as written in the source, when read from text
+        self.source_line: int | None = None
+        self.source_column: int | None = None
+
+    def add_variation(self, move: Move) -> "GameNode":
+        node = GameNode(self, move)
+        self.variations.append(node)
+        return node
+
+    def next(self) -> "GameNode | None":
+        return self.variations[0] if self.variations else None
+
+    def game(self) -> "Game":
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        return node  # type: ignore[return-value]
+
+    def ply(self) -> int:
+        n = 0
+        node = self
+        while node.parent is not None:
+            n += 1
+            node = node.parent
+        return n
+
+    def moves_to_here(self) -> list[Move]:
+        moves = []
+        node = self
+        while node.parent is not None:
+            moves.append(node.move)
+            node = node.parent
+        return moves[::-1]
+
+    def board(self) -> Board:
+        """The position after this node's move (a new board)."""
+        b = self.game().start_board()
+        for m in self.moves_to_here():
+            b.push(m)
+        return b
+
+    def mainline(self) -> Iterator["GameNode"]:
+        node = self.next()
+        while node is not None:
+            yield node
+            node = node.next()
+
+    def mainline_moves(self) -> list[Move]:
+        return [n.move for n in self.mainline()]
+
+    def end(self) -> "GameNode":
+        node = self
+        while node.variations:
+            node = node.variations[0]
+        return node
+
+    def is_mainline(self) -> bool:
+        node = self
+        while node.parent is not None:
+            if node.parent.variations[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    def __eq__(self, other) -> bool:
+        """Same moves, comments, NAGs and variations below (the written notation may differ)."""
+        if not isinstance(other, GameNode):
+            return NotImplemented
+        return (self.move == other.move and self.comment == other.comment
+                and self.starting_comment == other.starting_comment and self.nags == other.nags
+                and self.variations == other.variations)
+
+    __hash__ = None  # mutable
+
+
+class Game(GameNode):
+    """A whole game: tags, the variant and rule set, and the tree of moves.
+
+    ``errors`` collects what the reader found (see :class:`GameError`); a game is ``valid`` when
+    no error (as opposed to a warning) was found.  ``source`` is the game's text as read.
+    """
+
+    def __init__(self, variant: Variant | str = "shogi", options: dict | None = None,
+                 start: str | None = None):
+        super().__init__()
+        if isinstance(variant, str):
+            variant = load_variant(variant)
+        self.variant = variant
+        self.options = variant.resolve_options(options) if variant.playable else dict(options or {})
+        self.headers = Headers()
+        self.headers["Variant"] = variant.name
+        self.start = start  # position string, None for the variant's start position
+        self.result = "*"
+        self.errors: list[GameError] = []
+        self.source = ""
+        self.source_file: str | None = None
+        self.source_offset: int | None = None
+        self.source_line: int | None = None
+        self.number: int | None = None
+
+    @property
+    def rules(self):
+        return compile_rules(self.variant, self.options)
+
+    def start_board(self) -> Board:
+        return Board(self.rules, self.start)
+
+    @property
+    def valid(self) -> bool:
+        return not any(e.kind == "error" for e in self.errors)
+
+    @property
+    def status(self) -> str:
+        return "valid" if self.valid else "invalid"
+
+    def warnings(self) -> list[GameError]:
+        return [e for e in self.errors if e.kind == "warning"]
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self.variant.slug == other.variant.slug and self.options == other.options
+                and (self.start or self.rules.start) == (other.start or other.rules.start)
+                and self.headers == other.headers and self.result == other.result
+                and GameNode.__eq__(self, other))
+
+    __hash__ = None
