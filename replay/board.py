@@ -345,7 +345,7 @@ class Board:
         R = self.rules
         colour = code & 1
         promo = R.promote[code]
-        if promo and (R.zone[colour][sq] or R.zone[colour][to]):
+        if promo and to != sq and (R.zone[colour][sq] or R.zone[colour][to]):
             if to in R.dead[code] or (R.forced_last_rank and R.last_rank[colour][to]):
                 out.append(Move(sq, to, kills, True))
             else:
@@ -548,7 +548,8 @@ class Board:
             name = R.types[(code >> 1) - 1].id
             return f"the {name} on {square_name(fr)} cannot make that move"
         promo = R.promote[code]
-        can = promo and (R.zone[c][fr] or R.zone[c][to])
+        # promotion needs a move into, within or out of the zone: a pass or igui does not move
+        can = promo and to != fr and (R.zone[c][fr] or R.zone[c][to])
         if move.promotion is None:
             if can:
                 return "the move can promote: promotion must be chosen"

@@ -31,6 +31,7 @@ __all__ = [
     "list_variants",
     "load_variant",
     "load_variant_file",
+    "variant_file_errors",
 ]
 
 BUNDLED_DIR = Path(__file__).with_name("variants")
@@ -321,6 +322,9 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
             bad = set(cr) - set(RULE_DEFAULTS)
             if bad:
                 _fail(path, f"option {name}={cname}: unknown rules {sorted(bad)}")
+            merged = dict(rules)
+            merged.update(cr)
+            _check_rules(f"{path}: option {name}={cname}", merged, ids)
             choices[cname] = Choice(cname, craw.get("description", ""), cp, cr, cb)
         default = raw.get("default")
         if default not in choices:
@@ -416,27 +420,41 @@ def _normalise(name: str) -> str:
 
 
 @lru_cache(maxsize=32)
-def _registry(dirs: tuple[Path, ...]) -> dict[str, Variant]:
+def _registry(dirs: tuple[Path, ...]) -> tuple[dict[str, Variant], list[str]]:
+    """The variants found in ``dirs`` and the errors of files that could not be loaded.
+
+    A broken file does not hide the others: its error is kept and shown by ``variants``.
+    """
     found: dict[str, Variant] = {}
+    errors: list[str] = []
     for d in dirs:
         if not d.is_dir():
             if d != BUNDLED_DIR:
                 raise VariantError(f"{d}: variants directory does not exist")
             continue
         for path in sorted(d.glob("*.toml")):
-            v = load_variant_file(path)
+            try:
+                v = load_variant_file(path)
+            except VariantError as exc:
+                errors.append(str(exc))
+                continue
             found[v.slug] = v
-    return found
+    return found, errors
 
 
 def list_variants(variants_dir: str | os.PathLike | None = None) -> list[Variant]:
     """Every known variant, bundled ones first in file-name order."""
-    return list(_registry(tuple(variant_directories(variants_dir))).values())
+    return list(_registry(tuple(variant_directories(variants_dir)))[0].values())
+
+
+def variant_file_errors(variants_dir: str | os.PathLike | None = None) -> list[str]:
+    """Why each variant file that could not be loaded was refused (file name first)."""
+    return list(_registry(tuple(variant_directories(variants_dir)))[1])
 
 
 def load_variant(name: str, variants_dir: str | os.PathLike | None = None) -> Variant:
     """Find a variant by slug, display name or alias (case and punctuation ignored)."""
-    registry = _registry(tuple(variant_directories(variants_dir)))
+    registry, errors = _registry(tuple(variant_directories(variants_dir)))
     key = _normalise(name)
     if key in registry:
         return registry[key]
@@ -444,4 +462,5 @@ def load_variant(name: str, variants_dir: str | os.PathLike | None = None) -> Va
         if key in {_normalise(v.name), *(_normalise(a) for a in v.aliases)}:
             return v
     known = ", ".join(sorted(registry))
-    raise UnknownVariantError(f"unknown variant {name!r} (known: {known})")
+    broken = "".join(f"; not loaded: {e}" for e in errors if key in _normalise(e))
+    raise UnknownVariantError(f"unknown variant {name!r} (known: {known}){broken}")
