@@ -49,8 +49,6 @@ class PatternGenerator:
             return
         walk(b, origin, colour, self.pattern, self.first, 0, origin, None, (), self.pattern.range, out, limit)
 
-    def first_squares(self, origin):
-        return [origin + dx + dy * STRIDE for dx, dy in self.first]
 
 
 class TwoStage:
@@ -85,8 +83,6 @@ class TwoStage:
             for g in self.then:
                 walk(b, origin, colour, g.pattern, g.first, 0, mid, None, (), g.pattern.range, out, limit)
 
-    def first_squares(self, origin):
-        return [s for g in self.first for s in g.first_squares(origin)]
 
 
 class ZigZag:
@@ -123,8 +119,6 @@ class ZigZag:
                     out.add((t, ()))
                 break
 
-    def first_squares(self, origin):
-        return [origin + x + y * STRIDE for x, y in self.steps]
 
 
 NAMED = {"two-stage": TwoStage, "zigzag": ZigZag}

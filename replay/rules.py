@@ -279,7 +279,16 @@ class Ruleset:
         idx = self.table_of(code, sq)
         if any(on[sq + off] for off, _ in self.leaps[idx]) or any(on[sq + off] for off, _ in self.rays[idx]):
             return True
-        return any(on[t] for g in self.complex[idx] for t in g.first_squares(sq) if 0 <= t < CELLS)
+        if not self.complex[idx]:
+            return False
+        empty = getattr(self, "_empty_board", None)
+        if empty is None:
+            empty = self._empty_board = [EMPTY if on[i] else OFF for i in range(CELLS)]
+        out: set = set()
+        for g in self.complex[idx]:
+            g.targets(empty, sq, code & 1, out, max(self.files, self.ranks), None)
+        out.discard((sq, ()))  # a pass is not a move that frees a stuck piece
+        return bool(out)
 
 
 def _unit(v) -> bool:
