@@ -137,6 +137,9 @@ class Board:
         self._zobrist = self._compute_zobrist()
         self._seen = {self._zobrist: 1}
         self._history = [self._zobrist]
+        if self._exposed(self.turn ^ 1):
+            from .position import PositionError
+            raise PositionError("the side not to move is in check: its royal piece could be captured")
 
     def _place(self, sq: int, code: int) -> None:
         self._board[sq] = code
@@ -634,7 +637,7 @@ class Board:
                         royal[c ^ 1] = None
                     if R.complex[cap]:
                         self._complex_sq[c ^ 1].discard(k)
-                    if R.drops:
+                    if R.drops and not R.royal[R.unpromoted[cap]]:
                         t = R.unpromoted[cap] >> 1
                         n = hand[t]
                         hand[t] = n + 1
@@ -690,7 +693,7 @@ class Board:
                 theirs[k] = cap
                 if R.complex[cap]:
                     self._complex_sq[c ^ 1].add(k)
-                if R.drops:
+                if R.drops and not R.royal[R.unpromoted[cap]]:
                     hand[R.unpromoted[cap] >> 1] -= 1
         self._royal[0], self._royal[1] = old_royal
         if unmoved is not None:
