@@ -280,7 +280,8 @@ def test_promotion_is_optional_within_and_on_leaving_zone_4():
 def test_promotion_is_never_compulsory():
     # a Pawn or Lance reaching the last rank still has zone-3 moves (sideways, back)
     assert legal(board({**KINGS, "e15": "P"}), move("e15-e16", False))
-    assert legal(board({**KINGS, "e12": "L"}), move("e12-e16", False))
+    # (the second king on c16 stays out of the zone-3 Lance's forward diagonals)
+    assert legal(board({"a1": "K", "c16": "k", "e12": "L"}), move("e12-e16", False))
     assert legal(board({**KINGS, "e14": "N"}), move("e14-d16", False))
 
 

@@ -191,8 +191,12 @@ def test_second_player_lion_dog_moves_downwards_too():
 # --- Soaring Eagle -------------------------------------------------------------------------------
 
 
+# kings off the Soaring Eagle's rook lines (h-file, rank 8)
+CORNER_KINGS = {"a1": "K", "o15": "k"}
+
+
 def test_soaring_eagle_lion_power_on_the_forward_diagonals():
-    b = board(DAI, {**KINGS, "h8": "SE", "i9": "p", "j10": "p"})
+    b = board(DAI, {**CORNER_KINGS, "h8": "SE", "i9": "p", "j10": "p"})
     assert legal(b, move("h8-i9-j10"))  # double capture
     assert legal(b, move("h8-i9-h8"))  # igui
     assert legal(b, move("h8-h8"))  # pass, via the empty g9
@@ -214,7 +218,7 @@ def test_soaring_eagle_literal_option_reads_the_string_as_written():
 
 
 def test_second_player_soaring_eagle_uses_its_own_forward_diagonals():
-    b = board(DAI, {**KINGS, "h8": "se", "g7": "P", "f6": "P"}, turn="w")
+    b = board(DAI, {**CORNER_KINGS, "h8": "se", "g7": "P", "f6": "P"}, turn="w")
     assert legal(b, move("h8-g7-f6"))
     assert not legal(b, move("h8-i9-j10"))
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from replay.position import PositionError
+
 from replay import Board, IncompleteVariantError, load_variant
 from replay.squares import FILE_LETTERS, parse_square, square_file, square_name, square_rank
 
@@ -53,13 +55,19 @@ def both_sides(variant: str, pieces: dict, hands: str = "-", options=None):
 
     ``pieces`` is written for the first player to move (upper case = the mover). ``to_square``
     converts a square name of that picture into the board's square for the side being tested.
+    Positions where the piece already attacks the other king cannot occur in a game and are skipped.
     """
     v = load_variant(variant)
     first = dict(KINGS, **pieces)
-    yield Board(v, position(first, "b", hands), options), lambda n: parse_square(n, FILES, RANKS)
     second = {rot(n): p.swapcase() for n, p in first.items()}
     hands2 = "-" if hands == "-" else hands.swapcase()
-    yield Board(v, position(second, "w", hands2), options), lambda n: parse_square(rot(n), FILES, RANKS)
+    for text, at in ((position(first, "b", hands), lambda n: parse_square(n, FILES, RANKS)),
+                     (position(second, "w", hands2), lambda n: parse_square(rot(n), FILES, RANKS))):
+        try:
+            board = Board(v, text, options)
+        except PositionError:
+            continue
+        yield board, at
 
 
 def targets(board: Board, origin: int) -> set:
