@@ -1,0 +1,1435 @@
+"""KIF (Kakinoki format) game records: reading and writing, for shogi and, KIF-style, for the variants.
+
+>>> games = read_kif(open("game.kif", "rb").read(), source="game.kif")   # doctest: +SKIP
+>>> data = write_kif(games[0], encoding="cp932")                          # doctest: +SKIP
+
+Reading
+    The bytes are decoded by what they are, not by what the file says: UTF-8 (with or without BOM)
+    when they are valid UTF-8, else cp932 (Shift_JIS); a ``#KIF ... encoding=`` line may lie.
+    Every move is replayed through the rules core (:meth:`replay.Board.play`).  A move that cannot be
+    read or is illegal gives a :class:`~formats.game.GameError` (file, game 1, line, column, ply,
+    move text, message, expected, suggestions) and the rest of that line of play is skipped: the
+    game keeps the valid prefix.  In the default strict mode every problem is an error (the game is
+    invalid); with ``lenient=True`` the same problems are recorded as warnings.  Claims that the
+    final position does not show (詰み that is not mate, 千日手 without a fourfold repetition) are
+    always warnings.  Input that is not KIF at all raises :class:`KifError`; nothing else escapes.
+
+Writing
+    :func:`write_kif` writes the usual Kifu for Windows layout: header lines, a board diagram or
+    ``手合割`` for the start, ``手数----指手---------消費時間--``, numbered plies with the origin in
+    parentheses, ``同　`` for recaptures, ``成``/``不成`` where there was a choice, ``打`` for drops,
+    times, ``*`` comments, the ending (``投了`` ...) with its ``まで`` line, and ``変化：N手`` blocks.
+
+The variants other than shogi use the same layout with the variant's kanji (else its piece IDs)
+and, on boards larger than 9x9, algebraic squares; ``docs/kif.md`` describes it with examples.
+
+Times are kept in the move's comment as ``[%emt H:MM:SS]`` (the time the move took); the running
+total of the KIF time column is recomputed when writing (``[%kiftotal H:MM:SS]`` is added only
+when a file's total differs from the sum).  KIF keys map to tags: 棋戦→Event, 場所→Site,
+開始日時→Date (+ ``KifStartTime`` with the original text when it holds more than the date),
+先手/下手→Sente, 後手/上手→Gote, 手合割→Handicap; other keys are kept under their own name.  As in
+``formats/lsn.py`` the result is ``game.result`` (no ``Result`` tag) and lenient reading sets
+``ImportStatus`` when moves were left out.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from replay import Board, IllegalMoveError, Move, PositionError, load_variant
+from replay.position import format_position
+from replay.squares import parse_square, square, square_file, square_name, square_rank
+from replay.variant import Variant, VariantError
+
+from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode
+
+__all__ = ["KifError", "read_kif", "write_kif", "looks_like_kif", "HANDICAPS", "SPECIALS", "IMPORT_STATUS"]
+
+IMPORT_STATUS = "ImportStatus"  # set in lenient mode when moves were left out (as formats/lsn.py)
+
+
+class KifError(ValueError):
+    """Input that cannot be read as KIF at all (or a game that cannot be written as KIF).
+
+    ``error`` is a :class:`GameError` saying where (file, line, column) and what.
+    """
+
+    def __init__(self, error: GameError | str):
+        if isinstance(error, str):
+            error = GameError(error)
+        self.error = error
+        super().__init__(str(error))
+
+
+# --- tables --------------------------------------------------------------------------------------
+
+_STANDARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+_SENTE_CAMP = "ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+# 手合割 name -> SFEN.  The handicap giver (上手) is Gote and moves first.
+HANDICAPS = {
+    "平手": _STANDARD,
+    "香落ち": "lnsgkgsn1/1r5b1/" + _SENTE_CAMP,
+    "右香落ち": "1nsgkgsnl/1r5b1/" + _SENTE_CAMP,
+    "角落ち": "lnsgkgsnl/1r7/" + _SENTE_CAMP,
+    "飛車落ち": "lnsgkgsnl/7b1/" + _SENTE_CAMP,
+    "飛香落ち": "lnsgkgsn1/7b1/" + _SENTE_CAMP,
+    "二枚落ち": "lnsgkgsnl/9/" + _SENTE_CAMP,
+    "三枚落ち": "lnsgkgsn1/9/" + _SENTE_CAMP,
+    "四枚落ち": "1nsgkgsn1/9/" + _SENTE_CAMP,
+    "五枚落ち": "2sgkgsn1/9/" + _SENTE_CAMP,
+    "左五枚落ち": "1nsgkgs2/9/" + _SENTE_CAMP,
+    "六枚落ち": "2sgkgs2/9/" + _SENTE_CAMP,
+    "左七枚落ち": "2sgkg3/9/" + _SENTE_CAMP,
+    "右七枚落ち": "3gkgs2/9/" + _SENTE_CAMP,
+    "八枚落ち": "3gkg3/9/" + _SENTE_CAMP,
+    "十枚落ち": "4k4/9/" + _SENTE_CAMP,
+}
+_HANDICAP_ALIASES = {"飛落ち": "飛車落ち", "飛車香落ち": "飛香落ち", "2枚落ち": "二枚落ち", "4枚落ち": "四枚落ち",
+                     "6枚落ち": "六枚落ち", "8枚落ち": "八枚落ち", "10枚落ち": "十枚落ち"}
+
+WIN, LOSS, DRAW, NONE = "win", "loss", "draw", "none"  # the result for the side to move at the special
+# special "moves" that end a line of play -> (Termination, result for the side to move)
+SPECIALS = {
+    "投了": ("resignation", LOSS),
+    "詰み": ("checkmate", LOSS),
+    "詰": ("checkmate", LOSS),
+    "切れ負け": ("time-forfeit", LOSS),
+    "時間切れ": ("time-forfeit", LOSS),
+    "反則負け": ("illegal-move", LOSS),
+    "反則勝ち": ("illegal-move", WIN),
+    "入玉勝ち": ("impasse", WIN),
+    "宣言勝ち": ("impasse", WIN),
+    "持将棋": ("impasse", DRAW),
+    "千日手": ("repetition", DRAW),
+    "先日手": ("repetition", DRAW),
+    "中断": ("abandoned", NONE),
+    "封じ手": ("sealed", NONE),
+    "不詰": ("unterminated", NONE),
+}
+# what the writer writes for (Termination, result for the side to move)
+_SPECIAL_FOR = {}
+for _word in ("投了", "詰み", "切れ負け", "反則負け", "反則勝ち", "入玉勝ち", "持将棋", "千日手", "中断", "封じ手", "不詰"):
+    _SPECIAL_FOR[SPECIALS[_word]] = _word
+
+# KIF header keys -> tags (both directions for the writer)
+_KEY_TO_TAG = {"棋戦": "Event", "場所": "Site", "先手": "Sente", "下手": "Sente", "後手": "Gote",
+               "上手": "Gote", "手合割": "Handicap"}
+_KNOWN_KEYS = {"開始日時", "終了日時", "対局日", "棋戦", "戦型", "持ち時間", "消費時間", "場所", "掲載", "備考",
+               "先手", "後手", "下手", "上手", "手合割", "先手の持駒", "後手の持駒", "下手の持駒", "上手の持駒",
+               "先手省略名", "後手省略名", "作者", "作品名", "表題", "変種", "初期局面", "変種オプション",
+               "手数", "発表誌", "発表年月", "出典", "記録係", "解説", "観戦", "図", "詰将棋", "レーティング",
+               "先手チーム", "後手チーム", "秒読み", "対局ID", "記録ID"}
+_HAND_KEYS = {"先手の持駒": 0, "下手の持駒": 0, "後手の持駒": 1, "上手の持駒": 1}
+_TURN_LINES = {"先手番": 0, "下手番": 0, "後手番": 1, "上手番": 1}
+
+_FW_DIGITS = "０１２３４５６７８９"
+_FILE_LABEL_CHARS = set("１２３４５６７８９123456789 \t\u3000")
+_KANJI_DIGITS = "〇一二三四五六七八九"
+_DIGIT_VALUE = {**{c: i for i, c in enumerate(_FW_DIGITS)}, **{str(i): i for i in range(10)},
+                **{c: i for i, c in enumerate(_KANJI_DIGITS) if i}}
+_SHOGI_MOVE_NAMES = {"+S": "成銀", "+N": "成桂", "+L": "成香"}  # Kifu for Windows' names in moves
+_KANJI_ALIASES = {"王": "玉", "竜": "龍"}
+
+# --- line shapes ---------------------------------------------------------------------------------
+
+_SPACE = " \t\u3000"
+_RE_VARIATION = re.compile(r"^\s*変化\s*[：:]\s*(\d{1,9})\s*手")
+_RE_MOVES_HEADER = re.compile(r"^\s*手数\s*[-ー－─=]")
+_RE_BORDER = re.compile(r"^\s*[+＋][-－ー─]{5,}[+＋]?\s*$")
+_RE_ROW = re.compile(r"^\s*[|｜](.*)[|｜]\s*(\S*)\s*$")
+_RE_MOVE_LINE = re.compile(r"^\s*(\d{1,9})[\s.．]+(\S.*)$")
+_RE_TIME = re.compile(r"[(（]\s*(?:(\d{1,6}):)?(\d{1,6}):(\d{1,6})\s*(?:/\s*(\d{1,6}):(\d{1,6}):(\d{1,6})\s*)?[)）]$")
+_RE_HEADER = re.compile(r"^([^：]*)：(.*)$")
+_RE_ASCII_HEADER = re.compile(r"^([^:]*):(.*)$")
+_RE_RESULT = re.compile(r"^\s*まで\s*(\d{1,9})\s*手(.*)$")
+_RE_KIF_MAGIC = re.compile(r"^#KIF\b")
+_RE_PGN_TAG = re.compile(r'^\s*\[\s*[A-Za-z0-9_]+\s+"')
+_RE_TIME_CMD = re.compile(r"^\[%emt (\d{1,6}):(\d\d):(\d\d)\](?:\[%kiftotal (\d{1,6}):(\d\d):(\d\d)\])?(?: |$)")
+_RE_DATE = re.compile(r"(\d{4})\s*[/\-.年]\s*(\d{1,2})\s*[/\-.月]\s*(\d{1,2})")
+_RE_PGN_DATE = re.compile(r"^(?:\d{4}|\?{4})\.(?:\d\d|\?\?)\.(?:\d\d|\?\?)$")
+
+
+def _kif_date(date: str) -> str:
+    """A Date tag as KIF writes it: 2024.05.06 -> 2024/05/06 (PGN's ?? dates are kept as they are)."""
+    m = re.match(r"^(\d{4})\.(\d{2})\.(\d{2})$", date)
+    return f"{m.group(1)}/{m.group(2)}/{m.group(3)}" if m else date
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "FW" else 1 for c in text)
+
+
+def _japanese_number(text: str) -> int | None:
+    """十七 -> 17, 二 -> 2, 十 -> 10, 17 -> 17; None if not a number."""
+    if not text:
+        return None
+    if len(text) > 6:
+        return None
+    if text.isascii() and text.isdigit():
+        return int(text)
+    if all(c in _FW_DIGITS for c in text):
+        return int("".join(str(_FW_DIGITS.index(c)) for c in text))
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        t = 1 if not tens else _DIGIT_VALUE.get(tens) if len(tens) == 1 else None
+        o = 0 if not ones else _DIGIT_VALUE.get(ones) if len(ones) == 1 else None
+        if t is None or o is None:
+            return None
+        return t * 10 + o
+    if len(text) == 1 and text in _DIGIT_VALUE:
+        return _DIGIT_VALUE[text]
+    return None
+
+
+def _kanji_number(n: int) -> str:
+    if n < 10:
+        return _KANJI_DIGITS[n]
+    tens, ones = divmod(n, 10)
+    return ("" if tens == 1 else _kanji_number(tens)) + "十" + (_KANJI_DIGITS[ones] if ones else "")
+
+
+def _hms(seconds: int) -> str:
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}"
+
+
+# --- decoding ------------------------------------------------------------------------------------
+
+
+def _decode(data) -> tuple[str, str, bool]:
+    """(text, encoding found, whether undecodable bytes were replaced)."""
+    if isinstance(data, str):
+        return (data[1:] if data.startswith("\ufeff") else data), "str", False
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise KifError(f"expected bytes or str, got {type(data).__name__}")
+    raw = bytes(data)
+    if raw.startswith(codecs.BOM_UTF8):
+        raw = raw[3:]
+        try:
+            return raw.decode("utf-8"), "utf-8-sig", False
+        except UnicodeDecodeError:
+            return raw.decode("utf-8", "replace"), "utf-8-sig", True
+    try:
+        return raw.decode("utf-8"), "utf-8", False
+    except UnicodeDecodeError:
+        pass
+    try:
+        return raw.decode("cp932"), "cp932", False
+    except UnicodeDecodeError:
+        pass
+    utf8 = raw.decode("utf-8", "replace")
+    sjis = raw.decode("cp932", "replace")
+    if utf8.count("\ufffd") <= sjis.count("\ufffd"):
+        return utf8, "utf-8", True
+    return sjis, "cp932", True
+
+
+def _split_lines(text: str) -> list[str]:
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+# --- squares and pieces for one variant ----------------------------------------------------------
+
+
+class _Style:
+    """How squares and pieces of one variant are written in KIF (see docs/kif.md)."""
+
+    def __init__(self, game: Game):
+        rules = game.rules
+        self.rules = rules
+        self.variant = rules.variant
+        self.files, self.ranks = rules.files, rules.ranks
+        self.numeric = self.files <= 9 and self.ranks <= 9
+        self.shogi = self.variant.slug == "shogi"
+        names: dict[str, str] = {}  # upper-cased name -> piece ID
+        for p in self.variant.pieces:
+            names[p.id.upper()] = p.id
+            for a in p.aliases:
+                names.setdefault(a.upper(), p.id)
+        kanji_count: dict[str, int] = {}
+        for p in self.variant.pieces:
+            if p.kanji:
+                kanji_count[p.kanji] = kanji_count.get(p.kanji, 0) + 1
+        # a kanji two pieces share cannot name either: those pieces are written by ID
+        self.kanji = {p.id: p.kanji for p in self.variant.pieces if p.kanji and kanji_count[p.kanji] == 1}
+        for pid, kanji in self.kanji.items():
+            names[kanji] = pid
+        for p in self.variant.pieces:
+            if p.id in self.kanji and p.promotes:
+                names.setdefault("成" + p.kanji, p.promotes)
+        for alias, canonical in _KANJI_ALIASES.items():
+            if canonical in names:
+                names.setdefault(alias, names[canonical])
+        self.names = names
+        alternatives = sorted(names, key=len, reverse=True)
+        piece_re = "|".join(re.escape(n) for n in alternatives)
+        if self.numeric:
+            sq = r"[１-９1-9][一二三四五六七八九1-9１-９]"
+            origin = r"[1-9１-９][1-9１-９]"
+        else:
+            sq = r"[a-pA-P]\d{1,2}"
+            origin = sq
+        self.move_re = re.compile(
+            rf"^(?:(?P<same>[同仝])[\s]*|(?P<dest>{sq})\s*)(?P<piece>{piece_re})\s*"
+            rf"(?P<promo>不成|成|生)?(?P<drop>打)?\s*"
+            rf"(?:[(（]\s*(?P<origin>{origin})\s*[)）])?"
+            rf"(?P<kills>(?:\s*[xX×]\s*{sq})*)\s*$", re.IGNORECASE)
+        self.kill_re = re.compile(rf"[xX×]\s*({sq})")
+        # the diagram needs one kanji per piece
+        self.diagram = self.numeric and all(len(self.kanji.get(p.id, "")) == 1 for p in self.variant.pieces)
+
+    # squares
+    def parse_square(self, text: str) -> int:
+        if self.numeric:
+            f = self.files - _DIGIT_VALUE[text[0]]
+            r = self.ranks - _DIGIT_VALUE[text[1]]
+            if not (0 <= f < self.files and 0 <= r < self.ranks):
+                raise ValueError(f"square {text} is off the {self.files}x{self.ranks} board")
+            return square(f, r)
+        return parse_square(text.lower(), self.files, self.ranks)
+
+    def square_text(self, sq: int) -> str:
+        if self.numeric:
+            return _FW_DIGITS[self.files - square_file(sq)] + _KANJI_DIGITS[self.ranks - square_rank(sq)]
+        return square_name(sq)
+
+    def origin_text(self, sq: int) -> str:
+        if self.numeric:
+            return f"{self.files - square_file(sq)}{self.ranks - square_rank(sq)}"
+        return square_name(sq)
+
+    def parse_origin(self, text: str) -> int:
+        if self.numeric:
+            f = self.files - _DIGIT_VALUE[text[0]]
+            r = self.ranks - _DIGIT_VALUE[text[1]]
+            if not (0 <= f < self.files and 0 <= r < self.ranks):
+                raise ValueError(f"square ({text}) is off the {self.files}x{self.ranks} board")
+            return square(f, r)
+        return parse_square(text.lower(), self.files, self.ranks)
+
+    # pieces
+    def piece_name(self, pid: str, in_move: bool = True) -> str:
+        if self.shogi and in_move and pid in _SHOGI_MOVE_NAMES:
+            return _SHOGI_MOVE_NAMES[pid]
+        return self.kanji.get(pid, pid)
+
+    def piece_id(self, name: str) -> str | None:
+        return self.names.get(name) or self.names.get(name.upper())
+
+    # moves
+    def move_text(self, board: Board, move: Move, prev_to: int | None) -> str:
+        """The move as written in KIF, for the position on ``board`` before the move."""
+        if move.drop is not None:
+            pid = move.drop
+        else:
+            piece = board.piece_at(move.from_square)
+            pid = piece.id if piece is not None else "?"
+        if self.numeric and prev_to is not None and move.to_square == prev_to:
+            dest = "同　"
+        else:
+            dest = self.square_text(move.to_square) + ("" if self.numeric else " ")
+        text = dest + self.piece_name(pid)
+        text += {True: "成", False: "不成", None: ""}[move.promotion]
+        if move.drop is not None:
+            return text + "打"
+        text += f"({self.origin_text(move.from_square)})"
+        text += "".join(" x " + self.square_text(k) for k in move.kills)
+        return text
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class _Item:
+    kind: str  # header, row, border, turn, move, comment, variation, result, junk, moves-header
+    line: int
+    text: str = ""
+    key: str = ""
+    value: str = ""
+    number: int = 0
+    column: int = 1
+    time: tuple | None = None  # (seconds, total seconds or None)
+
+
+@dataclass(eq=False)
+class _Line:
+    """One line of play as read: the main line or one 変化 block."""
+
+    start: int  # ply of its first move
+    parent: GameNode
+    nodes: list = field(default_factory=list)
+    special: str | None = None
+    special_item: _Item | None = None
+    result_item: _Item | None = None
+    main: bool = False
+    broken: bool = False  # replaying stopped at a move that could not be read or was illegal
+    end_position: str | None = None  # the position after its last move
+
+    def covers(self, ply: int) -> bool:
+        last = self.start + len(self.nodes) - 1 + (1 if self.special else 0)
+        return self.start <= ply <= last
+
+    def node_before(self, ply: int) -> GameNode:
+        i = ply - 1 - self.start
+        return self.nodes[i] if i >= 0 else self.parent
+
+
+def _classify(lines: list[str]) -> list[_Item]:
+    items = []
+    for i, raw in enumerate(lines, 1):
+        line = raw.rstrip("\r\n")
+        stripped = line.strip(_SPACE + "\ufeff")
+        if not stripped:
+            continue
+        first = stripped[0]
+        if line.startswith("#") or first == "#":
+            items.append(_Item("program", i, text=line))
+            continue
+        if first == "*" and line.lstrip(_SPACE).startswith("*"):
+            body = line.lstrip(_SPACE)[1:]
+            items.append(_Item("comment", i, text=body))
+            continue
+        if first in "&＆":
+            continue  # bookmark
+        m = _RE_VARIATION.match(line)
+        if m:
+            items.append(_Item("variation", i, number=int(m.group(1)), text=stripped))
+            continue
+        m = _RE_RESULT.match(line)
+        if m:
+            items.append(_Item("result", i, number=int(m.group(1)), text=m.group(2).strip(_SPACE)))
+            continue
+        if _RE_MOVES_HEADER.match(line):
+            items.append(_Item("moves-header", i))
+            continue
+        if _RE_BORDER.match(line):
+            items.append(_Item("border", i))
+            continue
+        m = _RE_ROW.match(line)
+        if m:
+            items.append(_Item("row", i, text=m.group(1), column=line.index(m.group(1)) + 1 if m.group(1) else 1))
+            continue
+        if len(stripped) > 1 and all(c in _FILE_LABEL_CHARS for c in stripped):
+            continue  # the file numbers above a board diagram
+        if stripped in _TURN_LINES:
+            items.append(_Item("turn", i, number=_TURN_LINES[stripped]))
+            continue
+        m = _RE_MOVE_LINE.match(line)
+        if m:
+            rest = m.group(2).rstrip(_SPACE)
+            if rest.endswith("+"):  # Kifu for Windows' mark of a move with variations
+                rest = rest[:-1].rstrip(_SPACE)
+            time = None
+            t = _RE_TIME.search(rest)
+            if t:
+                hours = int(t.group(1) or 0)
+                secs = hours * 3600 + int(t.group(2)) * 60 + int(t.group(3))
+                total = None
+                if t.group(4) is not None:
+                    total = int(t.group(4)) * 3600 + int(t.group(5)) * 60 + int(t.group(6))
+                time = (secs, total)
+                rest = rest[:t.start()].rstrip(_SPACE)
+            column = m.start(2) + 1
+            try:
+                number = int(m.group(1))
+            except ValueError:  # pragma: no cover - int() of digits does not fail
+                number = 0
+            items.append(_Item("move", i, text=rest, number=number, column=column, time=time))
+            continue
+        m = _RE_HEADER.match(line)
+        if m and not m.group(1).strip(_SPACE):
+            m = None
+        if not m:
+            m2 = _RE_ASCII_HEADER.match(line)
+            if m2 and m2.group(1).strip(_SPACE) in _KNOWN_KEYS:
+                m = m2
+        if m:
+            key = m.group(1).strip(_SPACE)
+            value = m.group(2).strip(_SPACE)
+            items.append(_Item("header", i, key=key, value=value))
+            continue
+        items.append(_Item("junk", i, text=line))
+    return items
+
+
+class _Reader:
+    def __init__(self, text: str, source, variant, lenient: bool, replaced: bool):
+        self.text = text
+        self.source = source
+        self.variant_arg = variant
+        self.lenient = lenient
+        self.replaced = replaced
+        self.errors: list[GameError] = []
+        self.dead = False
+        self.termination = None
+        self.truncated = False  # the main line was cut short by an error
+        self.dropped = False  # some variation (or part of one) was not read
+
+    # problems
+    def problem(self, message, *, kind="error", line=None, column=None, ply=None, move=None,
+                expected=None, suggestions=()):
+        if self.lenient and kind == "error":
+            kind = "warning"
+        self.errors.append(GameError(message, file=self.source, game=1, line=line, column=column, ply=ply,
+                                     move=move, expected=expected, suggestions=list(suggestions), kind=kind))
+
+    def fatal(self, message, line=None, column=None):
+        raise KifError(GameError(message, file=self.source, game=1, line=line, column=column))
+
+    # the whole game
+    def read(self) -> Game:
+        lines = _split_lines(self.text)
+        items = _classify(lines)
+        if not any(it.kind not in ("junk", "program") for it in items) and not any(
+                _RE_KIF_MAGIC.match(it.text) for it in items if it.kind == "program"):
+            self.fatal("not a KIF record: no header, board, move or comment line found",
+                       line=items[0].line if items else None)
+        if self.replaced:
+            self.problem("bytes that are neither UTF-8 nor cp932 (Shift_JIS) were replaced by U+FFFD")
+
+        first_move = next((k for k, it in enumerate(items) if it.kind in ("move", "variation", "result")),
+                          len(items))
+        headers = [it for it in items if it.kind == "header"]
+        game = self.make_game(headers)
+        self.setup_start(game, items[:first_move], headers)
+        tags = self.collect_tags(headers)
+        for it in items[:first_move]:
+            if it.kind == "junk":
+                self.problem(f"unrecognised line {it.text.strip()!r}", line=it.line, column=1,
+                             expected="a header line 'key：value', a board diagram, a comment or a move")
+        comments: dict = {}  # id(node) -> list of comment lines
+        root_comments = [it.text for it in items[:first_move] if it.kind == "comment"]
+        self.read_moves(game, items[first_move:], comments, root_comments)
+        game.comment = "\n".join(root_comments)
+        self.finish_comments(game, comments)
+        self.finish_headers(game, tags)
+        game.errors = self.errors
+        game.source = self.text
+        game.source_file = self.source
+        game.source_line = items[0].line if items else 1
+        game.number = 1
+        return game
+
+    def make_game(self, headers) -> Game:
+        declared = next((h for h in headers if h.key == "変種"), None)
+        options = {}
+        opt = next((h for h in headers if h.key == "変種オプション"), None)
+        if opt:
+            for part in re.split(r"[,、\s]+", opt.value.strip()):
+                if "=" in part:
+                    k, _, v = part.partition("=")
+                    options[k.strip()] = v.strip()
+        name = self.variant_arg
+        if name is None:
+            name = declared.value.strip() if declared and declared.value.strip() else "shogi"
+        try:
+            variant = name if isinstance(name, Variant) else load_variant(name)
+            try:
+                game = Game(variant, options)
+                game.rules  # noqa: B018 - compile now, so that an incomplete variant fails here
+            except VariantError as exc:
+                if not options:
+                    raise
+                self.problem(f"variant options {opt.value!r}: {exc}", line=opt.line)
+                game = Game(variant)
+                game.rules  # noqa: B018
+        except VariantError as exc:
+            where = declared.line if declared and self.variant_arg is None else None
+            self.fatal(f"cannot read the moves: {exc}", line=where)
+        if declared and self.variant_arg is not None:
+            try:
+                other = load_variant(declared.value.strip())
+            except VariantError:
+                other = None
+            if other is None or other.slug != game.variant.slug:
+                self.problem(f"the file says 変種：{declared.value.strip()}, read as {game.variant.name}",
+                             line=declared.line)
+        self.style = _Style(game)
+        return game
+
+    # start position
+    def setup_start(self, game: Game, items, headers) -> None:
+        style = self.style
+        start = None
+        handicap = next((h for h in headers if h.key == "手合割"), None)
+        explicit = next((h for h in headers if h.key == "初期局面"), None)
+        rows = [it for it in items if it.kind == "row"]
+        borders = [it for it in items if it.kind == "border"]
+        hands_items = [h for h in headers if h.key in _HAND_KEYS]
+        turn_items = [it for it in items if it.kind == "turn"]
+        if explicit is not None:
+            start = explicit.value.strip()
+            where = explicit.line
+        elif rows or borders:
+            start = self.parse_diagram(game, rows, borders, hands_items, turn_items)
+            where = rows[0].line if rows else borders[0].line
+            if start is None:
+                self.dead = True
+                return
+        elif handicap is not None and style.shogi:
+            name = handicap.value.strip(_SPACE)
+            name = _HANDICAP_ALIASES.get(name, name)
+            if name in HANDICAPS:
+                start = HANDICAPS[name] if name != "平手" else None
+            else:
+                self.problem(f"unknown handicap 手合割：{name} and no board diagram",
+                             line=handicap.line, expected="one of " + " ".join(HANDICAPS) + " or a board diagram")
+                self.dead = True
+                return
+            where = handicap.line
+        self.dead = False
+        if start is not None:
+            try:
+                board = Board(game.rules, start)
+                start = board.position()
+            except (PositionError, ValueError, KeyError, IndexError) as exc:
+                self.problem(f"bad start position: {exc}", line=where)
+                self.dead = True
+                return
+            game.start = None if start == game.rules.start else start
+
+    def parse_diagram(self, game, rows, borders, hands_items, turn_items) -> str | None:
+        style = self.style
+        if not style.diagram:
+            self.problem(f"board diagrams are not supported for {game.variant.name}: use 初期局面",
+                         line=(rows or borders)[0].line)
+            return None
+        files, ranks = style.files, style.ranks
+        if len(rows) != ranks:
+            self.problem(f"the board diagram has {len(rows)} ranks, {game.variant.name} has {ranks}",
+                         line=(rows or borders)[0].line, expected=f"{ranks} rows between two borders")
+            return None
+        cells = {}
+        for r_index, row in enumerate(rows):
+            rank = ranks - 1 - r_index
+            f = 0
+            gote = False
+            for c in row.text:
+                if c in " \u3000\t":
+                    continue
+                if c in "vV^":
+                    gote = True
+                    continue
+                if f >= files:
+                    self.problem(f"board row has more than {files} squares", line=row.line)
+                    return None
+                if c in "・･.":
+                    f += 1
+                    gote = False
+                    continue
+                pid = style.piece_id(_KANJI_ALIASES.get(c, c) if c in _KANJI_ALIASES else c)
+                if pid is None:
+                    self.problem(f"unknown piece {c!r} in the board diagram", line=row.line)
+                    return None
+                cells[(f, rank)] = (game.rules.type_by_id[pid].index, 1 if gote else 0)
+                gote = False
+                f += 1
+            if f != files:
+                self.problem(f"board row has {f} squares, expected {files}", line=row.line)
+                return None
+        ntypes = len(game.variant.pieces)
+        hands = [[0] * (ntypes + 1), [0] * (ntypes + 1)]
+        for h in hands_items:
+            colour = _HAND_KEYS[h.key]
+            value = h.value.strip(_SPACE)
+            if value in ("", "なし"):
+                continue
+            for token in re.split(r"[\s\u3000、,]+", value):
+                if not token:
+                    continue
+                pid = style.piece_id(token[0])
+                count = _japanese_number(token[1:]) if len(token) > 1 else 1
+                if pid is None or count is None:
+                    self.problem(f"cannot read {token!r} in the pieces in hand", line=h.line)
+                    return None
+                hands[colour][game.rules.type_by_id[pid].index] += count
+        turn = turn_items[-1].number if turn_items else 0
+        return format_position(game.variant, lambda f, r: cells.get((f, r)), hands, turn, 1)
+
+    # tags
+    def collect_tags(self, headers) -> list:
+        tags: list[list[str]] = []
+
+        def add(name, value):
+            for item in tags:
+                if item[0] == name:
+                    item[1] += "\n" + value
+                    return
+            tags.append([name, value])
+
+        for h in headers:
+            key, value = h.key, h.value
+            if key in _HAND_KEYS or key in ("変種", "初期局面", "変種オプション"):
+                continue
+            if key == "開始日時":
+                if any(t[0] in ("Date", "KifStartTime") for t in tags):
+                    continue  # all the 開始日時 lines are handled at the first
+                raw = "\n".join(x.value for x in headers if x.key == "開始日時")
+                m = _RE_DATE.search(value)
+                if _RE_PGN_DATE.match(value):
+                    date = value
+                elif m:
+                    date = f"{int(m.group(1)):04d}.{int(m.group(2)):02d}.{int(m.group(3)):02d}"
+                else:
+                    date = None
+                if date is not None:
+                    add("Date", date)
+                if date is None or raw != _kif_date(date):
+                    add("KifStartTime", raw)
+                continue
+            if key == "手合割":
+                value = value.strip(_SPACE)
+            add(_KEY_TO_TAG.get(key, key), value)
+        return tags
+
+    def finish_headers(self, game: Game, tags) -> None:
+        # as formats/lsn.py: the model holds Variant and Result itself; unknown ("?") roster tags
+        # are left out; the roster comes first
+        tags = [t for t in tags if t[0] not in ("Variant", "Result", "Termination")
+                and not (t[0] in SEVEN_TAG_ROSTER and t[1] in ("?", "????.??.??"))]
+        by_name = {t[0]: t[1] for t in tags}
+        for name in SEVEN_TAG_ROSTER[1:]:
+            if name in by_name:
+                game.headers[name] = by_name[name]
+        for name, value in tags:
+            if name not in SEVEN_TAG_ROSTER:
+                game.headers[name] = value
+        if self.lenient and (self.truncated or self.dropped):
+            game.headers[IMPORT_STATUS] = "truncated" if self.truncated else "variations-dropped"
+        if self.termination:
+            game.headers["Termination"] = self.termination
+
+    # moves
+    def read_moves(self, game: Game, items, comments, root_comments) -> None:
+        self.termination = None
+        main = _Line(1, game, main=True)
+        lines = [main]
+        cur = main
+        dead = self.dead
+        if dead:
+            if any(it.kind == "move" for it in items):
+                self.problem("the moves cannot be replayed without a start position", line=items[0].line)
+                self.truncated = True
+            return
+        board = game.start_board()
+        # positions of the nodes that variations may branch from, so that a variation does not
+        # replay its whole path (a record may hold thousands of 変化 blocks)
+        targets = {it.number - 1 for it in items if it.kind == "variation"}
+        positions = {id(game): board.position()}
+        prev_to = None
+        stopped = False  # after a special or an error in the current block
+        pending: list[str] = []  # comments before the first move of a variation
+        block_dead = False
+        for it in items:
+            kind = it.kind
+            if kind == "variation":
+                n = it.number
+                parent_line = next((ln for ln in reversed(lines) if ln.covers(n)), None) if n >= 1 else None
+                pending = []
+                if parent_line is None and n >= 1:
+                    # a 変化 one ply after the end of a line (激指 writes these): its continuation
+                    parent_line = next((ln for ln in reversed(lines) if ln.special is None and ln.nodes
+                                        and not ln.broken and ln.start + len(ln.nodes) == n), None)
+                    if parent_line is not None:
+                        self.problem(f"変化：{n}手 starts after the last move of its line: read as the "
+                                     f"line's continuation", kind="warning", line=it.line, ply=n)
+                cur.end_position = board.position()
+                if not cur.nodes and cur.special is None and not cur.main and lines[-1] is cur:
+                    lines.pop()  # an empty block: nothing can branch from it
+                if parent_line is None:
+                    self.problem(f"変化：{n}手 does not branch from any line read so far", line=it.line,
+                                 column=1, ply=n, expected="a ply number of a move already read")
+                    self.dropped = True
+                    block_dead = True
+                    continue
+                if parent_line.special is not None and n == parent_line.start + len(parent_line.nodes):
+                    # an alternative to the line's ending (投了 ...): the moves continue the line
+                    self.problem(f"変化：{n}手 replaces the ending {parent_line.special}: read as the line's "
+                                 f"continuation", kind="warning", line=it.line, ply=n)
+                    holder = parent_line.nodes[-1] if parent_line.nodes else game
+                    if hasattr(holder, "kif_special"):
+                        del holder.kif_special
+                    parent_line.special = None
+                    parent_line.special_item = None
+                    parent_line.result_item = None
+                parent = parent_line.node_before(n)
+                cur = _Line(n, parent)
+                lines.append(cur)
+                if id(parent) in positions:
+                    board = Board(game.rules, positions[id(parent)])
+                else:  # pragma: no cover - every branching point is in targets
+                    board = parent.board()
+                prev_to = parent.move.to_square if parent.move is not None else None
+                stopped = False
+                block_dead = False
+                continue
+            if block_dead:
+                continue
+            if kind == "comment":
+                if stopped and cur.special is None:
+                    continue  # comments on moves that were not read
+                if cur.nodes:
+                    comments.setdefault(id(cur.nodes[-1]), []).append(it.text)
+                elif cur.main:
+                    root_comments.append(it.text)
+                else:
+                    pending.append(it.text)
+                continue
+            if kind == "result":
+                cur.result_item = it
+                continue
+            if kind in ("header", "moves-header", "program"):
+                continue
+            if kind in ("row", "border", "turn"):
+                self.problem("board diagram after the moves", line=it.line, column=1)
+                continue
+            if kind == "junk":
+                self.problem(f"unrecognised line {it.text.strip()!r}", line=it.line, column=1,
+                             expected="a move line such as '   1 ７六歩(77)', a comment '*...' or 変化：N手")
+                continue
+            # a move line
+            if stopped:
+                if cur.special is not None:  # reported once; the rest of the block is skipped
+                    self.problem(f"move after the end of the line ({cur.special})", line=it.line,
+                                 column=it.column, move=it.text, ply=it.number)
+                    block_dead = True
+                    if cur.main:
+                        self.truncated = True
+                    else:
+                        self.dropped = True
+                continue
+            ply = cur.start + len(cur.nodes)
+            text = it.text
+            if it.number != ply:
+                self.problem(f"ply number {it.number}, expected {ply} (read as ply {ply})", kind="warning",
+                             line=it.line, column=1, ply=ply, move=text)
+            word = text.split()[0] if text.split() else ""
+            if word in SPECIALS:
+                cur.special = word
+                cur.special_item = it
+                if cur.nodes:
+                    node = cur.nodes[-1]
+                    node.kif_special = (word, it.time[0] if it.time else None)
+                elif cur.main:
+                    game.kif_special = (word, it.time[0] if it.time else None)
+                else:
+                    self.problem(f"variation with no move before {word} dropped", kind="warning", line=it.line,
+                                 ply=ply, move=text)
+                stopped = True
+                continue
+            move = self.parse_move(board, text, prev_to, it, ply)
+            if move is None:
+                stopped = True
+                cur.broken = True
+                if cur.main:
+                    self.truncated = True
+                else:
+                    self.dropped = True
+                continue
+            node = (cur.nodes[-1] if cur.nodes else cur.parent).add_variation(move)
+            node.notation = text
+            node.source_line = it.line
+            node.source_column = it.column
+            if pending:
+                node.starting_comment = "\n".join(pending)
+                pending = []
+            if it.time is not None:
+                node.kif_time = it.time
+            cur.nodes.append(node)
+            prev_to = move.to_square
+            if cur.start + len(cur.nodes) - 1 in targets:
+                positions[id(node)] = board.position()
+        cur.end_position = board.position()
+        self.finish_lines(game, lines)
+
+    def parse_move(self, board: Board, text: str, prev_to, it: _Item, ply: int) -> Move | None:
+        style = self.style
+        where = dict(line=it.line, column=it.column, ply=ply, move=text)
+        m = style.move_re.match(text)
+        if not m:
+            example = "７六歩(77)" if style.numeric else "e5 P(e4)"
+            self.problem("cannot read the move", expected=f"destination, piece, origin, e.g. {example!r}",
+                         suggestions=self.suggest(board, None, prev_to), **where)
+            return None
+        try:
+            if m.group("same"):
+                if prev_to is None:
+                    self.problem("同 (same square) with no previous move", expected="a destination square",
+                                 **where)
+                    return None
+                to = prev_to
+            else:
+                to = style.parse_square(m.group("dest"))
+            kills = tuple(style.parse_square(k) for k in style.kill_re.findall(m.group("kills") or ""))
+            origin = style.parse_origin(m.group("origin")) if m.group("origin") else None
+        except (ValueError, KeyError, IndexError) as exc:
+            self.problem(str(exc), expected="a square on the board", **where)
+            return None
+        pid = style.piece_id(m.group("piece"))
+        promo_text = m.group("promo")
+        drop = bool(m.group("drop"))
+        if pid is None:  # pragma: no cover - the regular expression only matches known names
+            self.problem("unknown piece", **where)
+            return None
+        if drop or (origin is None and not kills):
+            if origin is not None or promo_text or kills:
+                self.problem("a drop has no origin, promotion or captures", **where)
+                return None
+            if not drop and not board.rules.drops:
+                self.problem("the move has no origin square", expected="an origin in parentheses, e.g. (77)",
+                             suggestions=self.suggest(board, to, prev_to), **where)
+                return None
+            move = Move(None, to, (), None, pid)
+        else:
+            if origin is None:
+                self.problem("the move has no origin square", expected="an origin in parentheses",
+                             suggestions=self.suggest(board, to, prev_to), **where)
+                return None
+            piece = board.piece_at(origin)
+            if piece is None:
+                self.problem(f"there is no piece on {style.square_text(origin)}",
+                             suggestions=self.suggest(board, to, prev_to), expected="a legal move", **where)
+                return None
+            if piece.id != pid:
+                self.problem(f"the piece on {style.square_text(origin)} is {style.piece_name(piece.id)}, "
+                             f"not {m.group('piece')}", suggestions=self.suggest(board, to, prev_to),
+                             expected="a legal move", **where)
+                return None
+            if promo_text == "成":
+                promotion = True
+            elif promo_text:
+                promotion = False
+            else:
+                promotion = False if self.can_promote(board, origin, to) else None
+            move = Move(origin, to, kills, promotion)
+        try:
+            board.play(move)
+        except IllegalMoveError as exc:
+            self.problem(f"illegal move: {exc.reason}", expected="a legal move",
+                         suggestions=self.suggest(board, to, prev_to), **where)
+            return None
+        except (KeyError, IndexError, ValueError) as exc:
+            self.problem(f"illegal move: {exc}", expected="a legal move", **where)
+            return None
+        return move
+
+    @staticmethod
+    def can_promote(board: Board, origin: int, to: int) -> bool:
+        piece = board.piece_at(origin)
+        rules = board.rules
+        code = rules.type_by_id[piece.id].index * 2 + piece.colour
+        if not rules.promote[code]:
+            return False
+        zone = rules.zone[piece.colour]
+        return bool(zone[origin] or zone[to])
+
+    def suggest(self, board: Board, to, prev_to) -> list[str]:
+        """Legal moves to the same square (or a few legal moves), in KIF notation."""
+        try:
+            legal = board.legal_moves()
+        except Exception:  # pragma: no cover - the rules core should not fail here
+            return []
+        chosen = [m for m in legal if m.to_square == to] if to is not None else []
+        out = []
+        for m in chosen[:5]:
+            try:
+                out.append(self.style.move_text(board, m, prev_to))
+            except (KeyError, IndexError, ValueError):  # pragma: no cover
+                continue
+        return out
+
+    def finish_lines(self, game: Game, lines: list) -> None:
+        budget = 200_000  # plies replayed to check repetition claims (a bound for huge records)
+        unchecked = 0
+        for ln in lines:
+            if ln.broken or ln.end_position is None or (ln.special is None and ln.result_item is None):
+                continue  # the claims of a line cut short by an error are not checked
+            mover = 1 if ln.end_position.split()[1] == "w" else 0
+            claimed = self.line_outcome(ln, mover)
+            if claimed is None:
+                continue
+            termination, result, where = claimed
+            if ln.main:
+                self.termination = termination
+                game.result = result
+            if termination == "checkmate":
+                self.check_claim(termination, Board(game.rules, ln.end_position), where, ln)
+            elif termination == "repetition":
+                depth = ln.start - 1 + len(ln.nodes)
+                if depth > budget:
+                    unchecked += 1
+                    continue
+                budget -= depth
+                end = ln.nodes[-1] if ln.nodes else ln.parent
+                self.check_claim(termination, end.board(), where, ln)
+        if unchecked:
+            self.problem(f"{unchecked} repetition claims not checked (record too large)", kind="warning")
+
+    def line_outcome(self, ln: _Line, mover: int):
+        """(Termination, result, item) claimed for the end of a line, from its special or まで line."""
+        from_special = None
+        if ln.special is not None:
+            termination, rel = SPECIALS[ln.special]
+            from_special = (termination, _result_for(rel, mover))
+        from_line = None
+        if ln.result_item is not None:
+            from_line = _parse_made(ln.result_item.text, mover)
+            n_moves = ln.start - 1 + len(ln.nodes)
+            if ln.result_item.number != n_moves and ln.special is not None:
+                self.problem(f"the まで line counts {ln.result_item.number} moves, the line has {n_moves}",
+                             kind="warning", line=ln.result_item.line)
+        if from_special is not None:
+            if from_line is not None and from_line[1] is not None and from_line[1] != from_special[1]:
+                self.problem(f"the まで line says {from_line[1]}, {ln.special} means {from_special[1]}",
+                             kind="warning", line=ln.result_item.line)
+            return from_special[0], from_special[1], ln.special_item
+        if from_line is not None and from_line[1] is not None:
+            return from_line[0], from_line[1], ln.result_item
+        return None
+
+    def check_claim(self, termination, board: Board, item: _Item, ln: _Line) -> None:
+        ply = ln.start + len(ln.nodes)
+        where = dict(line=item.line if item else None, ply=ply, kind="warning")
+        if termination == "checkmate":
+            if not board.is_checkmate():
+                self.problem("claimed checkmate (詰み), but the final position is not checkmate", **where)
+        elif termination == "repetition":
+            outcome = board.outcome()
+            if outcome is not None and outcome.termination == "perpetual-check":
+                self.problem("claimed repetition (千日手), but it is perpetual check: the checking side loses",
+                             **where)
+            elif board.repetitions() < 4:
+                self.problem(f"claimed repetition (千日手), but the final position occurred "
+                             f"{board.repetitions()} times, not 4", **where)
+
+    def finish_comments(self, game: Game, comments: dict) -> None:
+        # times and comment lines, walking the tree (iteratively) with running time totals
+        first = _first_turn(game)
+        stack = [(game, (0, 0), 0)]
+        while stack:
+            node, totals, ply = stack.pop()
+            for child in node.variations:
+                lines = comments.get(id(child), [])
+                time = getattr(child, "kif_time", None)
+                new_totals = totals
+                prefix = ""
+                if time is not None:
+                    secs, total = time
+                    colour = (ply + first) % 2
+                    t = list(totals)
+                    t[colour] += secs
+                    new_totals = tuple(t)
+                    prefix = f"[%emt {_hms(secs)}]"
+                    if total is not None and total != new_totals[colour]:
+                        prefix += f"[%kiftotal {_hms(total)}]"
+                        t[colour] = total
+                        new_totals = tuple(t)
+                text = "\n".join(lines)
+                child.comment = prefix + (" " + text if prefix and text else text)
+                stack.append((child, new_totals, ply + 1))
+
+
+def _first_turn(game: Game) -> int:
+    start = game.start or game.rules.start
+    fields = start.split()
+    return 1 if len(fields) > 1 and fields[1] == "w" else 0
+
+
+def _result_for(relation: str, mover: int) -> str:
+    if relation == DRAW:
+        return "1/2-1/2"
+    if relation == NONE:
+        return "*"
+    winner = mover if relation == WIN else mover ^ 1
+    return "1-0" if winner == 0 else "0-1"
+
+
+def _parse_made(text: str, mover: int):
+    """(Termination or None, result or None) from the text after まで N手."""
+    text = text.lstrip("で").strip(_SPACE)
+    m = re.search(r"(先手|下手|後手|上手)の(勝ち|反則勝ち|反則負け|入玉勝ち|宣言勝ち|負け)", text)
+    if m:
+        side = 0 if m.group(1) in ("先手", "下手") else 1
+        what = m.group(2)
+        won = what in ("勝ち", "反則勝ち", "入玉勝ち", "宣言勝ち")
+        winner = side if won else side ^ 1
+        result = "1-0" if winner == 0 else "0-1"
+        if "反則" in what:
+            return "illegal-move", result
+        if what in ("入玉勝ち", "宣言勝ち"):
+            return "impasse", result
+        if "時間切れ" in text or "切れ負け" in text:
+            return "time-forfeit", result
+        return None, result
+    for word, termination, result in (("千日手", "repetition", "1/2-1/2"), ("持将棋", "impasse", "1/2-1/2"),
+                                      ("中断", "abandoned", "*"), ("封じ手", "sealed", "*"),
+                                      ("不詰", "unterminated", "*"), ("引き分け", None, "1/2-1/2")):
+        if word in text:
+            return termination, result
+    if text.startswith("詰"):
+        # the side that made the last move mated the side to move
+        return "checkmate", "1-0" if mover == 1 else "0-1"
+    return None, None
+
+
+def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Variant | None = None,
+             lenient: bool = False) -> list[Game]:
+    """Read a KIF file (bytes or text) into a list of games (a KIF file holds one game).
+
+    ``variant`` names the variant when the file does not (a ``変種：`` line); shogi by default.
+    Problems are recorded in ``game.errors`` (see the module documentation); input that is not KIF
+    raises :class:`KifError`.  No other exception escapes.
+    """
+    try:
+        text, _encoding, replaced = _decode(data)
+        return [_Reader(text, source, variant, lenient, replaced).read()]
+    except KifError:
+        raise
+    except RecursionError as exc:  # pragma: no cover - the reader does not recurse
+        raise KifError(GameError(f"record too deeply nested: {exc}", file=source)) from exc
+    except Exception as exc:  # pragma: no cover - a bug: report it as a reading error, never crash
+        raise KifError(GameError(f"internal error while reading KIF: {exc!r}", file=source)) from exc
+
+
+def looks_like_kif(data: bytes | str) -> bool:
+    """Whether the data looks like a KIF record (by content, never by file name).
+
+    True when a KIF-only line comes before any PGN/LSN tag line: ``#KIF``, ``手数----指手``, a
+    ``key：value`` header with a known KIF key, ``変化：N手``, a board border, or a numbered move
+    line in KIF's shape.
+    """
+    try:
+        text, _, _ = _decode(data[:65536] if isinstance(data, (bytes, bytearray, memoryview, str)) else data)
+    except KifError:
+        return False
+    for n, line in enumerate(_split_lines(text)):
+        if n > 400:
+            break
+        stripped = line.strip(_SPACE)
+        if not stripped:
+            continue
+        if _RE_PGN_TAG.match(line):
+            return False
+        if _RE_KIF_MAGIC.match(stripped) or _RE_MOVES_HEADER.match(line) or _RE_VARIATION.match(line):
+            return True
+        if _RE_BORDER.match(line) and "-" * 9 in line:
+            return True
+        m = _RE_HEADER.match(line)
+        if m and m.group(1).strip(_SPACE) in _KNOWN_KEYS:
+            return True
+        m = _RE_MOVE_LINE.match(line)
+        if m and re.match(r"^(?:[同仝]|[１-９][一二三四五六七八九]|(?:投了|中断|詰み|千日手|持将棋))", m.group(2)):
+            return True
+    return False
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+
+def _time_of(comment: str):
+    """(seconds, total or None, the comment without the time commands) or None."""
+    m = _RE_TIME_CMD.match(comment)
+    if not m:
+        return None
+    secs = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))
+    total = None
+    if m.group(4) is not None:
+        total = int(m.group(4)) * 3600 + int(m.group(5)) * 60 + int(m.group(6))
+    return secs, total, comment[m.end():]
+
+
+def _time_text(secs: int, total: int) -> str:
+    m, s = divmod(secs, 60)
+    th, rest = divmod(total, 3600)
+    tm, ts = divmod(rest, 60)
+    return f"({m:>2}:{s:02d}/{th:02d}:{tm:02d}:{ts:02d})"
+
+
+def _comment_lines(text: str) -> list[str]:
+    if not text:
+        return []
+    return ["*" + line for line in re.split(r"\r\n|\r|\n", text)]
+
+
+class _Writer:
+    def __init__(self, game: Game):
+        self.game = game
+        self.style = _Style(game)
+        self.out: list[str] = []
+        rules = game.rules
+        self.start = game.start or rules.start
+        handicap = game.headers.get("Handicap")
+        name = handicap.strip(_SPACE) if handicap else None
+        name = _HANDICAP_ALIASES.get(name, name) if name else None
+        self.handicap_game = bool(self.style.shogi and name in HANDICAPS and name != "平手")
+        board_of = Board(rules, self.start).position()
+        self.custom = board_of != Board(rules, rules.start).position()
+        if self.style.shogi and name is not None:
+            # 手合割 names the start when it is a known handicap with this very position
+            known = HANDICAPS.get(name)
+            self.custom = known is None or Board(rules, known).position() != board_of
+        self.sente_word = "下手" if self.handicap_game else "先手"
+        self.gote_word = "上手" if self.handicap_game else "後手"
+
+    def write(self, encoding_name: str) -> str:
+        game = self.game
+        out = self.out
+        out.append(f"#KIF version=2.0 encoding={encoding_name}")
+        style = self.style
+        if not style.shogi:
+            out.append(f"変種：{game.variant.slug}")
+            defaults = game.variant.resolve_options(None) if game.variant.options else {}
+            changed = [f"{k}={v}" for k, v in game.options.items() if defaults.get(k) != v]
+            if changed:
+                out.append("変種オプション：" + " ".join(changed))
+        self.write_headers()
+        if self.custom or self.start.split()[-1] != "1":
+            position = Board(game.rules, self.start).position()
+            if style.diagram:
+                self.write_diagram()
+            if not style.diagram or position.split()[-1] != "1":
+                # a diagram does not carry the move number: the position string does
+                out.append(f"初期局面：{position}")
+        out.append("手数----指手---------消費時間--")
+        out.extend(_comment_lines(game.comment))
+        self.write_tree()
+        return "\n".join(out) + "\n"
+
+    def write_headers(self) -> None:
+        game = self.game
+        items = game.headers.items()
+        names = [k for k, _ in items]
+        has_start_time = "KifStartTime" in names
+        for name, value in items:
+            if name in ("Variant", "Result", "Termination"):
+                continue
+            if name == "Date":
+                if has_start_time:
+                    continue
+                key, value = "開始日時", _kif_date(value)
+            elif name == "KifStartTime":
+                key = "開始日時"
+            elif name == "Sente":
+                key = self.sente_word
+            elif name == "Gote":
+                key = self.gote_word
+            elif name == "Event":
+                key = "棋戦"
+            elif name == "Site":
+                key = "場所"
+            elif name == "Handicap":
+                key = "手合割"
+            else:
+                key = name
+            for part in re.split(r"\r\n|\r|\n", value):
+                self.out.append(f"{key}：{part}")
+
+    def write_diagram(self) -> None:
+        style = self.style
+        board = Board(self.game.rules, self.start)
+        files, ranks = style.files, style.ranks
+
+        def hand(colour):
+            held = board.hand(colour)
+            if not held:
+                return "なし"
+            parts = []
+            for p in self.game.variant.pieces:
+                n = held.get(p.id, 0)
+                if n:
+                    parts.append(style.piece_name(p.id, in_move=False) + (_kanji_number(n) if n > 1 else ""))
+            return "　".join(parts) + "　"
+
+        out = self.out
+        out.append(f"{self.gote_word}の持駒：{hand(1)}")
+        out.append("  " + " ".join(_FW_DIGITS[files - f] for f in range(files)))
+        out.append("+" + "-" * (files * 3) + "+")
+        for r in range(ranks - 1, -1, -1):
+            cells = []
+            for f in range(files):
+                p = board.piece_at(square(f, r))
+                if p is None:
+                    cells.append(" ・")
+                else:
+                    cells.append(("v" if p.colour else " ") + style.piece_name(p.id, in_move=False))
+            out.append("|" + "".join(cells) + "|" + _KANJI_DIGITS[ranks - r])
+        out.append("+" + "-" * (files * 3) + "+")
+        out.append(f"{self.sente_word}の持駒：{hand(0)}")
+        if board.turn == 1:
+            out.append(f"{self.gote_word}番")
+        else:
+            out.append(f"{self.sente_word}番")
+
+    def write_tree(self) -> None:
+        game = self.game
+        work = [(game.variations[0], True)] if game.variations else []
+        if not game.variations:
+            self.write_end(game, Board(game.rules, self.start), True, [0, 0])
+        while work:
+            first, is_main = work.pop()
+            nodes = self.write_line(first, is_main)
+            alts = []
+            for node in reversed(nodes if is_main else nodes[1:]):
+                alts.extend(node.parent.variations[1:])
+            work.extend((alt, False) for alt in reversed(alts))
+
+    def write_line(self, first: GameNode, is_main: bool) -> list:
+        out = self.out
+        parent = first.parent
+        board = Board(self.game.rules, self.start)
+        totals = [0, 0]
+        path = []
+        node = parent
+        while node.parent is not None:
+            path.append(node)
+            node = node.parent
+        for node in reversed(path):  # the position and the running time totals at the branch
+            self.add_time(node, board.turn, totals)
+            board.push(node.move)
+        ply = len(path)
+        if not is_main:
+            out.append("")
+            out.append(f"変化：{ply + 1}手")
+        out.extend(_comment_lines(first.starting_comment))  # on the main line: read as the game's
+        nodes = []
+        node = first
+        while node is not None:
+            ply += 1
+            move = node.move
+            prev_to = node.parent.move.to_square if node.parent.move is not None else None
+            try:
+                reason = board.illegal_reason(move)
+            except (KeyError, IndexError, TypeError, AttributeError) as exc:
+                reason = repr(exc)
+            if reason is not None:
+                raise KifError(GameError(f"cannot write an illegal move: {reason}", ply=ply, move=str(move)))
+            text = self.style.move_text(board, move, prev_to)
+            time = _time_of(node.comment)
+            comment = node.comment
+            line = f"{ply:>4} {text}"
+            if time is not None:
+                secs, total, comment = time
+                colour = board.turn
+                totals[colour] = total if total is not None else totals[colour] + secs
+                line += " " * max(1, 13 - _width(text)) + _time_text(secs, totals[colour])
+            siblings = node.parent.variations
+            if siblings[-1] is not node:  # Kifu for Windows' mark: more variations of this ply follow
+                line += "+" if time is not None else " " * max(1, 13 - _width(text)) + "+"
+            out.append(line)
+            board.push(move)
+            out.extend(_comment_lines(comment))
+            nodes.append(node)
+            node = node.next()
+        self.write_end(nodes[-1], board, is_main, totals)
+        return nodes
+
+    @staticmethod
+    def add_time(node, colour, totals) -> None:
+        time = _time_of(node.comment)
+        if time is not None:
+            secs, total, _ = time
+            totals[colour] = total if total is not None else totals[colour] + secs
+
+    def write_end(self, last: GameNode, board: Board, is_main: bool, totals=None) -> None:
+        """The special move and まで line that end a line of play."""
+        game = self.game
+        mover = board.turn
+        n = board.ply
+        stored = getattr(last, "kif_special", None)
+        word = None
+        if is_main:
+            termination = game.headers.get("Termination")
+            result = game.result if game.result in ("1-0", "0-1", "1/2-1/2", "*") else "*"
+            relation = _relation(result, mover)
+            if termination:
+                word = _SPECIAL_FOR.get((termination, relation))
+        else:
+            result = None
+            if stored:
+                word = stored[0] if stored[0] in SPECIALS else None
+                if word:
+                    relation = SPECIALS[word][1]
+                    result = _result_for(relation, mover)
+                    word = _SPECIAL_FOR.get(SPECIALS[word], word)
+        if word is not None:
+            line = f"{n + 1:>4} {word}"
+            secs = stored[1] if stored and stored[0] in SPECIALS and SPECIALS[stored[0]] == SPECIALS[word] else None
+            if secs is not None and totals is not None:
+                totals = list(totals)
+                totals[mover] += secs
+                line += " " * max(1, 13 - _width(word)) + _time_text(secs, totals[mover])
+            self.out.append(line)
+        made = self.made_line(word, result, n, mover)
+        if made:
+            self.out.append(made)
+
+    def made_line(self, word, result, n, mover) -> str | None:
+        side = {0: self.sente_word, 1: self.gote_word}
+        if word is None:
+            if result == "1-0":
+                return f"まで{n}手で{side[0]}の勝ち"
+            if result == "0-1":
+                return f"まで{n}手で{side[1]}の勝ち"
+            if result == "1/2-1/2":
+                return f"まで{n}手で引き分け"
+            return None
+        if word in ("投了",):
+            winner = mover ^ 1
+            return f"まで{n}手で{side[winner]}の勝ち"
+        if word == "詰み":
+            return f"まで{n}手で詰み"
+        if word == "切れ負け":
+            return f"まで{n}手で時間切れにより{side[mover ^ 1]}の勝ち"
+        if word in ("反則勝ち", "反則負け", "入玉勝ち"):
+            return f"まで{n}手で{side[mover]}の{word}"
+        return f"まで{n}手で{word}"
+
+
+def _relation(result: str, mover: int) -> str:
+    if result == "1/2-1/2":
+        return DRAW
+    if result == "*":
+        return NONE
+    winner = 0 if result == "1-0" else 1
+    return WIN if winner == mover else LOSS
+
+
+def write_kif(game: Game, encoding: str = "utf-8", *, newline: str | None = None,
+              errors: str = "strict") -> bytes:
+    """The game as KIF bytes.
+
+    ``encoding`` is ``"utf-8"`` (``.kifu``) or ``"cp932"`` (Shift_JIS, ``.kif``); ``newline`` defaults
+    to CRLF for cp932 and LF for UTF-8.  Text that cp932 cannot encode raises :class:`KifError`
+    unless ``errors="replace"`` (then it becomes ``?``).
+    """
+    enc = encoding.lower().replace("_", "-")
+    if enc in ("utf-8", "utf8", "utf-8-sig"):
+        codec, declared, default_nl = "utf-8", "UTF-8", "\n"
+    elif enc in ("cp932", "shift-jis", "sjis", "shift-jis-2004", "ms932", "windows-31j"):
+        codec, declared, default_nl = "cp932", "Shift_JIS", "\r\n"
+    else:
+        raise KifError(f"KIF is written in utf-8 or cp932, not {encoding!r}")
+    if not game.variant.playable:
+        raise KifError(f"{game.variant.name} is not playable: its moves cannot be written")
+    text = _Writer(game).write(declared)
+    nl = default_nl if newline is None else newline
+    if nl != "\n":
+        text = text.replace("\n", nl)
+    try:
+        data = text.encode(codec, errors=errors)
+    except UnicodeEncodeError as exc:
+        bad = exc.object[exc.start:exc.end]
+        line = exc.object.count(nl, 0, exc.start) + 1
+        raise KifError(GameError(f"{bad!r} cannot be written in {codec} (use utf-8, or errors='replace')",
+                                 line=line)) from exc
+    if enc == "utf-8-sig":
+        data = codecs.BOM_UTF8 + data
+    return data
