@@ -351,6 +351,15 @@ def try_describe(betza: str) -> str:
         return f"(not understood: {exc})"
 
 
+def _vector_phrase(v: tuple[int, int]) -> str:
+    """One leap or step: "one square diagonally forward-left", "two forward and one to the right"."""
+    x, y = v
+    if _is_compass(v):
+        n = max(abs(x), abs(y))
+        return f"{_number(n)} square{'s' if n > 1 else ''} {direction_phrase({_unit(v)})}"
+    return _oblique_phrase({v})
+
+
 def describe_generator(spec: dict) -> str:
     """A named generator of a variant file (``[[pieces.generators]]``) in plain English."""
     kind = spec.get("kind")
@@ -362,10 +371,10 @@ def describe_generator(spec: dict) -> str:
             at_least = f" (at least {_number(least)} squares away)" if least > 1 else ""
             return f"first {first}, without capturing, to an empty square{at_least}; then from there {then}"
         if kind == "zigzag":
-            (ax, ay), (bx, by) = spec["steps"]
-            capture = "" if spec.get("captures", True) else " without capturing"
-            return (f"rides in alternating steps of ({ax:+d}, {ay:+d}) and ({bx:+d}, {by:+d}) files and ranks, "
-                    f"starting with either, over empty squares{capture}")
+            legs = [_vector_phrase((int(x), int(y))) for x, y in spec["steps"]]
+            capture = ", capturing only where it stops" if spec.get("captures", True) else ", without capturing"
+            return (f"rides in a zigzag, alternating leaps of {legs[0]} with leaps of {legs[1]} "
+                    f"(starting with either), over empty squares{capture}")
     except (KeyError, TypeError, ValueError, XBetzaError):
         pass
     details = ", ".join(f"{k}={v!r}" for k, v in spec.items() if k != "kind")

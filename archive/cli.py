@@ -1,0 +1,643 @@
+"""The ``daikifu`` command line: variants, legal moves, perft and a random-play demo.
+
+Every command takes ``--json`` for machine-readable output.  Variant files are looked up in the
+bundled directory, then in the directories of ``DAIKIFU_VARIANTS``, then in ``--variants-dir``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import textwrap
+import time
+from importlib import metadata
+
+import click
+
+from formats.notation import notations
+from replay import (Board, IncompleteVariantError, Move, PositionError, UnknownVariantError, Variant,
+                    VariantError, list_variants, load_variant)
+from replay.describe import describe_generator, try_describe
+from replay.variant import variant_file_errors
+from replay.squares import square_file, square_name, square_rank
+
+from .randomplay import random_game
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+WIDTH = 100
+PLAYERS = ("first", "second")
+
+
+def _version() -> str:
+    try:
+        return metadata.version("daikifu")
+    except metadata.PackageNotFoundError:
+        return "0.1.0 (not installed)"
+
+
+def _echo_json(data) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _wrap(text: str, indent: str, first: str | None = None) -> str:
+    return textwrap.fill(" ".join(str(text).split()), WIDTH, initial_indent=indent if first is None else first,
+                         subsequent_indent=indent, break_on_hyphens=False)
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+# --- parameter types -----------------------------------------------------------------------------
+
+
+def _variants_dir(ctx: click.Context | None):
+    if ctx is None:
+        return None
+    return ctx.find_root().params.get("variants_dir")
+
+
+class VariantParam(click.ParamType):
+    """A variant slug, name or alias, looked up with the global --variants-dir."""
+
+    name = "variant"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, Variant):
+            return value
+        try:
+            return load_variant(value, _variants_dir(ctx))
+        except UnknownVariantError as exc:
+            self.fail(str(exc).strip("'\""), param, ctx)
+        except VariantError as exc:  # a broken variant file
+            raise click.ClickException(str(exc)) from None
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+        try:
+            return [CompletionItem(v.slug) for v in list_variants(_variants_dir(ctx))
+                    if v.slug.startswith(incomplete)]
+        except VariantError:
+            return []
+
+
+class KeyValueParam(click.ParamType):
+    """``KEY=VALUE`` for a variant option."""
+
+    name = "KEY=VALUE"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        key, sep, val = value.partition("=")
+        if not sep or not key.strip() or not val.strip():
+            self.fail(f"{value!r} is not KEY=VALUE (e.g. forced-promotion=stuck)", param, ctx)
+        return key.strip(), val.strip()
+
+
+VARIANT = VariantParam()
+KEY_VALUE = KeyValueParam()
+
+position_option = click.option(
+    "--position", "-p", metavar="STR",
+    help="Start from this position string (SFEN-shaped; see docs/notation.md) instead of the "
+         "variant's start position.  Quote it: it contains spaces.")
+option_option = click.option(
+    "--option", "-o", "options", type=KEY_VALUE, multiple=True,
+    help="Set a variant option, e.g. forced-promotion=stuck (repeatable; `daikifu variant show` "
+         "lists each variant's options).")
+
+
+def _board(variant: Variant, position: str | None = None, options=()) -> Board:
+    """A board for the variant, turning every problem into a one-line click error."""
+    try:
+        variant.require_playable()
+    except IncompleteVariantError as exc:
+        raise click.ClickException(str(exc)) from None
+    opts = dict(options)
+    try:
+        variant.resolve_options(opts)
+    except VariantError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--option'") from None
+    try:
+        board = Board(variant, None, opts)
+    except (VariantError, PositionError) as exc:
+        raise click.ClickException(f"{variant.name}: {exc}") from None
+    if position is not None:
+        try:
+            board.set_position(position)
+        except (PositionError, ValueError) as exc:
+            raise click.BadParameter(str(exc), param_hint="'--position'") from None
+    return board
+
+
+def _move_order(board: Board):
+    index = {p.id: p.index for p in board.variant.pieces}
+
+    def key(m: Move):
+        if m.drop is not None:
+            return (1, index.get(m.drop, 0), 0, 0, square_file(m.to_square), square_rank(m.to_square), (), 0)
+        piece = board.piece_at(m.from_square)
+        return (0, index.get(piece.id, 0), square_file(m.from_square), square_rank(m.from_square),
+                square_file(m.to_square), square_rank(m.to_square), m.kills,
+                {None: 0, True: 1, False: 2}[m.promotion])
+    return key
+
+
+def _sorted_moves(board: Board) -> tuple[list[Move], dict]:
+    legal = board.legal_moves()
+    written = notations(board, legal)
+    return sorted(legal, key=_move_order(board)), written
+
+
+def _outcome_text(board: Board) -> str:
+    outcome = board.outcome()
+    if outcome is None:
+        return ""
+    winner = "a draw" if outcome.winner is None else f"the {PLAYERS[outcome.winner]} player wins"
+    return f"{outcome.termination}: {winner} ({outcome.result()})"
+
+
+def _outcome_json(outcome):
+    if outcome is None:
+        return None
+    return {"termination": outcome.termination, "winner": None if outcome.winner is None else PLAYERS[outcome.winner],
+            "result": outcome.result()}
+
+
+# --- the group -----------------------------------------------------------------------------------
+
+
+@click.group(context_settings=CONTEXT)
+@click.option("--variants-dir", type=click.Path(exists=True, file_okay=False), metavar="PATH",
+              help="Also read variant files (*.toml) from this directory; a file with the slug of a "
+                   "bundled variant replaces it.  Directories in the DAIKIFU_VARIANTS environment "
+                   "variable are read too.")
+@click.version_option(_version(), prog_name="daikifu")
+def main(variants_dir):
+    """daikifu: record, verify and replay games of the large shogi variants.
+
+    \b
+    Examples:
+      daikifu variants
+      daikifu variant show dai-kagamigi
+      daikifu moves shogi --json
+      daikifu perft shogi 3 --divide
+      daikifu demo dai-kagamigi --plies 100 --seed 7
+      daikifu --variants-dir ./my-variants variants
+    """
+
+
+# --- variants ------------------------------------------------------------------------------------
+
+
+def _subvariants(v: Variant) -> list[dict]:
+    """Choices of options marked as subvariants: each is a game of its own, played with --option."""
+    out = []
+    for o in v.options.values():
+        if not getattr(o, "subvariant", False):
+            continue
+        for c in o.choices.values():
+            board = getattr(c, "board", None) or {}
+            files, ranks = board.get("files", v.files), board.get("ranks", v.ranks)
+            out.append({"option": f"{o.name}={c.name}", "description": c.description, "files": files,
+                        "ranks": ranks, "board": f"{files}x{ranks}", "default": c.name == o.default})
+    return out
+
+
+def _variant_summary(v: Variant) -> dict:
+    return {"slug": v.slug, "name": v.name, "aliases": list(v.aliases), "files": v.files, "ranks": v.ranks,
+            "board": f"{v.files}x{v.ranks}", "status": v.status, "playable": v.playable,
+            "reconstructed": v.reconstructed, "pieces": len(v.pieces), "summary": v.summary,
+            "subvariants": _subvariants(v), "path": v.path}
+
+
+@main.command("variants")
+@json_option
+@click.pass_context
+def variants_command(ctx, as_json):
+    """List every known variant: slug, name, board size, status.
+
+    A variant whose status is "incomplete" is listed but cannot be played until its rules are
+    complete.  "reconstructed" marks variants where parts of the rules or setup are a
+    reconstruction rather than taken from the sources (see `daikifu variant show SLUG`).
+
+    \b
+    Examples:
+      daikifu variants
+      daikifu variants --json
+      daikifu --variants-dir ./my-variants variants
+    """
+    try:
+        found = list_variants(_variants_dir(ctx))
+        broken = variant_file_errors(_variants_dir(ctx))
+    except VariantError as exc:
+        raise click.ClickException(str(exc)) from None
+    for error in broken:  # a broken file does not hide the others; say why it was left out
+        click.echo(f"warning: not loaded: {error}", err=True)
+    if as_json:
+        _echo_json([_variant_summary(v) for v in found])
+        return
+    rows = []
+    for v in found:
+        rows.append((v.slug, v.name, f"{v.files}x{v.ranks}", v.status, "parts reconstructed" if v.reconstructed else ""))
+        for sub in _subvariants(v):
+            rows.append(("", "  --option " + sub["option"], sub["board"], v.status, "subvariant"))
+    header = ("SLUG", "NAME", "BOARD", "STATUS", "NOTES")
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
+    for row in [header] + rows:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+    if any(v.reconstructed for v in found):
+        click.echo("\n'parts reconstructed': some rules or setup are reconstructions; "
+                   "`daikifu variant show SLUG` says which.")
+
+
+# --- variant show --------------------------------------------------------------------------------
+
+
+@main.group("variant", context_settings=CONTEXT)
+def variant_group():
+    """Look at one variant's definition.
+
+    \b
+    Example:
+      daikifu variant show chu-kagamigi
+    """
+
+
+_FORCED = {
+    "stuck": "only where the piece could never move again",
+    "last-rank": "on the last rank, and wherever the piece could never move again",
+}
+_REPETITION = {
+    "sennichite": "sennichite: the fourth occurrence of a position is a draw, unless one side gave "
+                  "check on every move of the cycle (that side loses)",
+    "none": "no repetition rule",
+}
+_STALEMATE = {"loss": "the side with no legal move loses", "draw": "a side with no legal move: draw"}
+_SHOWN_RULES = {"promotion_zone", "promotion_forced", "drops", "drop_nifu", "drop_no_dead_squares",
+                "drop_mate_forbidden", "repetition", "stalemate", "drop_caps", "zones", "null_move"}
+
+
+def _rule_lines(rules: dict, variant: Variant | None = None) -> list[tuple[str, str]]:
+    zone = rules.get("promotion_zone", 0)
+    lines = [("promotion zone", f"the last {zone} ranks (the far side)" if zone else "none: no promotion"),
+             ("forced promotion", _FORCED.get(rules.get("promotion_forced"), str(rules.get("promotion_forced"))))]
+    if rules.get("drops"):
+        limits = []
+        for pid in rules.get("drop_nifu", []):
+            limits.append(f"no {pid} on a file that holds an unpromoted {pid} of the same player (nifu)")
+        for pid in rules.get("drop_mate_forbidden", []):
+            limits.append(f"a dropped {pid} may not give checkmate")
+        if rules.get("drop_no_dead_squares", True):
+            limits.append("no drop on a square from which the piece could never move")
+        for cap in rules.get("drop_caps", []):
+            limits.append(f"at most {cap.get('max')} of {', '.join(cap.get('pieces', []))} per {cap.get('per')}")
+        lines.append(("drops", "yes: captured pieces go to the captor's hand unpromoted"))
+        lines.append(("drop restrictions", "; ".join(limits) or "none"))
+    else:
+        lines.append(("drops", "no: captured pieces leave the game"))
+    lines.append(("repetition", _REPETITION.get(rules.get("repetition"), str(rules.get("repetition")))))
+    lines.append(("stalemate", _STALEMATE.get(rules.get("stalemate"), str(rules.get("stalemate")))))
+    multi_step = variant is None or any("a" in (p.betza or "") or getattr(p, "betza_zones", ())
+                                        for p in variant.pieces)
+    if "null_move" in rules and (multi_step or not rules["null_move"]):
+        lines.append(("passing", "a piece with a multi-step move may pass (step out and back)" if rules["null_move"]
+                      else "not allowed: a multi-step move may not end on its empty start square"))
+    if rules.get("zones"):
+        lines.append(("move zones", "ranks per zone, from each player's own side: "
+                      + ", ".join(map(str, rules["zones"]))))
+    for key in sorted(set(rules) - _SHOWN_RULES):
+        lines.append((key.replace("_", " "), json.dumps(rules[key], ensure_ascii=False)))
+    return lines
+
+
+def _piece_moves(p) -> list[str]:
+    """Plain-English moves of a piece type, one line per part (zones, special generators)."""
+    out = []
+    zones = getattr(p, "betza_zones", ()) or ()
+    if p.betza:
+        out.append(try_describe(p.betza))
+    for n, text in enumerate(zones, start=1):
+        out.append(f"in zone {n}: {try_describe(text)}")
+    for spec in getattr(p, "generators", ()) or ():
+        out.append(describe_generator(dict(spec)))
+    return out or ["(no moves given)"]
+
+
+def _piece_betza(p) -> str:
+    zones = getattr(p, "betza_zones", ()) or ()
+    parts = [p.betza] if p.betza else []
+    parts += [f"zone {n}: {z}" for n, z in enumerate(zones, start=1)]
+    if getattr(p, "generators", ()):
+        parts.append("+ generators")
+    return " | ".join(parts) or "-"
+
+
+def _variant_json(v: Variant) -> dict:
+    data = _variant_summary(v)
+    data.update({
+        "missing": v.missing,
+        "sources": list(v.sources),
+        "start": v.start,
+        "pieces": [{
+            "id": p.id, "name": p.name, "kanji": p.kanji, "betza": p.betza,
+            "betza_zones": list(getattr(p, "betza_zones", ()) or ()),
+            "generators": [dict(g) for g in getattr(p, "generators", ()) or ()],
+            "moves": "; ".join(_piece_moves(p)), "promotes": p.promotes, "royal": p.royal,
+            "aliases": list(p.aliases), "description": p.description, "provenance": p.provenance,
+        } for p in v.pieces],
+        "rules": v.rules,
+        "rules_text": {k: t for k, t in _rule_lines(v.rules, v)},
+        "options": {name: {
+            "description": o.description, "default": o.default, "subvariant": getattr(o, "subvariant", False),
+            "choices": {c.name: {"description": c.description, "pieces": c.pieces, "rules": c.rules,
+                                 **({"board": c.board} if getattr(c, "board", None) else {})}
+                        for c in o.choices.values()},
+        } for name, o in v.options.items()},
+        "provenance": [{"topic": p.topic, "choice": p.choice, "source": p.source, "confidence": p.confidence,
+                        "alternative": p.alternative, "reconstructed": p.reconstructed}
+                       for p in v.provenance],
+    })
+    return data
+
+
+@variant_group.command("show")
+@click.argument("name", type=VARIANT)
+@json_option
+def variant_show(name: Variant, as_json):
+    """Show a variant: pieces and their moves, rules, options and provenance.
+
+    NAME is a slug, a name or an alias (case and punctuation ignored).  Moves are told for the
+    first player: "forward" is towards the opponent, "left" towards file a.  Choices that are
+    reconstructions rather than taken from the sources are marked [RECONSTRUCTED].
+
+    \b
+    Examples:
+      daikifu variant show shogi
+      daikifu variant show "Dai Kagamigi"
+      daikifu variant show chu-kagamigi --json
+    """
+    v = name
+    if as_json:
+        _echo_json(_variant_json(v))
+        return
+    echo = click.echo
+    echo(f"{v.name} ({v.slug})")
+    status = v.status + (" - " + " ".join(v.missing.split()) if v.missing and not v.playable else "")
+    echo(f"  board: {v.files} files x {v.ranks} ranks")
+    echo(_wrap(status, "          ", "  status: "))
+    if v.reconstructed:
+        echo("  [RECONSTRUCTED] parts of the rules or setup are reconstructions: see Provenance")
+    if v.aliases:
+        echo(f"  aliases: {', '.join(v.aliases)}")
+    if v.summary:
+        echo(_wrap(v.summary, "  "))
+    if v.sources:
+        echo("  sources:")
+        for s in v.sources:
+            echo(_wrap(s, "      ", "    - "))
+    if v.start:
+        echo(f"  start: {v.start}")
+
+    echo(f"\nPieces ({len(v.pieces)}):")
+    rows = [(p.id, p.name, _piece_betza(p), p.promotes or "-", p.kanji or "") for p in v.pieces]
+    header = ("ID", "NAME", "XBETZA", "PROMOTES TO", "KANJI")
+    widths = [min(40, max(len(r[i]) for r in rows + [header])) for i in range(len(header))]
+    echo("  " + "  ".join(c.ljust(w) for c, w in zip(header, widths)).rstrip())
+    pad = "  " + " " * (widths[0] + 2)
+    for p, row in zip(v.pieces, rows):
+        royal = "  (royal)" if p.royal else ""
+        echo("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + royal)
+        for line in _piece_moves(p):
+            echo(_wrap(line, pad + "  ", pad))
+
+    echo("\nRules:")
+    for label, text in _rule_lines(v.rules, v):
+        echo(_wrap(text, "    ", f"  {label}: "))
+
+    if v.options:
+        echo("\nOptions (set with --option NAME=VALUE):")
+        for name_, o in v.options.items():
+            kind = ", each choice a subvariant" if getattr(o, "subvariant", False) else ""
+            echo(f"  {name_} (default: {o.default}{kind})")
+            if o.description:
+                echo(_wrap(o.description, "      "))
+            for c in o.choices.values():
+                mark = " [default]" if c.name == o.default else ""
+                echo(_wrap(c.description or "", "          ", f"    {c.name}{mark}: "))
+
+    if v.provenance:
+        echo("\nProvenance:")
+        for pr in v.provenance:
+            flag = "[RECONSTRUCTED] " if pr.reconstructed else ""
+            echo(f"  {flag}{pr.topic} (confidence: {pr.confidence})")
+            echo(_wrap(pr.choice, "      ", "    choice: "))
+            echo(_wrap(pr.source, "      ", "    source: "))
+            if pr.alternative:
+                echo(_wrap(pr.alternative, "      ", "    alternative: "))
+
+
+# --- moves ---------------------------------------------------------------------------------------
+
+
+def _move_json(board: Board, move: Move, written: dict) -> dict:
+    return {
+        "move": written[move],
+        "from": None if move.from_square is None else square_name(move.from_square),
+        "to": square_name(move.to_square),
+        "captures": [square_name(s) for s in board.captured_squares(move)],
+        "promote": move.promotion,
+        "drop": move.drop,
+    }
+
+
+@main.command("moves")
+@click.argument("variant", type=VARIANT)
+@position_option
+@option_option
+@json_option
+def moves_command(variant, position, options, as_json):
+    """List the legal moves in the start position (or in --position).
+
+    Moves are written in daikifu's notation: piece ID, origin square only when needed, "-" or "x",
+    destination; "+"/"=" for promoting/declining; "P*e5" for a drop; multi-step moves list each
+    captured square ("!LDxe5xe6"), "x!e5" captures without moving, "e4-e4" passes.  Squares are
+    algebraic: files a, b, c ... from the first player's left, ranks 1, 2, 3 ... from the first
+    player's side.
+
+    \b
+    With --json: a list of objects with "move", "from" (null for a drop), "to",
+    "captures" (squares in order), "promote" (true/false, null when there was no
+    choice) and "drop" (piece ID or null).
+
+    \b
+    Examples:
+      daikifu moves shogi
+      daikifu moves shogi --json
+      daikifu moves shogi -p "4k4/9/9/9/9/9/9/9/4K4 b G 1"
+      daikifu moves chu-kagamigi --option forced-promotion=stuck
+    """
+    board = _board(variant, position, options)
+    moves, written = _sorted_moves(board)
+    if as_json:
+        _echo_json([_move_json(board, m, written) for m in moves])
+        return
+    side = PLAYERS[board.turn]
+    if not moves:
+        ending = _outcome_text(board)
+        click.echo(f"No legal moves for the {side} player" + (f": {ending}" if ending else "."))
+        return
+    click.echo(f"{len(moves)} legal moves for the {side} player:")
+    for m in moves:
+        click.echo(f"  {written[m]}")
+
+
+# --- perft ---------------------------------------------------------------------------------------
+
+
+def perft(board: Board, depth: int) -> int:
+    """The number of move sequences of ``depth`` plies from the board's position."""
+    if depth == 0:
+        return 1
+    moves = board.legal_moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for m in moves:
+        board.push(m)
+        total += perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+@main.command("perft")
+@click.argument("variant", type=VARIANT)
+@click.argument("depth", type=click.IntRange(0, 20))
+@position_option
+@option_option
+@click.option("--divide", is_flag=True, help="Also give the count below each legal first move.")
+@json_option
+def perft_command(variant, depth, position, options, divide, as_json):
+    """Count the move sequences DEPTH plies deep (a check of move generation).
+
+    For shogi from the start, depth 1 is 30, 2 is 900, 3 is 25470.  With --divide the count is
+    split by first move, keyed by the move's notation, to locate a difference between two engines.
+
+    \b
+    Examples:
+      daikifu perft shogi 3
+      daikifu perft shogi 2 --divide
+      daikifu perft dai-kagamigi 2 --json
+    """
+    board = _board(variant, position, options)
+    start = time.perf_counter()
+    split = None
+    if divide and depth >= 1:
+        moves, written = _sorted_moves(board)
+        split = {}
+        for m in moves:
+            board.push(m)
+            count = perft(board, depth - 1)
+            board.pop()
+            label = written[m]
+            if label in split:  # should not happen: notations are unique; keep both
+                label = f"{label} ({m.uci()})"
+            split[label] = count
+        nodes = sum(split.values())
+    else:
+        nodes = perft(board, depth)
+    seconds = time.perf_counter() - start
+    rate = nodes / seconds if seconds > 0 else 0.0
+    if as_json:
+        data = {"variant": variant.slug, "position": board.position(), "depth": depth, "nodes": nodes,
+                "seconds": round(seconds, 4), "nodes_per_second": round(rate)}
+        if split is not None:
+            data["divide"] = split
+        _echo_json(data)
+        return
+    if split is not None:
+        width = max((len(k) for k in split), default=0)
+        for label, count in split.items():
+            click.echo(f"{label.ljust(width)}  {count}")
+        click.echo("")
+    click.echo(f"perft({depth}) = {nodes}  ({seconds:.2f} s, {rate:,.0f} nodes/s)")
+
+
+# --- demo ----------------------------------------------------------------------------------------
+
+
+def _default_demo_variant(ctx) -> Variant:
+    for name in ("dai-kagamigi", "shogi"):
+        try:
+            v = load_variant(name, _variants_dir(ctx))
+        except UnknownVariantError:
+            continue
+        except VariantError as exc:
+            raise click.ClickException(str(exc)) from None
+        if v.playable:
+            return v
+    raise click.ClickException("no playable variant found for the demo; name one: daikifu demo VARIANT")
+
+
+@main.command("demo")
+@click.argument("variant", type=VARIANT, required=False)
+@click.option("--plies", "-n", type=click.IntRange(0, 100_000), default=80, show_default=True,
+              help="How many plies (half-moves) to play at most.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Random seed: the same seed plays the same game.")
+@click.option("--capture-bias", type=click.FloatRange(0, 1), default=0.75, show_default=True,
+              help="Chance of picking a capture when one is legal.")
+@option_option
+@json_option
+@click.pass_context
+def demo_command(ctx, variant, plies, seed, capture_bias, options, as_json):
+    """Play random legal moves (captures preferred) and show the game.
+
+    Plays up to N plies of seeded random legal moves on VARIANT (default: Dai Kagamigi, else
+    shogi), printing each move, the final board, the speed of move generation and the final
+    position string.  The game stops early at checkmate, stalemate or repetition.
+
+    \b
+    Examples:
+      daikifu demo
+      daikifu demo shogi --plies 40 --seed 3
+      daikifu demo chu-kagamigi --json
+    """
+    if variant is None:
+        variant = _default_demo_variant(ctx)
+    board = _board(variant, None, options)
+    written_moves: list[str] = []
+
+    def record(b, move, legal):
+        written_moves.append(notations(b, legal)[move])
+
+    game = random_game(board, plies, random.Random(seed), capture_bias, on_move=record)
+    rate = len(game.moves) / game.seconds if game.seconds > 0 else 0.0
+    ending = _outcome_text(board) if game.outcome is not None else ""
+    if as_json:
+        _echo_json({"variant": variant.slug, "seed": seed, "plies": len(game.moves), "moves": written_moves,
+                    "uci": [m.uci() for m in game.moves], "outcome": _outcome_json(game.outcome),
+                    "position": board.position(), "diagram": board.diagram(),
+                    "seconds": round(game.seconds, 4), "plies_per_second": round(rate, 1)})
+        return
+    click.echo(f"{variant.name}: {len(game.moves)} plies of random legal moves "
+               f"(seed {seed}, captures preferred {capture_bias:.0%} of the time)")
+    if variant.reconstructed:
+        click.echo("[RECONSTRUCTED] parts of this variant's rules or setup are reconstructions "
+                   f"(daikifu variant show {variant.slug})")
+    click.echo("")
+    width = max((len(s) for s in written_moves), default=0) + 2
+    for i in range(0, len(written_moves), 2):
+        pair = written_moves[i:i + 2]
+        click.echo(f"{i // 2 + 1:>4}. " + "".join(s.ljust(width) for s in pair).rstrip())
+    if ending:
+        click.echo(f"\nGame over: {ending}")
+    click.echo("")
+    click.echo(board.diagram())
+    click.echo("")
+    click.echo(f"{len(game.moves)} plies in {game.seconds:.2f} s: {rate:,.0f} plies/s "
+               f"(generating every legal move, then playing one)")
+    click.echo(f"position: {board.position()}")
+
+
+if __name__ == "__main__":
+    main(prog_name="daikifu")
