@@ -408,11 +408,15 @@ class Board:
     def legal_moves(self) -> list[Move]:
         """Every legal move in the position."""
         c = self.turn
+        safe_drops = not self.is_check()  # adding a piece never exposes an unchecked royal
         legal = []
         for m in self.pseudo_legal_moves():
-            self._push(m)
-            ok = not self._exposed(c)
-            self._pop()
+            if m.drop is not None and safe_drops:
+                ok = True
+            else:
+                self._push(m)
+                ok = not self._exposed(c)
+                self._pop()
             if ok and m.drop is not None and self._is_drop_mate(m):
                 ok = False
             if ok:
@@ -435,10 +439,14 @@ class Board:
 
     def _has_legal_move(self) -> bool:
         c = self.turn
+        safe_drops = not self.is_check()
         for m in self.pseudo_legal_moves():
-            self._push(m)
-            ok = not self._exposed(c)
-            self._pop()
+            if m.drop is not None and safe_drops:
+                ok = True
+            else:
+                self._push(m)
+                ok = not self._exposed(c)
+                self._pop()
             if ok and (m.drop is None or not self._is_drop_mate(m)):
                 return True
         return False
