@@ -639,5 +639,66 @@ def demo_command(ctx, variant, plies, seed, capture_bias, options, as_json):
     click.echo(f"position: {board.position()}")
 
 
+@variant_group.command("import")
+@click.argument("page", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--out", "-o", type=click.Path(dir_okay=False), help="Write the variant file here (default: print it).")
+@click.option("--slug", help="Slug for the new variant (default: from the page's title).")
+@click.option("--name", help="Display name (default: the page's title).")
+@click.option("--index", type=click.IntRange(0), default=0, show_default=True,
+              help="Which diagram of the page, when it has several.")
+@click.option("--piece", "pieces", multiple=True, metavar="ID=XBETZA",
+              help="Give a piece's moves explicitly, e.g. where the page's string is malformed (repeatable).")
+@json_option
+def variant_import(page, out, slug, name, index, pieces, as_json):
+    """Make a variant file from a chessvariants.com Interactive Diagram.
+
+    PAGE is a saved HTML page or a file holding the bare definition line (files=... ranks=...
+    name:ID:XBetza:image:squares ...).  Every parameter that cannot be mapped, every duplicate
+    ID and every move string the engine rejects is reported, never guessed; a variant with a
+    rejected string is written as incomplete until --piece supplies it.
+
+    \b
+    Examples:
+      daikifu variant import page.html --out my-variant.toml
+      daikifu variant import page.html --piece W=F3sW -o dai.toml
+    """
+    from replay.diagram_import import DiagramImportError, import_page
+    text = click.get_text_stream("stdin").read() if page == "-" else open(page, encoding="utf-8", errors="replace").read()
+    overrides = {}
+    for item in pieces:
+        key, sep, value = item.partition("=")
+        if not sep or not key or not value:
+            raise click.BadParameter(f"{item!r}: expected ID=XBETZA", param_hint="--piece")
+        overrides[key] = value
+    try:
+        result = import_page(text, slug=slug, name=name, index=index, source=page,
+                             betza_overrides=overrides or None)
+    except DiagramImportError as exc:
+        raise click.ClickException(str(exc)) from None
+    if out:
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(result.toml_text)
+    if as_json:
+        _echo_json({"slug": result.data["slug"], "status": result.data.get("status", "playable"),
+                    "out": out, "warnings": list(result.warnings), "variant": None if out else result.data})
+        return
+    if not out:
+        click.echo(result.toml_text, nl=False)
+    for w in result.warnings:
+        click.echo(f"warning: {w}", err=True)
+    if out:
+        click.echo(f"wrote {out}: {result.data['slug']} ({result.data.get('status', 'playable')}), "
+                   f"{len(result.warnings)} warnings", err=True)
+
+
+def _register_commands() -> None:
+    """Commands that live in their own modules."""
+    from . import record_commands
+    record_commands.register(main)
+
+
+_register_commands()
+
+
 if __name__ == "__main__":
     main(prog_name="daikifu")
