@@ -18,6 +18,7 @@ from formats.notation import notations
 from replay import (Board, IncompleteVariantError, Move, PositionError, UnknownVariantError, Variant,
                     VariantError, list_variants, load_variant)
 from replay.describe import describe_generator, try_describe
+from replay.perft import perft
 from replay.variant import variant_file_errors
 from replay.squares import square_file, square_name, square_rank
 
@@ -494,20 +495,6 @@ def moves_command(variant, position, options, as_json):
 
 # --- perft ---------------------------------------------------------------------------------------
 
-
-def perft(board: Board, depth: int) -> int:
-    """The number of move sequences of ``depth`` plies from the board's position."""
-    if depth == 0:
-        return 1
-    moves = board.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for m in moves:
-        board.push(m)
-        total += perft(board, depth - 1)
-        board.pop()
-    return total
 
 
 @main.command("perft")

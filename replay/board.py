@@ -407,21 +407,21 @@ class Board:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move in the position."""
+        return list(self._legal(self.pseudo_legal_moves()))
+
+    def _legal(self, moves):
+        """The legal ones among pseudo-legal ``moves`` (the board is unchanged at each yield)."""
         c = self.turn
         safe_drops = not self.is_check()  # adding a piece never exposes an unchecked royal
-        legal = []
-        for m in self.pseudo_legal_moves():
+        for m in moves:
             if m.drop is not None and safe_drops:
                 ok = True
             else:
                 self._push(m)
                 ok = not self._exposed(c)
                 self._pop()
-            if ok and m.drop is not None and self._is_drop_mate(m):
-                ok = False
-            if ok:
-                legal.append(m)
-        return legal
+            if ok and (m.drop is None or not self._is_drop_mate(m)):
+                yield m
 
     def _is_drop_mate(self, move: Move) -> bool:
         """Whether a drop of a piece that may not give mate by drop (pawn) mates."""
@@ -438,18 +438,7 @@ class Board:
             self._pop()
 
     def _has_legal_move(self) -> bool:
-        c = self.turn
-        safe_drops = not self.is_check()
-        for m in self.pseudo_legal_moves():
-            if m.drop is not None and safe_drops:
-                ok = True
-            else:
-                self._push(m)
-                ok = not self._exposed(c)
-                self._pop()
-            if ok and (m.drop is None or not self._is_drop_mate(m)):
-                return True
-        return False
+        return next(self._legal(self.pseudo_legal_moves()), None) is not None
 
     # --- checking one move -----------------------------------------------------------------------
 

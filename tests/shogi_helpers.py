@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from replay import Board, Move
 from replay.squares import square, square_file, square_rank
+from replay.perft import perft
 
 USI_RANKS = "abcdefghi"
 
@@ -60,19 +61,6 @@ def play_usi(board: Board, *moves: str) -> None:
     for usi in moves:
         board.play(legal_move(board, usi))
 
-
-def perft(board: Board, depth: int) -> int:
-    if depth == 0:
-        return 1
-    moves = board.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for m in moves:
-        board.push(m)
-        total += perft(board, depth - 1)
-        board.pop()
-    return total
 
 
 def reference_perft(board, depth: int) -> int:

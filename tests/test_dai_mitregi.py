@@ -21,6 +21,7 @@ import pytest
 
 from replay import FIRST, SECOND, Board, Move, load_variant
 from replay.squares import parse_square, square, square_file, square_name, square_rank
+from replay.perft import divide as perft_divide, perft
 
 VARIANT = load_variant("dai-mitregi")
 FILES = 16
@@ -437,19 +438,6 @@ def test_stalemate_is_a_draw():
 # --- perft ---------------------------------------------------------------------------------------
 
 
-def perft(b: Board, depth: int) -> int:
-    if depth == 0:
-        return 1
-    moves = b.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for m in moves:
-        b.push(m)
-        total += perft(b, depth - 1)
-        b.pop()
-    return total
-
 
 def second_player_first(b: Board) -> Board:
     """The start position with the second player to move.  The start is symmetric under a
@@ -459,12 +447,7 @@ def second_player_first(b: Board) -> Board:
 
 
 def divide(b: Board, depth: int) -> dict:
-    out = {}
-    for m in b.legal_moves():
-        b.push(m)
-        out[m.uci()] = perft(b, depth - 1)
-        b.pop()
-    return out
+    return {m.uci(): n for m, n in perft_divide(b, depth).items()}
 
 
 SUBVARIANTS = [({}, 71), (STEPPING, 43), (SIXTEEN, 71), ({**SIXTEEN, **STEPPING}, 43)]

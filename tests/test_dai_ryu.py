@@ -14,6 +14,7 @@ import pytest
 
 from replay import FIRST, SECOND, Board, Move, load_variant
 from replay.squares import parse_square, square, square_name
+from replay.perft import divide as perft_divide, perft
 
 VARIANT = load_variant("dai-ryu-shogi")
 FILES, RANKS = 9, 16
@@ -347,19 +348,6 @@ def test_pawn_drop_check_that_is_not_mate_is_legal():
 # --- perft ---------------------------------------------------------------------------------------
 
 
-def perft(b: Board, depth: int) -> int:
-    if depth == 0:
-        return 1
-    moves = b.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for m in moves:
-        b.push(m)
-        total += perft(b, depth - 1)
-        b.pop()
-    return total
-
 
 def second_player_first(b: Board) -> Board:
     """The start position with the second player to move.  The start is symmetric under a
@@ -369,12 +357,7 @@ def second_player_first(b: Board) -> Board:
 
 
 def divide(b: Board, depth: int) -> dict:
-    out = {}
-    for m in b.legal_moves():
-        b.push(m)
-        out[m.uci()] = perft(b, depth - 1)
-        b.pop()
-    return out
+    return {m.uci(): n for m, n in perft_divide(b, depth).items()}
 
 
 @pytest.mark.parametrize("knights, first_moves", [("adjacent", 20), ("shogi-files", 25)])

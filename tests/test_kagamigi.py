@@ -13,6 +13,7 @@ import pytest
 from replay import Board, Move, load_variant
 from replay.position import format_piece, format_position
 from replay.squares import parse_square as sq
+from replay.perft import perft
 
 DAI = load_variant("dai-kagamigi")
 CHU = load_variant("chu-kagamigi")
@@ -285,17 +286,6 @@ def test_chu_second_player_drops_mirror_the_first():
 
 # --- perft ---------------------------------------------------------------------------------------
 
-
-def perft(b, depth):
-    moves = b.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for m in moves:
-        b.push(m)
-        total += perft(b, depth - 1)
-        b.pop()
-    return total
 
 
 def brute_force_count(b):

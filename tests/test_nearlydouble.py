@@ -14,6 +14,7 @@ from replay.position import PositionError
 
 from replay import Board, IncompleteVariantError, load_variant
 from replay.squares import FILE_LETTERS, parse_square, square_file, square_name, square_rank
+from replay.perft import perft
 
 FILES, RANKS = 13, 12
 PLAYABLE = ["handy-mitregi", "kyoomagi", "planetary-shogi", "nearlydouble-chogi", "pashtun-shogi",
@@ -505,18 +506,6 @@ PERFT = {
     "pacifier-shogi": (97, 9304),
 }
 PERFT_STEPPING = {"handy-mitregi": 78 - 5, "nearlydouble-chogi": 70 - 5, "pashtun-shogi": 76 - 13}
-
-
-def perft(board: Board, depth: int) -> int:
-    moves = board.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for m in moves:
-        board.push(m)
-        total += perft(board, depth - 1)
-        board.pop()
-    return total
 
 
 def perft_via_positions(board: Board, depth: int) -> int:
