@@ -200,7 +200,8 @@ def _subvariants(v: Variant) -> list[dict]:
         for c in o.choices.values():
             board = getattr(c, "board", None) or {}
             files, ranks = board.get("files", v.files), board.get("ranks", v.ranks)
-            out.append({"option": f"{o.name}={c.name}", "description": c.description, "files": files,
+            out.append({"name": f"{v.name} ({c.name.replace('-', ' ').title()})",
+                        "option": f"{o.name}={c.name}", "description": c.description, "files": files,
                         "ranks": ranks, "board": f"{files}x{ranks}", "default": c.name == o.default})
     return out
 
@@ -242,7 +243,8 @@ def variants_command(ctx, as_json):
     for v in found:
         rows.append((v.slug, v.name, f"{v.files}x{v.ranks}", v.status, "parts reconstructed" if v.reconstructed else ""))
         for sub in _subvariants(v):
-            rows.append(("", "  --option " + sub["option"], sub["board"], v.status, "subvariant"))
+            note = "subvariant: --option " + sub["option"] + (" (default)" if sub["default"] else "")
+            rows.append(("", "  " + sub["name"], sub["board"], v.status, note))
     header = ("SLUG", "NAME", "BOARD", "STATUS", "NOTES")
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     for row in [header] + rows:

@@ -124,6 +124,8 @@ def test_two_hundred_random_games(variant):
             moves = board.legal_moves()
             if not moves or board.outcome() is not None:
                 break
+            for m in moves:  # every generated move passes the single-move check
+                assert board.illegal_reason(m) is None, (board.position(), m)
             m = _capture_biased_choice(rng, board, moves)
             board.play(m)
             assert Board(board.rules, board.position()).position() == board.position()
