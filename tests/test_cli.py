@@ -215,7 +215,7 @@ board = { start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSNL b - 1
 def test_subvariants_listed_and_playable(tmp_path):
     user_variant(tmp_path, "handi", "Handicap Shogi", SUBVARIANT_EXTRA)
     out = run("--variants-dir", tmp_path, "variants").output
-    assert re.search(r"--option handicap=rook +9x9 +playable +subvariant", out)
+    assert re.search(r"Handicap Shogi \(Rook\) +9x9 +playable +subvariant: --option handicap=rook", out)
     data = run_json("--variants-dir", tmp_path, "variants")
     subs = next(v for v in data if v["slug"] == "handi")["subvariants"]
     assert [s["option"] for s in subs] == ["handicap=even", "handicap=rook"]
