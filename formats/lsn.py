@@ -9,12 +9,21 @@ Every move is checked against the rules while reading.  In strict mode (the defa
 illegal or ambiguous move ends the game and marks it invalid with a :class:`GameError` that names
 the file, game number, line, column, ply and move text, says what was expected and suggests legal
 moves close to what was written.  In lenient mode the valid prefix is kept and the game is
-flagged (a warning and ``ImportStatus "truncated"``) instead.
+flagged (a warning and ``ImportStatus "truncated"``) instead; a bad variation is dropped
+(``ImportStatus "variations-dropped"`` when the main line is complete).
+
+A :class:`~formats.game.Game` built by :class:`GameBuilder` keeps in ``headers`` only the tags the
+model does not hold elsewhere: ``Variant`` is the variant's display name (as for a game made with
+``Game(variant)``), ``Result`` goes to ``game.result``, ``RuleSet`` to ``game.options``,
+``SetUp``/``SFEN``/``FEN`` to ``game.start``, and roster tags whose value is ``?`` (unknown) are
+left out, since the writer writes ``?`` for any that is missing.  Comments lose their surrounding
+whitespace and their line ends are normalised to ``\\n`` (see :func:`normalize_comment`); so for
+every game the API can build, ``read_game(write_game(g)) == g`` once comments are normalised, and
+``write_game(read_game(text)) == text`` for every text the writer produced.
 """
 
 from __future__ import annotations
 
-import difflib
 import io
 import re
 from typing import IO, Iterable, Iterator
@@ -23,30 +32,54 @@ from replay import Board, IncompleteVariantError, UnknownVariantError, VariantEr
 from replay.position import PositionError
 
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode
-from .notation import NotationError, move_notation, notations, parse_move
+from .notation import NotationError, move_notation, parse_move
 
 __all__ = ["Visitor", "GameBuilder", "HeadersOnly", "read_games", "read_game", "write_game",
-           "write_games", "LSNError", "parse_ruleset", "format_ruleset"]
+           "write_games", "LSNError", "parse_ruleset", "format_ruleset", "normalize_comment"]
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_TAG_LINE_RE = re.compile(r'\s*(?:\[\s*[A-Za-z0-9_]+\s+"(?:[^"\\]|\\.)*"\s*\]\s*)+\Z', re.S)
+_TAG_START_RE = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s+"')
 _TOKEN_RE = re.compile(r"""
-    (?P<comment>\{(?:[^}\\]|\\.)*(?:\}|$))      # { comment }, may be unterminated at the end
+    (?P<space>\s+)
+  | (?P<comment>\{(?P<text>(?:[^}\\]|\\.?)*)(?P<closed>\})?)   # may be unterminated at the end
   | (?P<line_comment>;[^\n]*)
+  | (?P<escape>(?<![^\n])%[^\n]*)                             # PGN's escape: '%' in column 1
   | (?P<open>\()
   | (?P<close>\))
   | (?P<nag>\$\d+)
   | (?P<word>[^\s{}();]+)
-  | (?P<space>\s+)
+  | (?P<other>.)
 """, re.S | re.X)
+_COMMENT_SCAN_RE = re.compile(r"\\.?|\}", re.S)  # inside a comment: an escape or the end
+_OUTSIDE_SCAN_RE = re.compile(r"[{;]")  # outside a comment: a comment starts
 _MOVE_NUMBER_RE = re.compile(r"(\d+)\.+(.*)\Z", re.S)
 _GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-_NAG_GLYPHS = {v: k for k, v in _GLYPHS.items()}
 _TRAILING_GLYPH_RE = re.compile(r"(.*?[0-9+=])([!?]{1,2})\Z", re.S)
+_TRAILING_NAGS_RE = re.compile(r"(.*?)((?:\$\d+)+)\Z", re.S)
+_MAX_MOVE = 64  # longer words are not moves (and are not matched against the notation)
 _COLOUR_TAGS = {"White": "Sente", "Black": "Gote", "WhiteElo": "SenteElo", "BlackElo": "GoteElo"}
+# tags the game model holds elsewhere (variant, result, options, start), not kept in ``headers``
+_MODEL_TAGS = {"Variant", "Result", "RuleSet", "SetUp", "SFEN", "FEN"}
+_ROSTER_UNKNOWN = "?"
+IMPORT_STATUS = "ImportStatus"
+TRUNCATED = "truncated"
+VARIATIONS_DROPPED = "variations-dropped"
 
 
 class LSNError(ValueError):
-    """A record that cannot be read at all (not one bad move: those go into ``Game.errors``)."""
+    """A record that cannot be read at all (not one bad move: those go into ``Game.errors``).
+
+    The reader itself never raises it: every problem in the text becomes a :class:`GameError` of
+    the game it occurs in."""
+
+
+def normalize_comment(text: str) -> str:
+    """A comment as the reader keeps it: line ends as ``\\n``, surrounding whitespace removed.
+
+    A comment that is empty or only whitespace is no comment (``""``); the writer leaves it out.
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
 # --- rule sets ----------------------------------------------------------------------------------
@@ -55,11 +88,12 @@ class LSNError(ValueError):
 def parse_ruleset(text: str) -> dict:
     """``"soaring-eagle=literal, pass=forbidden"`` -> ``{"soaring-eagle": "literal", ...}``."""
     options = {}
+    text = re.sub(r"\s*=\s*", "=", text)
     for part in re.split(r"[,;]\s*|\s+", text.strip()):
         if not part:
             continue
         key, sep, value = part.partition("=")
-        if not sep or not key or not value:
+        if not sep or not key.strip() or not value.strip():
             raise ValueError(f"rule set {text!r}: expected option=value, got {part!r}")
         options[key.strip()] = value.strip()
     return options
@@ -67,15 +101,16 @@ def parse_ruleset(text: str) -> dict:
 
 def format_ruleset(variant, options: dict) -> str:
     """The options that differ from the variant's defaults, as written in the ``RuleSet`` tag."""
-    return ", ".join(f"{k}={v}" for k, v in options.items() if variant.options[k].default != v)
+    return ", ".join(f"{k}={v}" for k, v in options.items()
+                     if k in variant.options and variant.options[k].default != v)
 
 
 # --- visitors -----------------------------------------------------------------------------------
 
 
 class Visitor:
-    """Receives a game while it is read.  Return values of ``begin_game`` / ``end_headers``:
-    ``SKIP`` to skip the moves."""
+    """Receives a game while it is read.  ``end_headers`` may return ``Visitor.SKIP`` to skip the
+    moves; otherwise it returns the :class:`Game` being built (or None)."""
 
     SKIP = object()
 
@@ -87,8 +122,14 @@ class Visitor:
     def visit_nag(self, nag: int) -> None: ...
     def begin_variation(self) -> None: ...
     def end_variation(self) -> None: ...
+
+    def drop_variation(self) -> None:
+        """The variation being read is abandoned (lenient mode, a bad move in it)."""
+        self.end_variation()
+
     def visit_result(self, result: str) -> None: ...
     def visit_error(self, error: GameError) -> None: ...
+
     def end_game(self, source: str, offset: int):
         return None
 
@@ -114,7 +155,7 @@ class GameBuilder(Visitor):
         self.game.number = self.number
         self.game.source_line = self.line
         self.node = self.game
-        self.stack = []
+        self.stack = []  # (node before the variation, its parent, number of its variations)
         self.pending_comment = ""
         return self.game
 
@@ -127,9 +168,9 @@ class GameBuilder(Visitor):
             self.pending_comment = ""
 
     def visit_comment(self, text, before_first_move=False):
-        if before_first_move and self.node is self.game:
-            self.game.comment = _join(self.game.comment, text)
-        elif before_first_move:
+        if not text:
+            return
+        if before_first_move and self.stack:
             self.pending_comment = _join(self.pending_comment, text)
         else:
             self.node.comment = _join(self.node.comment, text)
@@ -140,11 +181,19 @@ class GameBuilder(Visitor):
 
     def begin_variation(self):
         # a variation is an alternative to the last move: it hangs from that move's parent
-        self.stack.append(self.node)
-        self.node = self.node.parent
+        parent = self.node.parent
+        self.stack.append((self.node, parent, len(parent.variations)))
+        self.node = parent
+        self.pending_comment = ""
 
     def end_variation(self):
-        self.node = self.stack.pop()
+        self.node = self.stack.pop()[0]
+        self.pending_comment = ""
+
+    def drop_variation(self):
+        node, parent, count = self.stack.pop()
+        del parent.variations[count:]
+        self.node = node
         self.pending_comment = ""
 
     def visit_result(self, result):
@@ -162,13 +211,14 @@ class GameBuilder(Visitor):
 
 
 class HeadersOnly(Visitor):
-    """Reads only the tags of each game (fast scanning of big files)."""
+    """Reads only the tags of each game (fast scanning of big files): ``end_game`` returns the
+    list of ``(name, value)`` pairs as written (``White``/``Black`` read as ``Sente``/``Gote``)."""
 
     def begin_game(self, number, line):
         self.headers = []
 
     def visit_header(self, name, value):
-        self.headers.append((name, value))
+        self.headers.append((_COLOUR_TAGS.get(name, name), value))
 
     def end_headers(self):
         return Visitor.SKIP
@@ -197,13 +247,16 @@ def _game_from_headers(headers, default_variant, errors) -> Game:
         except UnknownVariantError as exc:
             problem = str(exc)
     options = {}
-    if variant is not None and values.get("RuleSet"):
+    ruleset_ok = True
+    if variant is not None and values.get("RuleSet", "").strip():
         try:
             options = parse_ruleset(values["RuleSet"])
-            variant.resolve_options(options)
+            if variant.playable:
+                variant.resolve_options(options)
         except (ValueError, VariantError) as exc:
             problem = f"RuleSet tag: {exc}"
             options = {}
+            ruleset_ok = False
     if variant is None or problem:
         game = Game(variant or load_variant("shogi"), options if variant else None)
         if variant is None:
@@ -211,75 +264,117 @@ def _game_from_headers(headers, default_variant, errors) -> Game:
         game.errors.append(GameError(problem, expected="a Variant tag naming a known variant"
                                      if variant is None else "option=value pairs the variant defines"))
     else:
-        game = Game(variant, options)
+        try:
+            game = Game(variant, options)
+        except (ValueError, VariantError) as exc:  # options the rules compiler refuses
+            game = Game(variant)
+            game.errors.append(GameError(f"RuleSet tag: {exc}", expected="options the variant can use"))
+            ruleset_ok = False
         if not variant.playable:
             try:
                 variant.require_playable()
             except IncompleteVariantError as exc:
                 game.errors.append(GameError(str(exc)))
     start = values.get("SFEN") or values.get("FEN")
+    start_ok = True
     if start and game.valid:
         try:
             Board(game.rules, start)
             game.start = start
-        except (PositionError, ValueError) as exc:
+        except (PositionError, ValueError, KeyError, IndexError) as exc:
             game.errors.append(GameError(f"SFEN tag: {exc}", expected="a position string"))
-    del game.headers["Variant"]
+            start_ok = False
+    elif start:
+        start_ok = False
+    if variant is None:
+        del game.headers["Variant"]
+    dropped = set(_MODEL_TAGS)
+    if not ruleset_ok:
+        dropped.discard("RuleSet")
+    if not start_ok:
+        dropped -= {"SetUp", "SFEN", "FEN"}
     for name, value in headers:
-        game.headers[_COLOUR_TAGS.get(name, name)] = value
-    if variant is not None and "Variant" not in game.headers:
-        game.headers["Variant"] = variant.slug
+        name = _COLOUR_TAGS.get(name, name)
+        if name in dropped and not (name == "Variant" and variant is None):
+            continue
+        if value == _ROSTER_UNKNOWN and name in SEVEN_TAG_ROSTER:
+            continue
+        game.headers[name] = value
     game.errors[:0] = errors
     return game
 
 
-# --- reading ------------------------------------------------------------------------------------
+# --- splitting a file into games ----------------------------------------------------------------
 
 
 def _split_games(lines: Iterable[str]) -> Iterator[tuple[int, int, list[str]]]:
-    """Group lines into games: (first line number, character offset, lines)."""
+    """Group lines into games: (first line number, character offset, lines).
+
+    A game starts with a tag line that follows movetext, or that repeats a tag name of the game
+    being collected (so games without movetext are told apart).  Comments (which may span lines
+    and contain anything, also '[') are followed, so nothing inside one starts a game.
+    """
     current: list[str] = []
     start_line = 1
     offset = 0
     start_offset = 0
     seen_moves = False
-    depth = 0  # inside { } across lines
+    tag_names: set = set()
+    in_comment = False
     for number, line in enumerate(lines, start=1):
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]
-        stripped = line.strip()
-        if depth == 0 and stripped.startswith("[") and _TAG_RE.match(stripped) and seen_moves:
-            yield start_line, start_offset, current
-            current, seen_moves = [], False
-            start_line, start_offset = number, offset
-        if not current and not stripped:
-            start_line, start_offset = number + 1, offset + len(line)
-            offset += len(line)
-            continue
+        if not in_comment:
+            tag = _TAG_START_RE.match(line)
+            if tag is not None:
+                whole = _TAG_LINE_RE.match(line) is not None
+                names = {m.group(1) for m in _TAG_RE.finditer(line)} if whole else {tag.group(1)}
+                if current and (seen_moves or names & tag_names):
+                    yield start_line, start_offset, current
+                    current, seen_moves, tag_names = [], False, set()
+                    start_line, start_offset = number, offset
+                tag_names |= names
+                current.append(line)
+                offset += len(line)
+                continue  # (a broken tag line is reported by the reader)
+            if not current and not line.strip():
+                start_line, start_offset = number + 1, offset + len(line)
+                offset += len(line)
+                continue
+            if line.startswith("%") or line.lstrip().startswith(";"):  # escape or line comment
+                current.append(line)
+                offset += len(line)
+                continue
         current.append(line)
         offset += len(line)
-        if depth == 0 and (not stripped or stripped.startswith("[") and _TAG_RE.match(stripped)):
-            continue
-        if stripped.startswith("%"):
-            continue
-        if stripped:
+        if in_comment or line.strip():
             seen_moves = True
-        # track comment braces so a "[" inside a multi-line comment does not start a game
-        for ch in _strip_line_comment(line, depth):
-            if ch == "{":
-                depth += 1
-            elif ch == "}" and depth:
-                depth -= 1
+        in_comment = _scan_comments(line, in_comment)
     if any(l.strip() for l in current):
         yield start_line, start_offset, current
 
 
-def _strip_line_comment(line: str, depth: int) -> str:
-    if depth:
-        return line
-    i = line.find(";")
-    j = line.find("{")
-    return line[:i] if i >= 0 and (j < 0 or i < j) else line
+def _scan_comments(line: str, in_comment: bool) -> bool:
+    """Whether a ``{`` comment is still open at the end of ``line``."""
+    pos = 0
+    while True:
+        if in_comment:
+            for m in _COMMENT_SCAN_RE.finditer(line, pos):
+                if m.group() == "}":
+                    in_comment = False
+                    pos = m.end()
+                    break
+            else:
+                return True
+        else:
+            m = _OUTSIDE_SCAN_RE.search(line, pos)
+            if m is None or m.group() == ";":
+                return False
+            in_comment = True
+            pos = m.end()
+
+
+# --- reading ------------------------------------------------------------------------------------
 
 
 def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] | Visitor | None = None,
@@ -289,9 +384,14 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
 
     ``source`` is an open text file, an iterable of lines, or a whole string.  Yields what the
     visitor's ``end_game`` returns (a :class:`Game` for the default :class:`GameBuilder`).
+    ``file`` names the source in errors (default: the open file's name).  Problems in the text
+    never raise: they become errors (or, in lenient mode, warnings) of the game concerned.
     """
     if isinstance(source, str):
         source = io.StringIO(source)
+    if file is None:
+        name = getattr(source, "name", None)
+        file = name if isinstance(name, str) else None
     for n, (line, offset, lines) in enumerate(_split_games(source), start=1):
         v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant)
         if isinstance(v, GameBuilder) and default_variant and not v.default_variant:
@@ -307,42 +407,61 @@ def read_game(source, **kwargs):
 def _read_one(lines, first_line, offset, number, visitor, lenient, file):
     text = "".join(lines)
     visitor.begin_game(number, first_line)
-    # tags
-    pos = 0
+    headers = []
+    tag_errors = []
     line_no = first_line
     body_start_line = first_line
     body_lines = []
     in_tags = True
     for raw in lines:
-        stripped = raw.strip()
-        if in_tags and (not stripped or stripped.startswith("%")):
-            line_no += 1
-            continue
-        m = _TAG_RE.match(stripped) if in_tags else None
-        if m and stripped.startswith("["):
-            # tags may share a line: [A "1"] [B "2"]
-            rest = stripped
-            while rest:
-                m = _TAG_RE.match(rest)
-                if not m:
-                    break
-                visitor.visit_header(m.group(1), _unescape(m.group(2)))
-                rest = rest[m.end():].lstrip()
-            line_no += 1
-            continue
         if in_tags:
+            if not raw.strip() or raw.startswith("%") or raw.lstrip().startswith(";"):
+                line_no += 1
+                continue
+            if _TAG_START_RE.match(raw):
+                pos = len(raw) - len(raw.lstrip())
+                while True:
+                    m = _TAG_RE.match(raw, pos)
+                    if not m:
+                        break
+                    headers.append((m.group(1), _unescape(m.group(2))))
+                    visitor.visit_header(*headers[-1])
+                    pos = m.end()
+                    while pos < len(raw) and raw[pos].isspace():
+                        pos += 1
+                if pos < len(raw) and raw[pos] != ";":  # (a ';' comment after the tags is dropped)
+                    if raw[pos] == "[":
+                        tag_errors.append((f"malformed tag pair {raw[pos:].rstrip()[:40]!r}", line_no, pos + 1))
+                    else:  # movetext after the tags on the same line: keep its columns
+                        in_tags = False
+                        body_start_line = line_no
+                        body_lines.append(" " * pos + raw[pos:])
+                        continue
+                line_no += 1
+                continue
             in_tags = False
             body_start_line = line_no
         body_lines.append(raw)
     game = visitor.end_headers()
     if game is Visitor.SKIP:
         return visitor.end_game(text, offset)
+    if not isinstance(game, Game):  # a visitor that builds no game: replay on a game of our own
+        errors = []
+        game = _game_from_headers(headers, None, errors)
+        for e in game.errors:
+            visitor.visit_error(e)
+        own = game
+    else:
+        own = None
+    if own is None:
+        game.source_file = file
     ctx = _Context(visitor, game, lenient, file, number)
-    if not game.valid:
-        ctx.stopped = True
+    for message, line, column in tag_errors:
+        ctx.error(message, line, column, expected='[Name "value"]', ply=False)
+        if not lenient:
+            ctx.stopped = True
     ctx.run("".join(body_lines), body_start_line)
-    if isinstance(game, Game):
-        _check_result(game, ctx)
+    _finish(game, ctx, headers, report=visitor.visit_error if own is not None else game.errors.append)
     return visitor.end_game(text, offset)
 
 
@@ -350,7 +469,7 @@ class _Context:
     """Replays movetext tokens through the rules core, feeding the visitor.
 
     ``board`` is the position of the line being read and ``moves`` the number of moves read in that
-    line; ``stack`` keeps them for the lines that enclose open variations.
+    line; a variation takes back the last move on the same board and ``stack`` remembers it.
     """
 
     def __init__(self, visitor, game, lenient, file, number):
@@ -359,98 +478,142 @@ class _Context:
         self.lenient = lenient
         self.file = file
         self.number = number
-        self.board = game.start_board() if isinstance(game, Game) and game.valid else None
+        self.board = None
+        if game.valid:
+            try:
+                self.board = game.start_board()
+            except (ValueError, KeyError, IndexError) as exc:  # rules that cannot be set up
+                self.error(f"cannot set up the game: {exc}", None, None, ply=False, kind="error")
         self.moves = 0
-        self.stack = []
-        self.stopped = False
-        self.skip_depth = 0  # depth inside variations skipped after an error (lenient mode)
+        self.stack = []  # (moves of the enclosing line, the move taken back)
+        self.depth = 0  # open parentheses, also in skipped text
+        self.skip_level = None  # depth of a variation being dropped (lenient mode)
+        self.stopped = self.board is None
+        self.truncated = False
+        self.dropped = False
         self.result = None
+        self.result_at = (None, None)
 
-    def error(self, message, line, column, move=None, expected=None, suggestions=()):
+    def error(self, message, line, column, move=None, expected=None, suggestions=(), ply=True, kind=None):
         err = GameError(message, file=self.file, game=self.number, line=line, column=column,
-                        ply=None if self.board is None else self.board.ply + 1,
+                        ply=self.board.ply + 1 if ply and self.board is not None else None,
                         move=move, expected=expected, suggestions=list(suggestions),
-                        kind="warning" if self.lenient else "error")
+                        kind=kind or ("warning" if self.lenient else "error"))
         self.visitor.visit_error(err)
         return err
 
+    def stop(self):
+        """The rest of the movetext is not read (the game is invalid, or truncated if lenient)."""
+        self.stopped = True
+        self.truncated = True
+
     @property
     def active(self) -> bool:
-        return not self.stopped and not self.skip_depth and self.board is not None
+        return not self.stopped and self.skip_level is None
 
     def run(self, body: str, first_line: int):
-        for e in getattr(self.game, "errors", ()):
+        for e in self.game.errors:
             e.file = e.file or self.file
             e.game = e.game or self.number
         line, line_start = first_line, 0
         for m in _TOKEN_RE.finditer(body):
             kind = m.lastgroup
-            tok = m.group()
+            if kind in ("text", "closed"):
+                kind = "comment"
             column = m.start() - line_start + 1
-            if kind in ("space", "line_comment", "comment"):
-                if kind == "comment" and self.active:
-                    closed = tok.endswith("}") and not tok.endswith("\\}")
-                    if not closed:
-                        self.error("comment not closed", line, column, expected="'}'")
-                        self.stopped = True
-                    else:
-                        self.visitor.visit_comment(_unescape_comment(tok[1:-1]), self.moves == 0)
-                newlines = tok.count("\n")
-                if newlines:
-                    line += newlines
-                    line_start = m.start() + tok.rfind("\n") + 1
-                continue
-            if self.result is not None:
+            if kind == "space" or kind == "line_comment" or kind == "escape":
+                pass
+            elif kind == "comment":
                 if self.active:
-                    self.error(f"text after the result: {tok!r}", line, column, expected="the end of the game")
-                    self.stopped = True
+                    if m.group("closed") is None:
+                        self.error("comment not closed", line, column, expected="'}'")
+                        self.stop()
+                    else:
+                        self.visitor.visit_comment(_unescape_comment(m.group("text")), self.moves == 0)
+            elif self.result is not None:
+                if self.active:
+                    self.error(f"text after the result: {m.group()[:30]!r}", line, column,
+                               expected="the end of the game")
+                    self.stop()
                 break
-            if kind == "open":
+            elif kind == "open":
                 self.open_variation(line, column)
             elif kind == "close":
                 self.close_variation(line, column)
             elif kind == "nag":
                 if self.active and self.moves:
-                    self.visitor.visit_nag(int(tok[1:]))
-            else:
-                self.word(tok, line, column)
-        if self.stack and self.active:
-            self.error("variation not closed", line, 1, expected="')'")
+                    self.visitor.visit_nag(int(m.group()[1:]))
+            elif kind == "word":
+                self.word(m.group(), line, column)
+            elif self.active:
+                self.error(f"unexpected {m.group()!r}", line, column, expected="a move")
+                if not self.lenient:
+                    self.stop()
+            tok = m.group()
+            if kind != "word" and "\n" in tok:
+                line += tok.count("\n")
+                line_start = m.start() + tok.rfind("\n") + 1
+        if self.active and self.stack:
+            self.error("variation not closed", line, len(body) - line_start + 1, expected="')'")
+            if not self.lenient:
+                self.stopped = True
 
     def open_variation(self, line, column):
+        self.depth += 1
         if not self.active:
-            if self.skip_depth or self.stopped:
-                self.skip_depth += 1
             return
         if not self.moves:
             self.error("a variation must follow a move", line, column, move="(", expected="a move before '('")
-            self.skip_depth = 1
-            self.stopped = not self.lenient
+            if self.lenient:
+                self.skip_level = self.depth
+                self.dropped = True
+            else:
+                self.stop()
             return
-        self.stack.append((self.board, self.moves))
-        self.board = self.board.copy(stack=True)
-        self.board.pop()
+        self.stack.append((self.moves, self.board.pop()))
         self.moves = 0
         self.visitor.begin_variation()
 
     def close_variation(self, line, column):
-        if self.skip_depth:
-            self.skip_depth -= 1
+        if not self.depth:
+            if self.active:
+                self.error("')' without a variation to close", line, column, move=")", expected="a move")
+                if not self.lenient:
+                    self.stop()
             return
-        if self.stopped or self.board is None:
+        self.depth -= 1
+        if self.skip_level is not None:
+            if self.depth < self.skip_level:
+                self.skip_level = None
             return
-        if not self.stack:
-            self.error("')' without a variation to close", line, column, move=")", expected="a move")
-            self.stopped = True
+        if self.stopped:
             return
-        self.board, self.moves = self.stack.pop()
+        self._leave_variation()
         self.visitor.end_variation()
 
+    def _failed(self):
+        """After a bad move: drop the variation (lenient mode) or stop reading."""
+        if self.stack and self.lenient:
+            self._leave_variation()
+            self.visitor.drop_variation()
+            self.skip_level = self.depth
+            self.dropped = True
+        else:
+            self.stop()
+
+    def _leave_variation(self):
+        for _ in range(self.moves):
+            self.board.pop()
+        self.moves, move = self.stack.pop()
+        self.board.push(move)
+
     def word(self, tok, line, column):
-        if tok in RESULTS and not self.stack:
-            self.result = tok
-            self.visitor.visit_result(tok)
-            return
+        if tok in RESULTS:
+            if not self.depth:
+                self.result = tok
+                self.result_at = (line, column)
+                self.visitor.visit_result(tok)
+            return  # a result inside a variation is ignored
         if not self.active:
             return
         m = _MOVE_NUMBER_RE.match(tok)
@@ -464,47 +627,63 @@ class _Context:
             if self.moves:
                 self.visitor.visit_nag(_GLYPHS[tok])
             return
-        glyph = None
+        if len(tok) > _MAX_MOVE:
+            self.error("not a move: too long", line, column, move=tok[:_MAX_MOVE] + "...",
+                       expected="a move such as P-e5")
+            self._failed()
+            return
+        nags = []
+        if "$" in tok:  # NAGs glued to the move: P-e5$1$14
+            n = _TRAILING_NAGS_RE.match(tok)
+            if n:
+                tok, nags = n.group(1), [int(x) for x in n.group(2).split("$")[1:]]
         g = _TRAILING_GLYPH_RE.match(tok)
         if g:
-            tok, glyph = g.group(1), g.group(2)
+            tok = g.group(1)
+            nags.insert(0, _GLYPHS[g.group(2)])
         try:
             move = parse_move(self.board, tok)
         except NotationError as exc:
             self.error(exc.reason, line, column, move=tok, expected=exc.expected, suggestions=exc.suggestions)
-            if self.stack and self.lenient:
-                # drop the rest of this variation and go on with the enclosing line
-                self.skip_depth = 1
-                self.board, self.moves = self.stack.pop()
-                self.visitor.end_variation()
-            else:
-                self.stopped = True
+            self._failed()
             return
         self.visitor.visit_move(self.board, move, tok, line, column)
         self.board.push(move)
         self.moves += 1
-        if glyph:
-            self.visitor.visit_nag(_GLYPHS[glyph])
+        for nag in nags:
+            self.visitor.visit_nag(nag)
 
 
-def _check_result(game: Game, ctx: _Context) -> None:
-    """Flag a Result/Termination claim that the final position does not show (never rejects)."""
-    tag = game.headers.get("Result")
-    if ctx.result is not None and tag and tag != ctx.result and tag in RESULTS:
-        game.errors.append(GameError(f"the Result tag says {tag} but the movetext ends with {ctx.result}",
-                                     file=ctx.file, game=ctx.number, kind="warning"))
-    if game.result == "*" and tag in RESULTS:
+def _finish(game: Game, ctx: _Context, headers, report) -> None:
+    """Result, import status, and the check of Result/Termination claims (never rejects)."""
+    tag = None
+    for name, value in headers:
+        if name == "Result":
+            tag = value.strip()
+    if ctx.result is not None and tag in RESULTS and tag != ctx.result:
+        line, column = ctx.result_at
+        report(GameError(f"the Result tag says {tag} but the movetext ends with {ctx.result}",
+                         file=ctx.file, game=ctx.number, line=line, column=column, move=ctx.result,
+                         expected=f"the result {tag}", kind="warning"))
+    if (ctx.result is None or ctx.result == "*") and tag in RESULTS:
         game.result = tag
-    if not game.valid:
+    if ctx.lenient and game.valid and ctx.board is not None and (ctx.truncated or ctx.dropped):
+        game.headers[IMPORT_STATUS] = TRUNCATED if ctx.truncated else VARIATIONS_DROPPED
+    if not game.valid or ctx.truncated or ctx.board is None:
         return
-    termination = (game.headers.get("Termination") or "").lower()
+    termination = (game.headers.get("Termination") or "").strip().lower()
     if termination not in ("checkmate", "repetition", "perpetual-check", "stalemate"):
         return
-    board = game.end().board()
+    if not ctx.stack:
+        board = ctx.board  # the end of the main line
+    elif game.variations or game.end() is not game:
+        board = game.end().board()
+    else:
+        return
     outcome = board.outcome()
     shown = outcome.termination if outcome else None
     if shown != termination:
-        game.errors.append(GameError(
+        report(GameError(
             f"Termination says {termination} but the final position shows {shown or 'no end of game'}",
             file=ctx.file, game=ctx.number, ply=board.ply, kind="warning"))
 
@@ -514,94 +693,131 @@ def _unescape(value: str) -> str:
 
 
 def _unescape_comment(text: str) -> str:
-    return re.sub(r"\\([\\}])", r"\1", text).strip()
+    return normalize_comment(re.sub(r"\\([\\}])", r"\1", text))
 
 
 # --- writing ------------------------------------------------------------------------------------
 
 
 def _escape_tag(value: str) -> str:
+    value = re.sub(r"\r\n|[\r\n]", " ", value)  # a tag is one line
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _escape_comment(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("}", "\\}")
+def _tag_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", name) or "_"
+
+
+def _comment(text: str) -> str | None:
+    text = normalize_comment(text)
+    return "{" + text.replace("\\", "\\\\").replace("}", "\\}") + "}" if text else None
 
 
 def write_game(game: Game, *, width: int = 80, comments: bool = True, variations: bool = True) -> str:
-    """The game in canonical LSN: tags, movetext with minimal disambiguation, result."""
+    """The game in canonical LSN: tags, movetext with minimal disambiguation, result.
+
+    A ``starting_comment`` is written where LSN can place it, before the first move of a
+    variation; on any other node it is joined to the comment of the move before (or to the game
+    comment), which is where the reader puts a comment written there.
+    """
     headers = game.headers
     out = []
-    tags = [("Variant", game.variant.slug)]
+    variant = headers.get("Variant", "?") if getattr(game, "variant_missing", False) else game.variant.slug
+    tags = [("Variant", variant)]
     for name in SEVEN_TAG_ROSTER[1:]:
         if name == "Result":
             tags.append(("Result", game.result))
         else:
-            tags.append((name, headers.get(name, "?")))
+            tags.append((name, headers.get(name, _ROSTER_UNKNOWN)))
     ruleset = format_ruleset(game.variant, game.options) if game.variant.playable else ""
     if ruleset:
         tags.append(("RuleSet", ruleset))
     if game.start and game.start != game.rules.start:
         tags.append(("SetUp", "1"))
         tags.append(("SFEN", game.start))
-    done = {n for n, _ in tags} | {"SetUp", "SFEN", "FEN", "RuleSet"}
+    done = {n for n, _ in tags} | _MODEL_TAGS
     for name, value in headers.items():
         if name not in done:
-            tags.append((name, value))
+            tags.append((_tag_name(name), value))
     for name, value in tags:
         out.append(f'[{name} "{_escape_tag(value)}"]')
     out.append("")
     tokens: list[str] = []
-    if game.comment and comments:
-        tokens.append("{" + _escape_comment(game.comment) + "}")
     board = game.start_board()
-    _write_line(game, board, tokens, comments, variations, first=True)
+    _write_line(game, board, tokens, comments, variations, game.comment if comments else "")
+    if comments and not game.variations and _comment(game.comment):
+        tokens.append(_comment(game.comment))
     tokens.append(game.result)
     out.extend(_wrap(tokens, width))
     return "\n".join(out) + "\n"
 
 
-def _write_line(node: GameNode, board: Board, tokens: list, comments: bool, variations: bool, first: bool):
-    """Write the line starting at ``node``'s first child, with side variations."""
+def _write_line(node: GameNode, board: Board, tokens: list, comments: bool, variations: bool,
+                before: str):
+    """Write the line from ``node``'s first child on, with side variations; ``board`` is left as
+    it was.  ``before`` is the comment to write before the first move."""
     need_number = True
+    first = True
+    pushed = 0
     while node.variations:
         main = node.variations[0]
-        _write_move(main, board, tokens, comments, need_number or first)
-        first = False
+        if first and comments:
+            # before the first move of a variation: its starting comment; before the first move of
+            # the game: the reader joins it to the game comment
+            before = _join(normalize_comment(before), normalize_comment(main.starting_comment))
+        text = _comment(before) if comments else None
+        if text:
+            tokens.append(text)
+            need_number = True
+        move_no = (board.move_number + 1) // 2
+        written = move_notation(board, main.move)
+        if board.turn == 0:
+            written = f"{move_no}. {written}"
+        elif need_number:
+            written = f"{move_no}... {written}"
+        tokens.append(written)
+        tokens.extend(f"${nag}" for nag in main.nags)
         need_number = False
+        if comments:
+            after = normalize_comment(main.comment)
+            # the next main move's starting comment cannot be written before it: join it here
+            if main.variations:
+                after = _join(after, normalize_comment(main.variations[0].starting_comment))
+            text = _comment(after)
+            if text:
+                tokens.append(text)
+                need_number = True
         if variations and len(node.variations) > 1:
             for side in node.variations[1:]:
                 tokens.append("(")
-                branch = board.copy(stack=True)
                 holder = GameNode()
                 holder.variations = [side]
-                _write_line(holder, branch, tokens, comments, variations, first=True)
+                _write_line(holder, board, tokens, comments, variations, "")
                 tokens.append(")")
             need_number = True
-        if main.comment and comments:
-            need_number = True
         board.push(main.move)
+        pushed += 1
         node = main
-
-
-def _write_move(node: GameNode, board: Board, tokens: list, comments: bool, number: bool):
-    if node.starting_comment and comments:
-        tokens.append("{" + _escape_comment(node.starting_comment) + "}")
-    move_no = (board.move_number + 1) // 2
-    if board.turn == 0:
-        tokens.append(f"{move_no}.")
-    elif number:
-        tokens.append(f"{move_no}...")
-    tokens.append(move_notation(board, node.move))
-    for nag in node.nags:
-        tokens.append(f"${nag}")
-    if node.comment and comments:
-        tokens.append("{" + _escape_comment(node.comment) + "}")
+        before = ""
+        first = False
+    for _ in range(pushed):
+        board.pop()
 
 
 def _wrap(tokens: list[str], width: int) -> list[str]:
-    lines, cur = [], ""
+    """Tokens joined by spaces into lines of at most ``width`` characters where possible;
+    parentheses stick to the token inside them."""
+    glued, opening = [], ""
     for t in tokens:
+        if t == "(":
+            opening += "("
+        elif t == ")" and glued:
+            glued[-1] += ")"
+        else:
+            glued.append(opening + t)
+            opening = ""
+    lines, cur = [], ""
+    for t in glued:
         if cur and len(cur) + 1 + len(t) > width:
             lines.append(cur)
             cur = t
@@ -613,5 +829,6 @@ def _wrap(tokens: list[str], width: int) -> list[str]:
 
 
 def write_games(games: Iterable[Game], **kwargs) -> Iterator[str]:
+    """Each game's LSN followed by a blank line (concatenate them to write a file)."""
     for g in games:
         yield write_game(g, **kwargs) + "\n"

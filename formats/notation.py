@@ -99,31 +99,58 @@ def notations(board: Board, moves: list[Move] | None = None) -> dict[Move, str]:
     """
     if moves is None:
         moves = board.legal_moves()
+    keys = {m: _key(board, m) for m in moves}
     origins: dict = {}
-    for m in moves:
+    for m, key in keys.items():
         if m.drop is None:
-            origins.setdefault(_key(board, m), set()).add(m.from_square)
+            origins.setdefault(key, set()).add(m.from_square)
     out = {}
-    for m in moves:
-        ambiguous = m.drop is None and len(origins.get(_key(board, m), ())) > 1
+    for m, key in keys.items():
+        ambiguous = m.drop is None and len(origins.get(key, ())) > 1
         out[m] = _write(board, m, ambiguous)
     return out
+
+
+def _squares_of(board: Board, colour: int, piece_id: str | None) -> list[int]:
+    """The squares of ``colour``'s pieces with this ID (all of them for None)."""
+    codes = getattr(board, "_pieces", None)
+    if codes is not None:  # fast path: the board's own piece lists, without making Piece objects
+        types = board.rules.types
+        try:
+            return [sq for sq, code in codes[colour].items()
+                    if piece_id is None or types[(code >> 1) - 1].id == piece_id]
+        except (TypeError, AttributeError, IndexError, KeyError):
+            pass
+    return [sq for sq, p in board.pieces(colour).items() if piece_id is None or p.id == piece_id]
+
+
+def _rivals(board: Board, move: Move) -> bool:
+    """Whether another piece with the mover's ID has a legal move with the same captures and
+    destination (then the origin must be written)."""
+    piece = board.piece_at(move.from_square)
+    if piece is None:
+        raise ValueError(f"no piece on {square_name(move.from_square)} for move {move}")
+    igui = move.to_square == move.from_square
+    for sq in _squares_of(board, board.turn, piece.id):
+        if sq == move.from_square:
+            continue
+        to = sq if igui else move.to_square
+        for promotion in (None, True, False):
+            if board.illegal_reason(Move(sq, to, move.kills, promotion)) is None:
+                return True
+    return False
 
 
 def move_notation(board: Board, move: Move) -> str:
     """Notation of one legal move in the position on ``board`` (before the move is played).
 
-    Only the moves of other pieces of the same ID are generated and checked, so this is cheaper than
-    :func:`notations` for a single move.
+    Only the moves of the other pieces with the same ID and the same captures and destination are
+    checked, so this is much cheaper than :func:`notations` for a single move; the result is the
+    same as ``notations(board)[move]``.
     """
     if move.drop is not None or _needs_origin(move):
         return _write(board, move, False)
-    key = _key(board, move)
-    for other in board.pseudo_legal_moves():
-        if (other.drop is None and other.from_square != move.from_square
-                and _key(board, other) == key and board.is_legal(other)):
-            return _write(board, move, True)
-    return _write(board, move, False)
+    return _write(board, move, _rivals(board, move))
 
 
 _SQ = r"[a-p](?:1[0-6]|[1-9])"
@@ -133,6 +160,23 @@ _BODY_RE = re.compile(rf"""
     (?P<promo>[+=])?\Z""", re.X)
 _DROP_RE = re.compile(rf"[*@](?P<to>{_SQ})\Z")
 _LEG_RE = re.compile(rf"(x!|x|-)?({_SQ})")
+_FULL_SQ_RE = re.compile(rf"{_SQ}\Z")
+_HEAD_RE = re.compile(r"[+!]?[A-Za-z][A-Za-z0-9']*?(?=[a-p]?\d|[-x*@]|\Z)")
+_EXPECTED_FORM = ("piece ID, origin if needed, '-' or 'x', destination, '+' or '=' for promotion; "
+                  "drops as ID*square")
+
+
+class _Reading:
+    """One way to read a move text: the piece, the candidate moves (promotion not yet decided)."""
+
+    __slots__ = ("piece_id", "candidates", "promo", "problem", "unwritten_passes")
+
+    def __init__(self, piece_id, candidates, promo, problem=None, unwritten_passes=()):
+        self.piece_id = piece_id
+        self.candidates = candidates
+        self.promo = promo
+        self.problem = problem  # why there are no candidates, when known
+        self.unwritten_passes = unwritten_passes  # candidates read as passes without the origin
 
 
 def parse_move(board: Board, text: str) -> Move:
@@ -140,81 +184,148 @@ def parse_move(board: Board, text: str) -> Move:
 
     Accepts the canonical notation with or without the origin (full square, file or rank),
     overspecified moves, ``x``/``-`` or no separator, ``@`` for drops, and the compact machine form
-    (``h8h9``).  Piece IDs and aliases are matched case-insensitively, longest first, so ``+P``,
-    ``!LD`` and ``KR`` tokenise unambiguously.  A promotion the mover could choose must be written
-    (``+`` or ``=``); a compulsory one may be left out.  Only the pieces the text can mean are
-    checked, so this is cheap enough to run on every ply of an import.
+    (``h8h9``, ``h8h9h10``: every square between the origin and the destination is captured).
+    Piece IDs and aliases are matched case-insensitively, longest first, so ``+P``, ``!LD`` and
+    ``KR`` tokenise unambiguously; an ID written exactly as the variant spells it is tried first,
+    so ``Gd-e2`` is a Gold from the d-file even where a piece ``GD`` exists.  A path that passes
+    its own earlier squares (``!LDxh9xh10xh9``) is read by its effect.  A promotion the mover could
+    choose must be written (``+`` or ``=``); a compulsory one may be left out.  Only the pieces the
+    text can mean are checked, so this is cheap enough to run on every ply of an import.
 
     Raises :class:`NotationError` when no legal move or more than one matches.
     """
     text = text.strip()
     if not text:
         raise NotationError(text, "empty move", "a move such as P-e5")
-    parsed = _parse_text(board, text)
-    if parsed is None:
-        head = re.match(r"[+!]?[A-Za-z][A-Za-z0-9']*?(?=[a-p]?\d|[-x*@]|\Z)", text)
-        if head and head.group().upper() not in board.rules.piece_index():
+    first = None  # the reading used to explain a failure
+    for tier in _readings(board, text):
+        several = None
+        for reading in tier:
+            found, reasons = _match(board, reading)
+            if len(found) == 1:
+                return found[0]
+            if found and several is None:
+                several = found
+            if first is None or (not first[0].candidates and reading.candidates):
+                first = (reading, reasons)
+        if several:
+            written = sorted(_write(board, m, True) for m in several)
+            raise NotationError(text, "ambiguous: more than one legal move matches",
+                                "the origin square to tell them apart", written)
+    if first is None:
+        head = _HEAD_RE.match(text)
+        upper = text.upper()
+        if head and not any(upper.startswith(k) for k in board.rules.piece_index()):
             reason = f"{board.rules.name} has no piece {head.group()!r}"
         else:
             reason = "not a move in this notation"
-        raise NotationError(text, reason, "piece ID, origin if needed, '-' or 'x', destination, '+' or '=' "
-                            "for promotion; drops as ID*square", _suggest(board, text))
-    candidates, promo, piece_id = parsed
-    found, reasons = [], []
-    for m in candidates:
-        for attempt in _promotions(board, m, promo):
-            reason = board.illegal_reason(attempt)
-            if reason is None:
-                found.append(attempt)
-                break
-            reasons.append(reason)
-    if len(found) == 1:
-        return found[0]
-    if found:
-        written = sorted(_write(board, m, True) for m in found)
-        raise NotationError(text, "ambiguous: more than one legal move matches",
-                            "the origin square to tell them apart", written)
-    if not candidates:
-        what = f"no {piece_id} of the side to move" if piece_id else "no piece of the side to move there"
-        raise NotationError(text, f"{what} can make this move", "a legal move", _suggest(board, text))
+        raise NotationError(text, reason, _EXPECTED_FORM, _suggest(board, text))
+    reading, reasons = first
+    if not reading.candidates:
+        if reading.problem:
+            reason = reading.problem
+        elif reading.piece_id:
+            reason = f"no {reading.piece_id} of the side to move can make this move"
+        else:
+            reason = "no piece of the side to move there can make this move"
+        raise NotationError(text, reason, "a legal move", _suggest(board, text))
     reason = _best_reason(reasons)
-    if "cannot make that move" in reason:
-        dest = re.findall(r"[a-p](?:1[0-6]|[1-9])", text)
-        reason = f"no {piece_id or 'piece'} of the side to move can " + (
+    if "cannot make that move" in reason and len(reading.candidates) > 1:
+        dest = re.findall(_SQ, text)
+        reason = f"no {reading.piece_id or 'piece'} of the side to move can " + (
             f"reach {dest[-1]}" if dest else "make this move")
     expected = "'+' or '='" if "must be chosen" in reason else "a legal move"
     raise NotationError(text, reason, expected, _suggest(board, text))
 
 
-def _parse_text(board: Board, text: str):
-    """Candidate moves (promotion not yet decided), the promotion suffix and the piece ID."""
-    rules = board.rules
-    index = rules.piece_index()
+def _match(board: Board, reading: _Reading):
+    """The legal moves among a reading's candidates, and the reasons the others are illegal.
+
+    Without a written promotion choice a compulsory promotion is read as made."""
+    found, reasons = [], []
+    promo = reading.promo
+    for base in reading.candidates:
+        m = base if promo is None else base._replace(promotion=promo)
+        reason = board.illegal_reason(m)
+        if base in reading.unwritten_passes and (reason is None or "promotion must be chosen" in reason):
+            reason = f"a pass is written with its origin: {_write(board, m, True)}"
+        if reason is not None and promo is None and "must be chosen" in reason:
+            declined = board.illegal_reason(m._replace(promotion=False))
+            if declined and "compulsory" in declined:
+                m = m._replace(promotion=True)
+                reason = board.illegal_reason(m)
+        if reason is None:
+            found.append(m)
+        else:
+            reasons.append(reason)
+    return found, reasons
+
+
+_ID_BUCKETS: dict = {}
+
+
+def _id_buckets(index: dict) -> dict:
+    """The IDs and aliases of a piece index by their first character, longest first (cached)."""
+    cached = _ID_BUCKETS.get(id(index))
+    if cached is not None and cached[0] is index:
+        return cached[1]
+    buckets: dict = {}
+    for key in sorted(index, key=len, reverse=True):
+        buckets.setdefault(key[0], []).append(key)
+    if len(_ID_BUCKETS) > 64:
+        _ID_BUCKETS.clear()
+    _ID_BUCKETS[id(index)] = (index, buckets)
+    return buckets
+
+
+def _readings(board: Board, text: str):
+    """The ways ``text`` can be read, in tiers from most to least likely: IDs written exactly as
+    the variant spells them (longest first); the compact form without an ID; IDs matched without
+    regard to case.  A tier whose readings match a legal move decides; the next is tried only when
+    none does."""
+    index = board.rules.piece_index()
+    bucket = _id_buckets(index).get(text[0].upper(), ())
+    exact = [k for k in bucket if text.startswith(k)]
+    yield _tier(board, text, exact, index)
+    yield _tier(board, text, [None], index)
     upper = text.upper()
-    ids = sorted((k for k in index if upper.startswith(k)), key=len, reverse=True)
-    for ident in ids + [None]:
-        rest = text[len(ident):] if ident else text
-        piece = index[ident] if ident else None
+    yield _tier(board, text, [k for k in bucket if k not in exact and upper.startswith(k)], index)
+
+
+def _tier(board, text, idents, index):
+    for ident in idents:
+        reading = _read_as(board, text, ident, index)
+        if reading is not None:
+            yield reading
+
+
+def _read_as(board: Board, text: str, ident: str | None, index: dict) -> _Reading | None:
+    rules = board.rules
+    rest = text[len(ident):] if ident else text
+    piece = index[ident] if ident else None
+    if piece is not None:
         drop = _DROP_RE.match(rest)
-        if drop and piece is not None:
-            to = parse_square(drop.group("to"), rules.files, rules.ranks) if _on_board(rules, drop.group("to")) else None
-            if to is None:
-                continue
-            return [Move(None, to, (), None, piece.id)], None, piece.id
-        m = _BODY_RE.match(rest)
-        if not m:
-            continue
-        legs = _LEG_RE.findall(m.group("legs"))
-        if not all(_on_board(rules, sq) for _, sq in legs):
-            continue
-        origin = m.group("origin")
-        if ident is None and (origin is None or len(legs) != 1) and len(legs) < 2:
-            continue  # without an ID the origin square must be written
-        if ident is None and origin is None:
-            origin, legs = legs[0][1], legs[1:]
-        promo = {"+": True, "=": False, None: None}[m.group("promo")]
-        return _candidates(board, piece, origin, legs), promo, piece.id if piece else None
-    return None
+        if drop:
+            if not _on_board(rules, drop.group("to")):
+                return None
+            to = parse_square(drop.group("to"), rules.files, rules.ranks)
+            return _Reading(piece.id, [Move(None, to, (), None, piece.id)], None)
+    m = _BODY_RE.match(rest)
+    if not m:
+        return None
+    legs = _LEG_RE.findall(m.group("legs"))
+    origin = m.group("origin")
+    if origin is not None and _FULL_SQ_RE.match(origin) and not _on_board(rules, origin):
+        return None
+    if not all(_on_board(rules, sq) for _, sq in legs):
+        return None
+    if piece is None and (origin is None or not _FULL_SQ_RE.match(origin)):
+        return None  # without an ID the origin square must be written
+    promo = {"+": True, "=": False, None: None}[m.group("promo")]
+    candidates, problem = _candidates(board, piece, origin, legs)
+    passes = () if origin is not None and _FULL_SQ_RE.match(origin) else {
+        m for m in candidates if m.from_square == m.to_square and not m.kills}
+    return _Reading(piece.id if piece else None, candidates, promo, problem, passes)
 
 
 def _on_board(rules, name: str) -> bool:
@@ -225,47 +336,44 @@ def _on_board(rules, name: str) -> bool:
         return False
 
 
-def _candidates(board: Board, piece, origin: str | None, legs) -> list[Move]:
+def _candidates(board: Board, piece, origin: str | None, legs):
+    """Candidate moves for the written legs: every square before the destination is captured
+    unless it is written after '-' (a square passed over); 'x!' before the last square captures it
+    and the piece stays."""
     rules = board.rules
     squares = [(sep, parse_square(sq, rules.files, rules.ranks)) for sep, sq in legs]
     turn = board.turn
-    if origin and len(origin) >= 2 and origin[0].isalpha():
-        origins = [parse_square(origin, rules.files, rules.ranks)]
+    full_origin = origin is not None and _FULL_SQ_RE.match(origin) is not None
+    if full_origin:
+        fr = parse_square(origin, rules.files, rules.ranks)
+        here = board.piece_at(fr)
+        if here is None or here.colour != turn:
+            return [], f"the side to move has no piece on {origin}"
+        if piece is not None and here.id != piece.id:
+            return [], f"the piece on {origin} is {here.id}, not {piece.id}"
+        origins = [fr]
     else:
-        origins = [sq for sq, p in board.pieces(turn).items()]
+        origins = _squares_of(board, turn, piece.id if piece is not None else None)
         if origin:
             if origin.isalpha():
                 origins = [s for s in origins if square_name(s)[0] == origin]
             else:
                 origins = [s for s in origins if square_name(s)[1:] == origin]
-    if piece is not None:
-        origins = [s for s in origins if (p := board.piece_at(s)) is not None and p.id == piece.id]
     out = []
     for fr in origins:
-        kills = [sq for sep, sq in squares[:-1] if sep.startswith("x")]
+        kills = [sq for sep, sq in squares[:-1] if sep != "-"]
         last_sep, to = squares[-1]
         if last_sep == "x!":  # igui: the last captured square, and the piece stays
             kills.append(to)
             to = fr
         kills = tuple(dict.fromkeys(k for k in kills if k != to))
         out.append(Move(fr, to, kills, None))
-    return out
-
-
-def _promotions(board: Board, move: Move, promo):
-    """The promotion choices a written move may mean: as written, or a compulsory promotion."""
-    if promo is not None:
-        return [move._replace(promotion=promo)]
-    if board.illegal_reason(move) is not None:
-        declined = board.illegal_reason(move._replace(promotion=False))
-        if declined and "compulsory" in declined:
-            return [move._replace(promotion=True)]
-    return [move]
+    return out, None
 
 
 def _best_reason(reasons: list[str]) -> str:
     """The most telling of several refusals (a piece that could move but not legally first)."""
-    order = ("leaves the mover", "checkmate", "compulsory", "must be chosen", "cannot promote", "cannot make")
+    order = ("a pass is written", "leaves the mover", "checkmate", "compulsory", "must be chosen", "cannot promote", "cannot make")
     for key in order:
         for r in reasons:
             if key in r:
@@ -274,8 +382,21 @@ def _best_reason(reasons: list[str]) -> str:
 
 
 def _suggest(board: Board, text: str, n: int = 3) -> list[str]:
-    """Legal moves written most like ``text``."""
+    """Legal moves written most like ``text`` (moves to the squares it names first)."""
+    text = text[:40]
     written = list(notations(board).values())
-    upper = {w.upper(): w for w in written}
-    close = difflib.get_close_matches(text.upper(), list(upper), n=n, cutoff=0.4)
-    return [upper[c] for c in close]
+    squares = set(re.findall(_SQ, text))
+    target = text.upper()
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(target)
+    scored = []
+    for w in written:
+        matcher.set_seq1(w.upper())
+        score = matcher.ratio()
+        dest = re.findall(_SQ, w)
+        if dest and dest[-1] in squares:
+            score += 0.3
+        if score >= 0.4:
+            scored.append((-score, w))
+    scored.sort()
+    return [w for _, w in scored[:n]]
