@@ -113,15 +113,9 @@ def notations(board: Board, moves: list[Move] | None = None) -> dict[Move, str]:
 
 def _squares_of(board: Board, colour: int, piece_id: str | None) -> list[int]:
     """The squares of ``colour``'s pieces with this ID (all of them for None)."""
-    codes = getattr(board, "_pieces", None)
-    if codes is not None:  # fast path: the board's own piece lists, without making Piece objects
-        types = board.rules.types
-        try:
-            return [sq for sq, code in codes[colour].items()
-                    if piece_id is None or types[(code >> 1) - 1].id == piece_id]
-        except (TypeError, AttributeError, IndexError, KeyError):
-            pass
-    return [sq for sq, p in board.pieces(colour).items() if piece_id is None or p.id == piece_id]
+    if piece_id is None:
+        return list(board.pieces(colour))
+    return board.squares_of(piece_id, colour)
 
 
 def _rivals(board: Board, move: Move) -> bool:

@@ -184,6 +184,14 @@ class Board:
         colours = (0, 1) if colour is None else (colour,)
         return {sq: self.piece_at(sq) for c in colours for sq in self._pieces[c]}
 
+    def squares_of(self, piece_id: str, colour: int) -> list[int]:
+        """The squares of ``colour``'s pieces with this ID (cheap: no Piece objects are made)."""
+        t = self.rules.type_by_id.get(piece_id)
+        if t is None:
+            return []
+        code = t.index * 2 + colour
+        return [sq for sq, c in self._pieces[colour].items() if c == code]
+
     def hand(self, colour: int) -> dict:
         """Piece ID -> count held by ``colour``."""
         return {self.rules.types[t - 1].id: n for t, n in enumerate(self.hands[colour]) if n}
