@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .position import ParsedPosition, format_position, parse_position
+from .position import ParsedPosition, PositionError, format_position, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules
 from .squares import CELLS, STRIDE, square, square_file, square_name, square_rank
 from .variant import Variant, load_variant
@@ -103,9 +103,18 @@ class Board:
     # --- setting up ------------------------------------------------------------------------------
 
     def set_position(self, text: str) -> None:
-        """Set up a position from a position string; the move history is cleared."""
-        parsed = parse_position(self.rules, text)
-        self._setup(parsed)
+        """Set up a position from a position string; the move history is cleared.
+
+        Raises :class:`PositionError` for a string that is not a position of the variant (or not a
+        possible one: the side not to move in check); the board is then left as it was.
+        """
+        before = dict(self.__dict__)
+        try:
+            self._setup(parse_position(self.rules, text))
+        except PositionError:
+            self.__dict__.clear()
+            self.__dict__.update(before)
+            raise
 
     def _setup(self, parsed: ParsedPosition) -> None:
         R = self.rules
@@ -122,11 +131,9 @@ class Board:
         for colour in (0, 1):
             royals = [sq for sq, code in self._pieces[colour].items() if R.royal[code]]
             if len(royals) > 1:
-                from .position import PositionError
                 raise PositionError(f"{'first' if colour == 0 else 'second'} player has {len(royals)} royal pieces")
             self._royal[colour] = royals[0] if royals else None
         if not R.drops and any(any(h) for h in parsed.hands):
-            from .position import PositionError
             raise PositionError(f"{self.variant.name} has no drops, so no pieces in hand")
         self.hands = [list(parsed.hands[0]), list(parsed.hands[1])]
         self.turn = parsed.turn
@@ -138,7 +145,6 @@ class Board:
         self._seen = {self._zobrist: 1}
         self._history = [self._zobrist]
         if self._exposed(self.turn ^ 1):
-            from .position import PositionError
             raise PositionError("the side not to move is in check: its royal piece could be captured")
 
     def _place(self, sq: int, code: int) -> None:
