@@ -682,8 +682,9 @@ def variant_import(page, out, slug, name, index, pieces, as_json):
 
 def _register_commands() -> None:
     """Commands that live in their own modules."""
-    from . import record_commands
+    from . import generate_command, record_commands
     record_commands.register(main)
+    generate_command.register(main)
 
 
 _register_commands()
