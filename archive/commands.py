@@ -1,0 +1,528 @@
+"""The archive's commands: ``import``, ``games``, ``show`` and ``export`` (see docs/archive.md).
+
+They are added to the main ``daikifu`` group by :func:`register`::
+
+    from archive.commands import register
+    register(main)
+
+Every command takes ``--db PATH`` (default: ``$DAIKIFU_DB``, else ``daikifu.db`` in the current
+directory) and ``--json``; problems are one-line click errors.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from replay import UnknownVariantError, VariantError, load_variant
+from replay.variant import ENV_VAR
+
+from .store import DEFAULT_DB, ENV_DB, STATUSES, Archive, ArchiveError
+
+__all__ = ["register", "import_command", "games_command", "show_command", "export_command", "error_text"]
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def register(group: click.Group) -> None:
+    """Add the archive commands to ``group`` (the main ``daikifu`` group)."""
+    for command in (import_command, games_command, show_command, export_command):
+        group.add_command(command)
+
+
+# --- shared pieces --------------------------------------------------------------------------------
+
+db_option = click.option(
+    "--db", "db_path", metavar="PATH", envvar=ENV_DB, default=DEFAULT_DB, show_default=True,
+    help=f"The archive database (also from the {ENV_DB} environment variable).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+def _echo_json(data) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@contextlib.contextmanager
+def _variants_env(ctx: click.Context):
+    """Make the global --variants-dir visible to the readers (and to import worker processes)."""
+    extra = ctx.find_root().params.get("variants_dir")
+    if not extra:
+        yield
+        return
+    old = os.environ.get(ENV_VAR)
+    os.environ[ENV_VAR] = os.pathsep.join(p for p in (old, str(extra)) if p)
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ[ENV_VAR]
+        else:
+            os.environ[ENV_VAR] = old
+
+
+def _open(path: str, create: bool = False) -> Archive:
+    try:
+        return Archive(path, create=create)
+    except ArchiveError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def error_text(e: dict) -> str:
+    """``file:line:column ply N move 'X': message (expected ...); did you mean ...?``"""
+    where = ":".join(str(e[k]) for k in ("file", "line", "column") if e.get(k) is not None)
+    parts = [where] if where else []
+    if e.get("game") is not None and e.get("line") is None:
+        parts.append(f"game {e['game']}")
+    if e.get("ply") is not None:
+        parts.append(f"ply {e['ply']}")
+    if e.get("move") is not None:
+        parts.append(f"move {e['move']!r}")
+    text = " ".join(parts) + ": " + e.get("message", "") if parts else e.get("message", "")
+    if e.get("expected"):
+        text += f" (expected {e['expected']})"
+    if e.get("suggestions"):
+        text += "; did you mean " + ", ".join(e["suggestions"]) + "?"
+    return text
+
+
+def _variant_slug(ctx, value):
+    if not value:
+        return None
+    try:
+        return load_variant(value, ctx.find_root().params.get("variants_dir")).slug
+    except UnknownVariantError:
+        return value  # games of a variant that is not installed here can still be listed
+    except VariantError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _filter_options(f):
+    """The game filters shared by ``games`` and ``export``."""
+    options = [
+        click.option("--variant", metavar="NAME", help="Only this variant (slug, name or alias)."),
+        click.option("--player", metavar="NAME",
+                     help="Only games where NAME played either side (case-insensitive; * is a wildcard)."),
+        click.option("--sente", metavar="NAME", help="Only games where NAME was Sente (the first player)."),
+        click.option("--gote", metavar="NAME", help="Only games where NAME was Gote (the second player)."),
+        click.option("--result", metavar="RESULT",
+                     help="Only this result: 1-0, 0-1, 1/2-1/2, * (or sente, gote, draw, unfinished)."),
+        click.option("--status", type=click.Choice(STATUSES + ("all",)),
+                     help="Only games with this status; default: every game but the invalid ones."),
+        click.option("--since", metavar="DATE", help="Only games played on or after DATE (2024, 2024-05 or 2024-05-17)."),
+        click.option("--until", metavar="DATE", help="Only games played on or before DATE."),
+        click.option("--search", metavar="TEXT",
+                     help="Full-text search in event, site, player names and comments (SQLite FTS5 syntax "
+                          "allowed: \"exact phrase\", prefix*, OR, NOT)."),
+        click.option("--limit", "-n", type=click.IntRange(0), metavar="N", help="At most N games."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _filters(ctx, variant, player, sente, gote, result, status, since, until, search) -> dict:
+    return {"variant": _variant_slug(ctx, variant), "player": player, "sente": sente, "gote": gote,
+            "result": result, "status": status, "since": since, "until": until, "search": search}
+
+
+def _query(archive: Archive, filters: dict, limit=None):
+    try:
+        return list(archive.games(**filters, limit=limit))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+# --- import ---------------------------------------------------------------------------------------
+
+
+@click.command("import", context_settings=CONTEXT)
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
+@db_option
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Read and validate games in this many processes (the database has one writer).")
+@click.option("--lenient", is_flag=True,
+              help="Keep the moves before a bad one (status 'truncated') instead of storing the game as invalid.")
+@click.option("--skip-invalid", is_flag=True, help="Do not store invalid games (they are still reported).")
+@json_option
+@click.pass_context
+def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, as_json):
+    """Import the games of FILES (LSN or KIF, in any mix) into the archive.
+
+    Formats are recognised by content, not by file name; a directory is read recursively (files
+    that hold no game record are skipped) and '-' reads standard input.  Every move is checked
+    against the rules.  A game already in the archive (the same variant, rule set, start position
+    and main line) is a duplicate and is not stored again, so importing a file twice adds nothing,
+    and an interrupted import finishes when it is run again.  A game whose main line is a prefix
+    of a stored game's (or the other way round) is stored and reported as a prefix duplicate.
+    Invalid games are stored with status 'invalid' and their first error (see `daikifu games
+    --status invalid`), unless --skip-invalid.
+
+    \b
+    Examples:
+      daikifu import games.lsn
+      daikifu import records/ extra.kif --jobs 4
+      daikifu import --db club.db --lenient --json games.lsn
+      cat games.lsn | daikifu import -
+    """
+    from .importer import ImportInterrupted, import_paths
+
+    archive = _open(db_path, create=True)
+    bar = None
+    show_bar = not as_json and sys.stderr.isatty()
+    state = {"shown": 0}
+
+    def progress(done, total):
+        nonlocal bar
+        if not show_bar or not total:
+            return
+        if bar is None:
+            bar = click.progressbar(length=total, label="importing", file=sys.stderr, show_eta=True)
+            bar.__enter__()
+        bar.update(done - state["shown"])
+        state["shown"] = done
+
+    code = 0
+    try:
+        with _variants_env(ctx):
+            try:
+                summary = import_paths(archive, list(files), jobs=jobs, lenient=lenient,
+                                       skip_invalid=skip_invalid, progress=progress)
+            except ImportInterrupted as exc:
+                summary = exc.summary
+                code = 130
+            except FileNotFoundError as exc:
+                raise click.ClickException(str(exc)) from None
+            except (ArchiveError, OSError) as exc:
+                raise click.ClickException(str(exc)) from None
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+        archive.close()
+    if any(f.error for f in summary.files) and not code:
+        code = 1
+    if as_json:
+        data = summary.as_dict()
+        data["db"] = db_path
+        _echo_json(data)
+    else:
+        _print_summary(summary, db_path, skip_invalid)
+    ctx.exit(code)
+
+
+def _print_summary(s, db_path: str, skip_invalid: bool) -> None:
+    echo = click.echo
+    nfiles = len(s.files)
+    rate = f", {s.plies_per_second:,.0f} plies/s" if s.seconds > 0 and s.plies else ""
+    head = "Interrupted" if s.interrupted else "Done"
+    echo(f"{head}: {s.games} games ({s.plies:,} plies) read from {nfiles} file{'s' * (nfiles != 1)} "
+         f"in {s.seconds:.1f} s{rate}")
+    echo(f"  imported:          {s.imported}")
+    echo(f"  duplicates:        {s.duplicates} (already in {db_path}: not stored again)")
+    echo(f"  prefix duplicates: {s.prefixes} (stored: the main line is a prefix of a stored game's, or v.v.)")
+    stored = "not stored (--skip-invalid)" if skip_invalid else "stored with status 'invalid'"
+    echo(f"  invalid:           {s.invalid}" + (f" ({stored})" if s.invalid else ""))
+    errors = s.errors
+    for e in errors[:20]:
+        echo(f"    {error_text(e)}")
+    if len(errors) > 20 or s.invalid > len(errors):
+        echo(f"    ... and {s.invalid - min(20, len(errors))} more (daikifu games --status invalid)")
+    for f in s.files:
+        if f.error:
+            echo(f"  error: {f.file}: {f.error}")
+        for w in f.warnings:
+            echo(f"  warning: {f.file}: {w}")
+    if s.skipped:
+        echo(f"  skipped: {len(s.skipped)} file{'s' * (len(s.skipped) != 1)} holding no game record"
+             + (f" ({', '.join(s.skipped[:3])}{' ...' if len(s.skipped) > 3 else ''})"))
+    if s.interrupted:
+        echo("The games read so far are stored; run the same command again to finish the import.")
+
+
+# --- games ----------------------------------------------------------------------------------------
+
+
+_LIST_FIELDS = ("id", "variant", "date", "sente", "gote", "result", "ply_count", "status", "event")
+
+
+@click.command("games", context_settings=CONTEXT)
+@db_option
+@_filter_options
+@json_option
+@click.pass_context
+def games_command(ctx, db_path, variant, player, sente, gote, result, status, since, until, search, limit,
+                  as_json):
+    """List the games in the archive (by id), filtered.
+
+    Invalid games are left out unless --status invalid or --status all.
+
+    \b
+    Examples:
+      daikifu games
+      daikifu games --player Taro --result 1-0 --since 2024
+      daikifu games --variant dai-kagamigi --search "opening trap" --limit 20
+      daikifu games --status invalid --json
+    """
+    archive = _open(db_path)
+    with archive:
+        rows = _query(archive, _filters(ctx, variant, player, sente, gote, result, status, since, until,
+                                        search), limit)
+    if as_json:
+        for r in rows:
+            r.pop("source", None)
+        _echo_json(rows)
+        return
+    if not rows:
+        click.echo("No games match.")
+        return
+    header = ("ID", "VARIANT", "DATE", "SENTE", "GOTE", "RESULT", "PLIES", "STATUS", "EVENT")
+    table = [tuple("" if r.get(k) is None else str(r[k]) for k in _LIST_FIELDS) for r in rows]
+    widths = [min(24, max(_width(row[i]) for row in table + [header])) for i in range(len(header))]
+    for row in [header] + table:
+        click.echo("  ".join(_fit(c, w) for c, w in zip(row, widths)).rstrip())
+    invalid = [r for r in rows if r["status"] == "invalid" and r.get("error")]
+    for r in invalid[:20]:
+        click.echo(f"  game {r['id']}: {error_text(r['error'])}")
+
+
+def _width(text: str) -> int:
+    """Columns the text takes in a terminal (East Asian wide characters take two)."""
+    import unicodedata
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _fit(text: str, width: int) -> str:
+    """The text cut to ``width`` columns and padded to it."""
+    out, used = [], 0
+    for c in text:
+        w = _width(c)
+        if used + w > width:
+            break
+        out.append(c)
+        used += w
+    return "".join(out) + " " * (width - used)
+
+
+# --- show -----------------------------------------------------------------------------------------
+
+
+def _resolve_game(archive: Archive, ref: str) -> int:
+    ref = ref.strip()
+    if ref.isdigit():
+        return int(ref)
+    if len(ref) >= 6 and all(c in "0123456789abcdef" for c in ref.lower()):
+        rows = archive.conn.execute("SELECT id FROM games WHERE digest LIKE ? LIMIT 2", (ref.lower() + "%",)).fetchall()
+        if len(rows) == 1:
+            return rows[0][0]
+        if len(rows) > 1:
+            raise click.BadParameter(f"{ref!r} is the start of more than one digest", param_hint="'GAME'")
+    raise click.BadParameter(f"{ref!r} is neither a game id nor the start of a digest", param_hint="'GAME'")
+
+
+@click.command("show", context_settings=CONTEXT)
+@click.argument("game_ref", metavar="GAME")
+@click.option("--ply", type=click.IntRange(0), metavar="N",
+              help="Show the position after N plies (default: the end of the main line).")
+@db_option
+@json_option
+@click.pass_context
+def show_command(ctx, game_ref, ply, db_path, as_json):
+    """Show one game: tags, moves, and a diagram of the position after --ply N plies.
+
+    GAME is a game id (see `daikifu games`) or the start of a game's digest.  For an invalid game
+    the moves up to its first error are shown, with the error.
+
+    \b
+    Examples:
+      daikifu show 12
+      daikifu show 12 --ply 30
+      daikifu show 3f9a2c --json
+    """
+    from formats.jsonexport import move_dict
+
+    archive = _open(db_path)
+    with archive, _variants_env(ctx):
+        game_id = _resolve_game(archive, game_ref)
+        row = archive.game(game_id)
+        if row is None:
+            raise click.ClickException(f"no game {game_id} in {db_path}")
+        unreadable = None
+        try:
+            game = archive.load_game(game_id)
+        except (VariantError, ValueError, ArchiveError) as exc:
+            if row["status"] != "invalid":
+                raise click.ClickException(f"game {game_id}: cannot read its text again: {exc}") from None
+            game, unreadable = None, str(exc)  # an invalid game that cannot be read at all
+    nodes = list(game.mainline()) if game is not None else []
+    stop = len(nodes) if ply is None else ply
+    if stop > len(nodes):
+        raise click.BadParameter(f"game {game_id} has {len(nodes)} plies", param_hint="'--ply'")
+    board = game.start_board() if game is not None else None
+    shown = (board.position(), board.zobrist, board.diagram()) if board is not None else (None, None, None)
+    moves = []
+    for n, node in enumerate(nodes, start=1):
+        entry = move_dict(board, node.move)
+        entry["ply"] = n
+        entry["comment"] = node.comment
+        entry["nags"] = list(node.nags)
+        moves.append(entry)
+        board.push(node.move)
+        if n == stop:
+            shown = (board.position(), board.zobrist, board.diagram())
+    row.pop("source", None)
+    if as_json:
+        data = dict(row)
+        data["moves"] = moves
+        data["ply"] = stop
+        data["position"], data["hash"], data["diagram"] = shown
+        _echo_json(data)
+        return
+    echo = click.echo
+    echo(f"Game {row['id']}: {row['variant']}" + (f" ({row['ruleset']})" if row["ruleset"] else "")
+         + f", {row['status']}, {row['ply_count']} plies, result {row['result']}")
+    tags = [("Event", row["event"]), ("Site", row["site"]), ("Date", row["date"]), ("Round", row["round"]),
+            ("Sente", row["sente"]), ("Gote", row["gote"]), ("Termination", row["termination"])]
+    tags += [tuple(t) for t in row["tags"]]
+    for name, value in tags:
+        if value is not None:
+            echo(f"  {name}: {value}")
+    if row["file"]:
+        echo(f"  imported from {row['file']}" + (f", line {row['source_line']}" if row["source_line"] else ""))
+    if row["prefix_of"]:
+        echo(f"  its main line is a prefix of game {row['prefix_of']}")
+    if row["extends"]:
+        echo(f"  it continues game {row['extends']} (whose main line is a prefix of this one)")
+    if row.get("error"):
+        echo(f"  error: {error_text(row['error'])}")
+    for w in row["warnings"]:
+        echo(f"  warning: {error_text(w)}")
+    echo("")
+    if moves:
+        width = max(len(m["move"]) for m in moves) + 2
+        for i in range(0, len(moves), 2):
+            pair = moves[i:i + 2]
+            echo(f"{i // 2 + 1:>4}. " + "".join(m["move"].ljust(width) for m in pair).rstrip())
+        for m in moves:
+            if m["comment"]:
+                echo(f"  {m['ply']}. {m['move']}: {m['comment']}")
+    else:
+        echo("(no moves)")
+    if board is None:
+        echo(f"  (its text cannot be read as a game: {unreadable})")
+        return
+    echo("")
+    echo(f"Position after {stop} plies:")
+    echo(shown[2])
+    echo(f"position: {shown[0]}")
+
+
+# --- export ---------------------------------------------------------------------------------------
+
+
+@click.command("export", context_settings=CONTEXT)
+@db_option
+@_filter_options
+@click.option("--format", "fmt", type=click.Choice(("lsn", "kif", "json")), default="lsn", show_default=True,
+              help="LSN (one file of games), KIF (one game per file: give -o a name with {n}) or JSON.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              help="Output file (default: standard output); for KIF of several games a name with {n}, "
+                   "which becomes the game id.")
+@click.option("--encoding", type=click.Choice(("utf-8", "cp932")), default="utf-8", show_default=True,
+              help="Encoding of KIF output (cp932 = Shift-JIS, the classic .kif).")
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
+@click.pass_context
+def export_command(ctx, db_path, variant, player, sente, gote, result, status, since, until, search, limit,
+                   fmt, output, encoding, as_json):
+    """Write the games that match the filters as LSN, KIF or JSON.
+
+    LSN is daikifu's canonical LSN (importing it again gives the same games: the same digests);
+    JSON is one list with an object per game (moves with positions and hashes).  Invalid games
+    (with --status invalid or all) are written up to their first error.
+
+    \b
+    Examples:
+      daikifu export -o all.lsn
+      daikifu export --player Taro --format json -o taro.json
+      daikifu export --variant shogi --format kif -o "game-{n}.kif"
+    """
+    from formats.jsonexport import game_to_dict
+    from formats.kif import KifError, write_kif
+    from formats.lsn import write_game
+
+    if as_json:
+        fmt = "json"
+    archive = _open(db_path)
+    count = 0
+    with archive, _variants_env(ctx):
+        filters = _filters(ctx, variant, player, sente, gote, result, status, since, until, search)
+        try:
+            matching = archive.count(**filters)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+        if limit is not None:
+            matching = min(matching, limit)
+        if fmt == "kif" and matching > 1 and "{n}" not in output:
+            raise click.ClickException(f"{matching} games match and a KIF file holds one: give -o a name "
+                                       f"with {{n}}, e.g. game-{{n}}.kif")
+        rows = archive.games(**filters, limit=limit)  # streamed: any number of games
+        out = None if fmt == "kif" else _open_output(output)
+        try:
+            if fmt == "json" and out is not None:
+                out.write("[")
+            for row in rows:
+                try:
+                    game = archive.load_game(row["id"])
+                except (VariantError, ValueError, ArchiveError) as exc:
+                    if row["status"] != "invalid":
+                        raise click.ClickException(f"game {row['id']}: cannot read its text again: {exc}") from None
+                    click.echo(f"warning: game {row['id']} (invalid) left out: its text cannot be read as a "
+                               f"game: {exc}", err=True)
+                    continue
+                if fmt == "lsn":
+                    out.write(write_game(game) + "\n")
+                elif fmt == "json":
+                    out.write(("," if count else "") + "\n" + json.dumps(game_to_dict(game), ensure_ascii=False))
+                else:
+                    try:
+                        data = write_kif(game, encoding=encoding)
+                    except KifError as exc:
+                        raise click.ClickException(f"game {row['id']}: {exc}") from None
+                    _write_bytes(output.replace("{n}", str(row["id"])), data)
+                count += 1
+            if fmt == "json" and out is not None:
+                out.write("\n]\n")
+        finally:
+            if out is not None and out is not sys.stdout:
+                out.close()
+    if output != "-":
+        click.echo(f"wrote {count} game{'s' * (count != 1)} to {output}", err=True)
+
+
+def _open_output(path: str):
+    if path == "-":
+        return click.get_text_stream("stdout")
+    try:
+        return open(path, "w", encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise click.ClickException(f"{path}: cannot write: {exc.strerror}") from None
+
+
+def _write_bytes(path: str, data: bytes) -> None:
+    if path == "-":
+        click.get_binary_stream("stdout").write(data)
+        return
+    try:
+        Path(path).write_bytes(data)
+    except OSError as exc:
+        raise click.ClickException(f"{path}: cannot write: {exc.strerror}") from None
+
+
+if __name__ == "__main__":  # python -m archive.commands ... (before the commands are registered in cli)
+    from .cli import main
+
+    register(main)
+    main(prog_name="daikifu")

@@ -1,0 +1,617 @@
+"""Importing game records into the archive: LSN and KIF files, found by content, in any mix.
+
+>>> summary = import_paths(Archive("games.db"), ["games/", "extra.lsn"], jobs=2)   # doctest: +SKIP
+>>> summary.imported, summary.duplicates, summary.invalid                          # doctest: +SKIP
+
+* Files are recognised by what they hold, never by their names: KIF when
+  :func:`formats.kif.looks_like_kif` says so, LSN when the first line that is not blank is a tag
+  pair.  A file named on the command line that is neither is read as LSN (and its games are
+  reported invalid); files met while walking a directory that are neither are skipped.
+* LSN files are streamed: one game is read at a time, whatever the size of the file.
+* Every file gets an ``imports`` row, updated at every commit and marked finished at the end.
+* Games are committed in batches (at least every :data:`COMMIT_SECONDS` seconds), and only
+  between two games, so the database never holds part of a game.  Ctrl-C is taken at the end of
+  the game being stored: the games read so far are committed.  After a crash (even SIGKILL) the
+  uncommitted batch is lost.  Either way running the same import again finishes the job: what is
+  already stored is recognised by its digest and counted as a duplicate.
+* With ``jobs > 1`` the games are read and validated in worker processes while the main process
+  splits the files into games (a cheap scan) and is the only writer.  At most a few chunks of
+  games are in flight, so memory stays bounded however large the input.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import multiprocessing
+import os
+import re
+import signal
+import sys
+import threading
+import time
+from array import array
+from collections import deque
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from formats.game import GameError
+from formats.kif import KifError, looks_like_kif, read_kif
+from formats.lsn import GameBuilder, Visitor, read_games
+
+from .store import Archive, Record, make_record
+
+__all__ = ["import_paths", "ImportSummary", "FileSummary", "ImportInterrupted", "sniff", "COMMIT_SECONDS"]
+
+COMMIT_SECONDS = 1.0  # commit at least this often
+COMMIT_GAMES = 2000  # ... and after this many games
+MAX_ERRORS = 1000  # errors kept per file (in the imports row and the summary)
+CHUNK_CHARS = 1 << 16  # text per task sent to a worker process
+HEAD_BYTES = 1 << 16  # bytes looked at to recognise a format
+_LSN_HEAD = re.compile(r'\s*\[\s*[A-Za-z0-9_]+\s+"')
+
+
+# --- summaries ------------------------------------------------------------------------------------
+
+
+@dataclass
+class FileSummary:
+    file: str
+    import_id: int | None = None
+    format: str | None = None
+    games: int = 0
+    imported: int = 0
+    duplicates: int = 0
+    prefixes: int = 0
+    invalid: int = 0
+    plies: int = 0
+    errors: list = field(default_factory=list)  # first error of each invalid game (dicts), at most MAX_ERRORS
+    error: str | None = None  # the file could not be read
+    warnings: list = field(default_factory=list)
+    finished: bool = False
+
+    def counts(self) -> dict:
+        return {"games": self.games, "imported": self.imported, "duplicates": self.duplicates,
+                "prefixes": self.prefixes, "invalid": self.invalid, "plies": self.plies}
+
+
+@dataclass
+class ImportSummary:
+    files: list = field(default_factory=list)  # FileSummary of each file read
+    skipped: list = field(default_factory=list)  # files met in directories that hold no game record
+    seconds: float = 0.0
+    jobs: int = 1
+    interrupted: bool = False
+
+    def _sum(self, name: str) -> int:
+        return sum(getattr(f, name) for f in self.files)
+
+    games = property(lambda self: self._sum("games"))
+    imported = property(lambda self: self._sum("imported"))
+    duplicates = property(lambda self: self._sum("duplicates"))
+    prefixes = property(lambda self: self._sum("prefixes"))
+    invalid = property(lambda self: self._sum("invalid"))
+    plies = property(lambda self: self._sum("plies"))
+
+    @property
+    def errors(self) -> list:
+        return [e for f in self.files for e in f.errors]
+
+    @property
+    def plies_per_second(self) -> float:
+        return self.plies / self.seconds if self.seconds > 0 else 0.0
+
+    def as_dict(self) -> dict:
+        return {"games": self.games, "imported": self.imported, "duplicates": self.duplicates,
+                "prefixes": self.prefixes, "invalid": self.invalid, "plies": self.plies,
+                "seconds": round(self.seconds, 3), "plies_per_second": round(self.plies_per_second),
+                "jobs": self.jobs, "interrupted": self.interrupted,
+                "errors": self.errors, "skipped": list(self.skipped),
+                "files": [asdict(f) for f in self.files]}
+
+
+class ImportInterrupted(KeyboardInterrupt):
+    """Ctrl-C during an import: the games read so far are committed; ``summary`` says what was done."""
+
+    def __init__(self, summary: ImportSummary):
+        super().__init__("import interrupted")
+        self.summary = summary
+
+
+# --- recognising files ----------------------------------------------------------------------------
+
+
+def _looks_like_lsn(head: bytes) -> bool:
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or line.startswith("%") or stripped.startswith(";"):
+            continue
+        return _LSN_HEAD.match(line) is not None
+    return False
+
+
+def sniff(head: bytes) -> str | None:
+    """``"kif"``, ``"lsn"`` or None (not a game record) from the first bytes of a file."""
+    if b"\0" in head[:4096]:
+        return None  # binary (a database, an image ...)
+    if looks_like_kif(head):
+        return "kif"
+    if _looks_like_lsn(head):
+        return "lsn"
+    return None
+
+
+def _expand(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
+    """(path, named) for every file: named files as given, directories walked recursively (hidden
+    files and directories left out), in sorted order."""
+    for p in paths:
+        if p == "-" or not os.path.isdir(p):
+            yield p, True
+            continue
+        for root, dirs, files in os.walk(p):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                if not name.startswith("."):
+                    yield os.path.join(root, name), False
+
+
+class _Prepended(io.RawIOBase):
+    """A binary stream that gives ``head`` and then the rest of ``stream``."""
+
+    def __init__(self, head: bytes, stream):
+        self.head = memoryview(head)
+        self.stream = stream
+        self.consumed = 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, buf):
+        if self.head:
+            n = min(len(buf), len(self.head))
+            buf[:n] = self.head[:n]
+            self.head = self.head[n:]
+        else:
+            data = self.stream.read(len(buf))
+            n = len(data)
+            buf[:n] = data
+        self.consumed += n
+        return n
+
+
+_REPLACED = [0]
+
+
+def _count_replacement(exc):
+    _REPLACED[0] += exc.end - exc.start
+    return "\ufffd", exc.end
+
+
+codecs.register_error("daikifu-replace", _count_replacement)
+
+
+def _text(raw: _Prepended) -> io.TextIOWrapper:
+    # newline="": lines keep their own line ends, so each game's text is stored exactly
+    return io.TextIOWrapper(io.BufferedReader(raw, 1 << 16), encoding="utf-8", errors="daikifu-replace",
+                            newline="")
+
+
+# --- reading (in the main process or a worker) ----------------------------------------------------
+
+
+class _HashingBuilder(GameBuilder):
+    """Builds the game and collects the main line's position hashes on the reader's own board,
+    so they need not be computed again by replaying the moves."""
+
+    def begin_game(self, number, line):
+        super().begin_game(number, line)
+        self.hashes = array("q")
+        self.board = None
+
+    def visit_move(self, board, move, notation, line, column):
+        if not self.stack:  # a move of the main line: the board is the position before it
+            self.hashes.append(board.zobrist)
+            self.board = board
+        super().visit_move(board, move, notation, line, column)
+
+    def end_game(self, source, offset):
+        game = super().end_game(source, offset)
+        hashes = None
+        b = self.board
+        if b is not None and game.valid:
+            main = game.mainline_moves()
+            # the board must be at the end of the main line, and the first hash the start's
+            if len(main) == len(self.hashes) and b.move_stack == main and self.hashes[0] == _start_hash(game):
+                self.hashes.append(b.zobrist)
+                hashes = self.hashes
+        game._hashes = hashes  # None: make_record replays the moves
+        return game
+
+
+_START_HASHES: dict = {}
+
+
+def _start_hash(game) -> int:
+    key = (id(game.rules), game.start)
+    found = _START_HASHES.get(key)
+    if found is None or found[0] is not game.rules:
+        if len(_START_HASHES) > 256:
+            _START_HASHES.clear()
+        found = _START_HASHES[key] = (game.rules, game.start_board().zobrist)
+    return found[1]
+
+
+class _Splitter(Visitor):
+    """Cuts an LSN text into games without reading the moves: (number, first line, text)."""
+
+    def begin_game(self, number, line):
+        self.number, self.line = number, line
+
+    def end_headers(self):
+        return Visitor.SKIP
+
+    def end_game(self, source, offset):
+        return self.number, self.line, source
+
+
+def _lsn_records(games) -> Iterator[Record]:
+    for game in games:
+        yield make_record(game, "lsn", getattr(game, "_hashes", None))
+
+
+def _kif_records(data, name: str, lenient: bool) -> list[Record]:
+    try:
+        games = read_kif(data, source=name, lenient=lenient)
+    except KifError as exc:
+        # not readable as KIF at all: one invalid game holding the whole text
+        from formats.game import Game
+        game = Game("shogi")
+        game.errors = [exc.error if isinstance(exc.error, GameError) else GameError(str(exc))]
+        game.errors[0].file = game.errors[0].file or name
+        if isinstance(data, bytes):
+            data = data.decode("utf-8", errors="replace")
+        game.source = data
+        game.number = 1
+        game.source_line = 1
+        rec = make_record(game, "kif")
+        rec.variant = "?"
+        return [rec]
+    return [make_record(g, "kif") for g in games]
+
+
+def _work(task):
+    """In a worker: read the games of one task, return (task number, records, problems)."""
+    kind, name, lenient, payload = task[1:5]
+    if kind == "kif":
+        if isinstance(payload, str):
+            try:
+                payload = Path(payload).read_bytes()
+            except OSError as exc:
+                return task[0], None, [f"cannot read: {exc.strerror}"]
+        return task[0], _kif_records(payload, name, lenient), []
+    records = []
+    for number, line, source in payload:
+        games = list(read_games(source, visitor=_HashingBuilder, lenient=lenient, file=name))
+        for game in games:
+            shift = line - 1
+            for e in game.errors:
+                if e.line is not None:
+                    e.line += shift
+                e.game = number
+            game.number = number
+            game.source_line = line
+            records.append(make_record(game, "lsn", game._hashes))
+    return task[0], records, []
+
+
+def _worker_init():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's business
+
+
+# --- the import -----------------------------------------------------------------------------------
+
+
+class _Interrupt:
+    """Ctrl-C during an import only sets a flag; :meth:`check` raises KeyboardInterrupt at a safe
+    point (between two games).  Only in the main thread (where Python handles signals)."""
+
+    def __init__(self):
+        self.flag = False
+        self.old = None
+
+    def _handler(self, signum, frame):
+        self.flag = True
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            try:
+                self.old = signal.signal(signal.SIGINT, self._handler)
+            except ValueError:
+                self.old = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+
+    def check(self):
+        if self.flag:
+            self.flag = False
+            raise KeyboardInterrupt
+
+
+class _Writer:
+    """The main process's side: stores records, keeps the counts, commits in batches."""
+
+    def __init__(self, archive: Archive, skip_invalid: bool, summary: ImportSummary, progress,
+                 commit_seconds: float = COMMIT_SECONDS, interrupt: _Interrupt | None = None):
+        self.archive = archive
+        self.interrupt = interrupt or _Interrupt()
+        self.commit_seconds = commit_seconds
+        self.skip_invalid = skip_invalid
+        self.summary = summary
+        self.progress = progress
+        self.file: FileSummary | None = None
+        self.last_commit = time.monotonic()
+        self.since_commit = 0
+
+    def begin_file(self, name: str, fmt: str) -> FileSummary:
+        f = FileSummary(file=name, format=fmt)
+        f.import_id = self.archive.start_import(name)
+        self.archive.update_import(f.import_id, format=fmt)
+        self.summary.files.append(f)
+        self.file = f
+        return f
+
+    def store(self, rec: Record) -> None:
+        f = self.file
+        f.games += 1
+        if rec.valid:
+            f.plies += rec.ply_count
+        _, verdict = self.archive.add_record(rec, f.import_id, self.skip_invalid)
+        if verdict == "imported":
+            f.imported += 1
+        elif verdict == "duplicate":
+            f.duplicates += 1
+        elif verdict == "prefix":
+            f.prefixes += 1
+        else:
+            f.invalid += 1
+            if len(f.errors) < MAX_ERRORS:
+                err = dict(rec.error or {"message": "invalid game"})
+                if err.get("file") is None:
+                    err["file"] = f.file
+                if err.get("game") is None:
+                    err["game"] = rec.number
+                f.errors.append(err)
+        self.since_commit += 1
+        self.interrupt.check()
+        if self.since_commit >= COMMIT_GAMES or time.monotonic() - self.last_commit >= self.commit_seconds:
+            self.commit()
+
+    def save_counts(self, finished: bool = False) -> None:
+        f = self.file
+        if f is not None and f.import_id is not None:
+            self.archive.update_import(f.import_id, finished=finished, errors=f.errors or None,
+                                       error=f.error, **f.counts())
+
+    def commit(self) -> None:
+        self.save_counts()
+        self.archive.commit()
+        self.last_commit = time.monotonic()
+        self.since_commit = 0
+
+    def end_file(self, replaced: int = 0) -> None:
+        f = self.file
+        if f is None:
+            return
+        if replaced:
+            f.warnings.append(f"{replaced} bytes that are not UTF-8 were replaced by U+FFFD")
+        f.finished = True
+        self.save_counts(finished=True)
+        self.archive.commit()
+        self.last_commit = time.monotonic()
+        self.since_commit = 0
+        self.file = None
+
+
+def _open_source(path: str):
+    """(binary stream, size or None, display name)."""
+    if path == "-":
+        return sys.stdin.buffer, None, "-"
+    fh = open(path, "rb")
+    try:
+        size = os.fstat(fh.fileno()).st_size
+    except OSError:
+        size = None
+    return fh, size, path
+
+
+def _plan(paths, summary: ImportSummary):
+    """(path, named, format, head bytes, binary stream, size) for each file to read."""
+    for path, named in _expand(paths):
+        try:
+            fh, size, name = _open_source(path)
+            head = fh.read(HEAD_BYTES)
+        except OSError as exc:
+            f = FileSummary(file=path, error=f"cannot read: {exc.strerror}")
+            summary.files.append(f)
+            continue
+        fmt = sniff(head)
+        if fmt is None:
+            if not named:
+                summary.skipped.append(path)
+                if fh is not sys.stdin.buffer:
+                    fh.close()
+                continue
+            fmt = "lsn"
+        yield path, fmt, head, fh, size
+
+
+def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient: bool = False,
+                 skip_invalid: bool = False, progress: Callable[[int, int], None] | None = None,
+                 commit_seconds: float | None = None) -> ImportSummary:
+    """Import every game of ``paths`` (files, directories walked recursively, ``-`` for standard
+    input) into ``archive``; returns an :class:`ImportSummary`.
+
+    ``jobs`` worker processes read and validate the games (1: everything in this process);
+    ``lenient`` keeps the valid part of a game with a bad move (status ``truncated``);
+    ``skip_invalid`` does not store invalid games (they are still counted and reported);
+    ``progress(done, total)`` is called now and then with the bytes read so far and the total
+    size of the files (0 when unknown, e.g. standard input); ``commit_seconds`` (default
+    ``$DAIKIFU_COMMIT_SECONDS``, else :data:`COMMIT_SECONDS`) is the longest time between commits.
+
+    Raises :class:`FileNotFoundError` before anything is done if a path does not exist, and
+    :class:`ImportInterrupted` (a KeyboardInterrupt) on Ctrl-C, after committing what was read.
+    """
+    paths = list(paths)
+    for p in paths:
+        if p != "-" and not os.path.exists(p):
+            raise FileNotFoundError(f"{p}: no such file or directory")
+    summary = ImportSummary(jobs=max(1, jobs))
+    total = sum(os.path.getsize(p) for p, named in _expand(paths) if p != "-" and os.path.isfile(p))
+    state = {"done": 0, "base": 0, "last": 0.0}
+
+    def report(consumed: int, final: bool = False):
+        if progress is None:
+            return
+        now = time.monotonic()
+        if final or now - state["last"] >= 0.1:
+            state["last"] = now
+            progress(min(total, state["base"] + consumed), total)
+
+    start = time.perf_counter()
+    interrupt = _Interrupt()
+    if commit_seconds is None:
+        commit_seconds = float(os.environ.get("DAIKIFU_COMMIT_SECONDS") or COMMIT_SECONDS)
+    writer = _Writer(archive, skip_invalid, summary, progress, commit_seconds, interrupt)
+    archive.tune_for_import()
+    try:
+        with interrupt, archive.transaction():
+            try:
+                if summary.jobs == 1:
+                    _import_serial(paths, lenient, writer, summary, report, state)
+                else:
+                    _import_parallel(paths, lenient, writer, summary, report, state, summary.jobs)
+            except KeyboardInterrupt:
+                summary.interrupted = True
+                writer.save_counts()
+                archive.commit()
+                raise
+    except KeyboardInterrupt:
+        summary.seconds = time.perf_counter() - start
+        raise ImportInterrupted(summary) from None
+    archive.checkpoint()
+    summary.seconds = time.perf_counter() - start
+    report(0, final=True)
+    return summary
+
+
+def _import_serial(paths, lenient, writer: _Writer, summary, report, state):
+    for path, fmt, head, fh, size in _plan(paths, summary):
+        name = path
+        try:
+            writer.begin_file(name, fmt)
+            _REPLACED[0] = 0
+            if fmt == "kif":
+                data = head + fh.read()
+                for rec in _kif_records(data, name, lenient):
+                    writer.store(rec)
+                report(len(data))
+            else:
+                raw = _Prepended(head, fh)
+                for rec in _lsn_records(read_games(_text(raw), visitor=_HashingBuilder, lenient=lenient,
+                                                   file=name)):
+                    writer.store(rec)
+                    report(raw.consumed)
+                report(raw.consumed)
+            writer.end_file(_REPLACED[0])
+        except OSError as exc:
+            if writer.file is not None:
+                writer.file.error = f"cannot read: {exc.strerror or exc}"
+                writer.end_file()
+        finally:
+            if fh is not sys.stdin.buffer:
+                fh.close()
+        state["base"] += size or 0
+
+
+def _tasks(paths, lenient, summary, files: list, report, state) -> Iterator[tuple]:
+    """Tasks for the workers: (number, kind, name, lenient, payload, file index, last of its file).
+
+    ``files`` receives [name, format, replaced bytes] of each file as it is reached."""
+    number = 0
+    for path, fmt, head, fh, size in _plan(paths, summary):
+        index = len(files)
+        files.append([path, fmt, 0])
+        _REPLACED[0] = 0
+        try:
+            if fmt == "kif":
+                payload = path if path != "-" else head + fh.read()
+                yield (number, "kif", path, lenient, payload, index, True)
+                number += 1
+                continue
+            raw = _Prepended(head, fh)
+            chunk, chars = [], 0
+            for item in read_games(_text(raw), visitor=_Splitter, file=path):
+                chunk.append(item)
+                chars += len(item[2])
+                if chars >= CHUNK_CHARS:
+                    yield (number, "lsn", path, lenient, chunk, index, False)
+                    number += 1
+                    chunk, chars = [], 0
+                    report(raw.consumed)
+            files[index][2] = _REPLACED[0]
+            yield (number, "lsn", path, lenient, chunk, index, True)
+            number += 1
+        finally:
+            if fh is not sys.stdin.buffer:
+                fh.close()
+            state["base"] += size or 0
+
+
+def _import_parallel(paths, lenient, writer: _Writer, summary, report, state, jobs: int):
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    files: list = []
+    pool = ctx.Pool(jobs, initializer=_worker_init)
+    try:
+        pending: deque = deque()
+        tasks = _tasks(paths, lenient, summary, files, report, state)
+        window = jobs * 3
+        current = None
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < window:
+                task = next(tasks, None)
+                if task is None:
+                    exhausted = True
+                    break
+                pending.append((task[5], task[6], pool.apply_async(_work, (task,))))
+            if not pending:
+                break
+            index, last, result = pending.popleft()
+            _, records, problems = result.get()
+            writer.interrupt.check()
+            if index != current:
+                if writer.file is not None:
+                    writer.end_file()
+                name, fmt, _ = files[index]
+                writer.begin_file(name, fmt)
+                current = index
+            if records is None:
+                writer.file.error = "; ".join(problems)
+            else:
+                for rec in records:
+                    writer.store(rec)
+            if last:
+                writer.end_file(files[index][2])
+                current = None
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()

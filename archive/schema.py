@@ -1,0 +1,134 @@
+"""The archive's SQLite schema, created and migrated from code.
+
+The database is a plain SQLite file that Datasette and ``sqlite-utils`` open directly.  Tables
+(documented for users, with the reasons for the layout, in ``docs/archive.md``):
+
+``games``        one row per game: variant, rule set, start position, tags, players, result,
+                 status, the first error, the game's text exactly as imported, the digest
+``positions``    every position of every valid game's main line, keyed by the 64-bit hash
+                 (``ply`` 0 = the start position), with the move played from it in compact form:
+                 position search and the opening explorer read only this table
+``annotations``  the main-line plies that carry a comment, NAGs or a clock (ply 0: the comment
+                 before the first move); the moves themselves are in the game's text and in
+                 ``positions.next``
+``players``      one row per player name
+``imports``      one row per file imported: when, and what came of it
+``meta``         the schema version
+``games_fts``    full-text index (contentless FTS5, rowid = game id) over event, site, players
+                 and every comment of the game
+
+The layout is chosen for size: with every index, a database of generated Dai Kagamigi games takes
+about 36 bytes per ply (see ``docs/archive.md`` for the measurements).
+
+Schema changes are migrations: numbered functions that only add (tables, columns, indexes) and
+never drop data.  :func:`migrate` runs the ones a database has not had yet.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+SCHEMA_VERSION = 1
+
+
+def _v1(db: sqlite3.Connection) -> None:
+    db.executescript("""
+    CREATE TABLE IF NOT EXISTS players (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE
+    );
+    CREATE TABLE IF NOT EXISTS imports (
+        id INTEGER PRIMARY KEY,
+        file TEXT,                 -- path as given, or '-' for standard input
+        format TEXT,               -- lsn or kif (by content); NULL until known
+        started TEXT NOT NULL,     -- UTC, ISO 8601
+        finished TEXT,             -- NULL while running or after an interruption
+        games INTEGER NOT NULL DEFAULT 0,       -- games read
+        imported INTEGER NOT NULL DEFAULT 0,    -- new games stored (not counting the two below)
+        duplicates INTEGER NOT NULL DEFAULT 0,  -- same digest as a stored game: not stored
+        prefixes INTEGER NOT NULL DEFAULT 0,    -- stored, main line a prefix of a stored game's or v.v.
+        invalid INTEGER NOT NULL DEFAULT 0,     -- invalid games (stored unless --skip-invalid)
+        plies INTEGER NOT NULL DEFAULT 0,       -- main-line plies read (valid moves)
+        errors TEXT,               -- JSON list of the invalid games' first errors (at most 1000)
+        error TEXT                 -- why the file could not be read, if it could not
+    );
+    CREATE TABLE IF NOT EXISTS games (
+        id INTEGER PRIMARY KEY,
+        variant TEXT NOT NULL,     -- slug (for an unknown variant: the Variant tag as written)
+        ruleset TEXT NOT NULL DEFAULT '',  -- options differing from the defaults: 'a=b, c=d'
+        start TEXT,                -- position string; NULL = the variant's start position
+        event TEXT, site TEXT,
+        date TEXT,                 -- as written: YYYY.MM.DD, '??' for unknown parts
+        round TEXT,
+        sente_id INTEGER REFERENCES players(id),
+        gote_id INTEGER REFERENCES players(id),
+        result TEXT NOT NULL DEFAULT '*',       -- 1-0, 0-1, 1/2-1/2, *
+        termination TEXT,
+        ply_count INTEGER NOT NULL DEFAULT 0,   -- main-line plies (for an invalid game: before the error)
+        status TEXT NOT NULL,      -- valid, truncated (lenient import kept a prefix), invalid
+        error TEXT,                -- the first error as JSON (file, game, line, column, ply, move, message ...)
+        warnings TEXT,             -- JSON list of warnings (lenient import, wrong result claims), or NULL
+        tags TEXT,                 -- JSON [[name, value], ...] of the tags not in a column, or NULL
+        source BLOB NOT NULL,      -- the game's text exactly as read (LSN or KIF), UTF-8, zlib-compressed
+        source_format TEXT NOT NULL,  -- lsn or kif
+        source_line INTEGER,       -- line of the game's first line in its file
+        import_id INTEGER REFERENCES imports(id),
+        digest TEXT NOT NULL,      -- content key: variant, rule set, start position, main-line moves
+        end_hash INTEGER,          -- hash of the final position of the main line (valid games)
+        prefix_of INTEGER REFERENCES games(id),  -- this main line is a proper prefix of that game's
+        extends INTEGER REFERENCES games(id)     -- that game's main line is a proper prefix of this one
+    );
+    CREATE UNIQUE INDEX IF NOT EXISTS games_digest ON games(digest);
+    CREATE INDEX IF NOT EXISTS games_variant ON games(variant, status);
+    CREATE INDEX IF NOT EXISTS games_sente ON games(sente_id);
+    CREATE INDEX IF NOT EXISTS games_gote ON games(gote_id);
+    CREATE INDEX IF NOT EXISTS games_date ON games(date);
+    CREATE INDEX IF NOT EXISTS games_end ON games(end_hash) WHERE end_hash IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS annotations (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        ply INTEGER NOT NULL,      -- 1 = the first move; 0 = the comment before the first move
+        move TEXT,                 -- the move in canonical notation (NULL for ply 0)
+        comment TEXT,
+        nags TEXT,                 -- space-separated NAG numbers
+        clock TEXT,                -- from a [%clk ...] or [%emt ...] command in the comment: 'clk 0:10:00'
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS positions (
+        hash INTEGER NOT NULL,     -- 64-bit Zobrist hash of the position, signed
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        ply INTEGER NOT NULL,      -- plies played to reach it (0 = start position)
+        next TEXT,                 -- the move played from it in that game (compact form), NULL at the end
+        PRIMARY KEY (hash, game_id, ply)
+    ) WITHOUT ROWID;
+    CREATE VIRTUAL TABLE IF NOT EXISTS games_fts USING fts5(
+        event, site, sente, gote, comments, content=''
+    );
+    CREATE TABLE IF NOT EXISTS meta (
+        key TEXT PRIMARY KEY,
+        value TEXT
+    );
+    """)
+
+
+MIGRATIONS = {1: _v1}
+
+
+def schema_version(db: sqlite3.Connection) -> int:
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.OperationalError:
+        return 0
+    return int(row[0]) if row else 0
+
+
+def migrate(db: sqlite3.Connection) -> int:
+    """Bring the database up to :data:`SCHEMA_VERSION`; returns the version it had before."""
+    before = schema_version(db)
+    if before > SCHEMA_VERSION:
+        raise RuntimeError(f"the database has schema version {before}; this daikifu knows up to "
+                           f"{SCHEMA_VERSION}: upgrade daikifu")
+    for version in range(before + 1, SCHEMA_VERSION + 1):
+        with db:
+            MIGRATIONS[version](db)
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", (str(version),))
+    return before

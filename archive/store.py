@@ -1,0 +1,712 @@
+"""The game archive: a SQLite database of game records (see ``docs/archive.md``).
+
+>>> archive = Archive("games.db")                                   # doctest: +SKIP
+>>> game_id, verdict = archive.add_game(game)                      # doctest: +SKIP
+>>> [g["id"] for g in archive.games(player="Taro", limit=10)]       # doctest: +SKIP
+
+The database is opened in WAL mode, so it stays readable (by daikifu, Datasette, ``sqlite3``)
+while an import writes to it.  The Python API mirrors the command line: :meth:`Archive.add_game`,
+:meth:`Archive.games`, :meth:`Archive.game`, :meth:`Archive.load_game`, :meth:`Archive.source`,
+:meth:`Archive.search_position`.
+
+A game is turned into a :class:`Record` (every row it needs, computed without the database: this
+is the part the importer's worker processes do) and the record is stored in one step:
+:meth:`Archive.add_record` writes the ``games`` row, its ``positions``, ``annotations`` and the
+full-text row in the open transaction (or in one of its own), which is only ever committed
+between two games, so a game is stored whole or not at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import zlib
+from array import array
+from dataclasses import dataclass, field
+from itertools import repeat
+from pathlib import Path
+from typing import Iterator
+
+import sqlite_utils
+
+from formats.game import Game, GameError
+from formats.lsn import format_ruleset
+from replay import Board, Move
+
+from . import schema
+
+__all__ = ["Archive", "Record", "make_record", "default_path", "digest_of", "ENV_DB", "DEFAULT_DB",
+           "ArchiveError", "STATUSES", "pack_source", "unpack_source"]
+
+ENV_DB = "DAIKIFU_DB"
+DEFAULT_DB = "daikifu.db"
+STATUSES = ("valid", "truncated", "invalid")
+# tags that have a column of their own (everything else goes to the ``tags`` JSON)
+_COLUMN_TAGS = {"Event": "event", "Site": "site", "Date": "date", "Round": "round", "Sente": "sente",
+                "Gote": "gote", "Termination": "termination"}
+_CLOCK_RE = re.compile(r"\[%(clk|emt)\s+([^\]]*?)\s*\]")
+PAGE_SIZE = 4096  # of a new database (see docs/archive.md)
+_PREFIX_CANDIDATES = 20
+
+
+class ArchiveError(Exception):
+    """A problem with the database itself (missing, not an archive, newer schema)."""
+
+
+def default_path(path: str | os.PathLike | None = None) -> str:
+    """``path``, else ``$DAIKIFU_DB``, else ``daikifu.db`` in the current directory."""
+    return str(path or os.environ.get(ENV_DB) or DEFAULT_DB)
+
+
+# --- records: everything stored for one game ------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Record:
+    """The rows of one game, computed from a :class:`Game` without the database (picklable)."""
+
+    variant: str
+    ruleset: str
+    start: str | None
+    headers: dict  # column tags: event, site, date, round, sente, gote, termination
+    result: str
+    ply_count: int
+    status: str
+    error: dict | None
+    warnings: list | None
+    tags: list | None
+    source: bytes  # the game's text exactly as read, packed as stored (see pack_source)
+    source_format: str
+    source_line: int | None
+    number: int | None
+    digest: str
+    hashes: array | None = None  # the ply_count + 1 position hashes of the main line (valid games)
+    moves: str | None = None  # the main-line moves in compact form, space-separated (valid games)
+    annotations: list = field(default_factory=list)  # (ply, move, comment, nags, clock)
+    comments: str = ""  # every comment of the game, for the full-text index
+
+    @property
+    def valid(self) -> bool:
+        return self.status != "invalid"
+
+    @property
+    def text(self) -> str:
+        return unpack_source(self.source)
+
+
+_UCI: dict = {}
+
+
+def _uci(move: Move) -> str:
+    text = _UCI.get(move)
+    if text is None:
+        if len(_UCI) > 200_000:
+            _UCI.clear()
+        text = _UCI[move] = move.uci()
+    return text
+
+
+def digest_of(variant: str, ruleset: str, start: str | None, moves) -> str:
+    """The content key of a valid game: variant slug, rule set string, start position string
+    (empty for the variant's own) and the main-line moves in compact form (a list, or one string
+    with the moves separated by single spaces)."""
+    if not isinstance(moves, str):
+        moves = " ".join(moves)
+    text = "\x1f".join((variant, ruleset, start or "", moves))
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def _invalid_digest(source_format: str, source: str) -> str:
+    text = "\x1f".join(("invalid", source_format, source))
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def _walk_mainline(game: Game):
+    """One pass over the main line: (moves, annotated plies [(ply, node)], comments, branched)."""
+    moves, marked, comments = [], [], [game.comment] if game.comment else []
+    branched = False
+    node = game
+    ply = 0
+    while node.variations:
+        if len(node.variations) > 1:
+            branched = True
+        node = node.variations[0]
+        ply += 1
+        moves.append(node.move)
+        if node.comment or node.nags:
+            marked.append((ply, node))
+            if node.comment:
+                comments.append(node.comment)
+        if node.starting_comment:
+            comments.append(node.starting_comment)
+    return moves, marked, comments, branched
+
+
+def _all_comments(game: Game) -> list:
+    """Every comment of the game tree, variations included, in the order written."""
+    out = [game.comment] if game.comment else []
+    stack = list(reversed(game.variations))
+    while stack:
+        node = stack.pop()
+        if node.starting_comment:
+            out.append(node.starting_comment)
+        if node.comment:
+            out.append(node.comment)
+        stack.extend(reversed(node.variations))
+    return out
+
+
+def make_record(game: Game, source_format: str = "lsn", hashes=None) -> Record:
+    """Every row of ``game`` as a :class:`Record`.
+
+    ``hashes`` may give the main line's position hashes (``ply_count + 1`` of them, as the
+    importer's reader collects them while reading); otherwise the main line is replayed.
+    """
+    errors = [e for e in game.errors if e.kind == "error"]
+    warnings = [e.as_dict() for e in game.errors if e.kind != "error"] or None
+    headers = {}
+    tags = []
+    unknown_variant = getattr(game, "variant_missing", False)
+    for name, value in game.headers.items():
+        col = _COLUMN_TAGS.get(name)
+        if col is not None:
+            headers[col] = value
+        elif name == "Variant" and not unknown_variant:
+            continue
+        else:
+            tags.append([name, value])
+    if unknown_variant:
+        variant = game.headers.get("Variant") or "?"
+    else:
+        variant = game.variant.slug
+    ruleset = format_ruleset(game.variant, game.options) if game.variant.playable and not unknown_variant else ""
+    main, marked, comments, branched = _walk_mainline(game)
+    n = len(main)
+    if errors:
+        status = "invalid"
+    elif game.headers.get("ImportStatus") == "truncated":
+        status = "truncated"
+    else:
+        status = "valid"
+    source = game.source
+    if not source:  # a game made in Python: store its canonical LSN (so it can be read back)
+        from formats.lsn import write_game
+        source = write_game(game) if game.variant.playable else ""
+    packed = pack_source(source)
+    if branched:
+        comments = _all_comments(game)
+    rec = Record(variant=variant, ruleset=ruleset, start=game.start, headers=headers, result=game.result,
+                 ply_count=n, status=status, error=errors[0].as_dict() if errors else None,
+                 warnings=warnings, tags=tags or None, source=packed, source_format=source_format,
+                 source_line=game.source_line, number=game.number, digest="", comments="\n".join(comments))
+    if status == "invalid":
+        rec.digest = _invalid_digest(source_format, source)
+        return rec
+    if game.start:
+        start = game.start_board().position()
+        rec.start = None if start == Board(game.rules).position() else start
+    uci = _UCI.get
+    moves = " ".join([uci(m) or _uci(m) for m in main])
+    if hashes is None or len(hashes) != n + 1:
+        board = game.start_board()
+        hashes = array("q", [board.zobrist])
+        for m in main:
+            board.push(m)
+            hashes.append(board.zobrist)
+    rec.hashes = hashes if isinstance(hashes, array) else array("q", hashes)
+    rec.moves = moves
+    rec.digest = digest_of(variant, ruleset, rec.start, moves)
+    rec.annotations = _annotations(game, marked)
+    return rec
+
+
+def _annotations(game: Game, marked: list) -> list:
+    """(ply, move, comment, nags, clock) for the main-line plies with a comment, NAGs or clock
+    (``marked``: their (ply, node)); ply 0 for the comment before the first move."""
+    out = []
+    if game.comment:
+        out.append((0, None, game.comment, None, _clock(game.comment)))
+    if not marked:
+        return out
+    from formats.notation import move_notation
+    board = game.start_board()
+    wanted = dict(marked)
+    last = marked[-1][0]
+    for ply, node in enumerate(game.mainline(), start=1):
+        if ply in wanted:
+            written = move_notation(board, node.move)
+            nags = " ".join(map(str, node.nags)) or None
+            out.append((ply, written, node.comment or None, nags, _clock(node.comment)))
+            if ply == last:
+                break
+        board.push(node.move)
+    return out
+
+
+def _clock(comment: str) -> str | None:
+    if not comment:
+        return None
+    m = _CLOCK_RE.search(comment)
+    return f"{m.group(1)} {m.group(2)}" if m else None
+
+
+# --- the archive ----------------------------------------------------------------------------------
+
+
+def _now() -> str:
+    import datetime
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+
+
+class Archive:
+    """A game archive in a SQLite file (created when missing unless ``create=False``).
+
+    ``db`` is a :class:`sqlite_utils.Database` on the same connection, for ad-hoc queries.
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None, *, create: bool = True, timeout: float = 30.0):
+        self.path = default_path(path)
+        if not create and self.path != ":memory:" and not Path(self.path).exists():
+            raise ArchiveError(f"no archive at {self.path}: import games first (daikifu import FILE --db {self.path})")
+        try:
+            self.conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None, check_same_thread=False)
+            if schema.schema_version(self.conn) == 0:  # a new database: before anything is written
+                self.conn.execute(f"PRAGMA page_size={int(os.environ.get('DAIKIFU_PAGE_SIZE', PAGE_SIZE))}")
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA journal_size_limit=67108864")  # WAL file cut back to 64 MB
+            schema.migrate(self.conn)
+        except sqlite3.DatabaseError as exc:
+            raise ArchiveError(f"{self.path}: not a daikifu archive ({exc})") from None
+        except RuntimeError as exc:
+            raise ArchiveError(f"{self.path}: {exc}") from None
+        self.db = sqlite_utils.Database(self.conn)
+        self._players: dict[str, int] = {}
+        self._depth = 0
+
+    # --- housekeeping ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        if self.conn is not None:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            self.conn.close()
+            self.conn = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def tune_for_import(self, cache_mb: int = 128) -> None:
+        """A bigger page cache and rarer checkpoints while importing (random inserts into the
+        position index touch many pages; see docs/archive.md)."""
+        self.conn.execute(f"PRAGMA cache_size=-{cache_mb * 1024}")
+        self.conn.execute("PRAGMA wal_autocheckpoint=8192")
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file (it is not truncated while readers use it)."""
+        self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """A write transaction (nested calls join the outer one); committed at the end, rolled back
+        on an exception."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield
+        except BaseException:
+            self._depth = 0
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            self._players.clear()  # ids handed out in the rolled-back transaction are gone
+            raise
+        self._depth = 0
+        self.conn.execute("COMMIT")
+
+    def commit(self) -> None:
+        """Commit the open transaction and start a new one (inside :meth:`transaction`)."""
+        if self._depth and self.conn.in_transaction:
+            self.conn.execute("COMMIT")
+            self.conn.execute("BEGIN IMMEDIATE")
+
+    # --- writing --------------------------------------------------------------------------------
+
+    def add_game(self, game: Game, import_id: int | None = None, skip_invalid: bool = False,
+                 source_format: str = "lsn") -> tuple[int | None, str]:
+        """Store a game; returns ``(game_id, verdict)``.
+
+        The verdict is ``"imported"``, ``"duplicate"`` (a game with the same digest is stored:
+        nothing is added, the id is that game's), ``"prefix"`` (stored; its main line is a proper
+        prefix of a stored game's, or a stored game's is a proper prefix of it: see the
+        ``prefix_of`` and ``extends`` columns) or ``"invalid"`` (stored with status invalid, or not
+        stored and the id None when ``skip_invalid``).
+        """
+        return self.add_record(make_record(game, source_format), import_id, skip_invalid)
+
+    def add_record(self, rec: Record, import_id: int | None = None,
+                   skip_invalid: bool = False) -> tuple[int | None, str]:
+        """Store a :class:`Record` (see :meth:`add_game`).
+
+        Outside :meth:`transaction` the game is committed on its own.  Inside, it is part of the
+        open transaction: if anything fails half-way the exception leaves :meth:`transaction`,
+        which rolls everything back, so a half-written game is never committed.  (A savepoint
+        per game would cost a copy of every page the game's position rows touch.)"""
+        if not rec.valid and skip_invalid:
+            return None, "invalid"
+        with self.transaction():
+            row = self.conn.execute("SELECT id FROM games WHERE digest = ?", (rec.digest,)).fetchone()
+            if row is not None:
+                return row[0], "duplicate"
+            return self._insert(rec, import_id)
+
+    def _player(self, name: str | None) -> int | None:
+        if name is None:
+            return None
+        pid = self._players.get(name)
+        if pid is None:
+            c = self.conn
+            row = c.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
+            if row is None:
+                pid = c.execute("INSERT INTO players (name) VALUES (?)", (name,)).lastrowid
+            else:
+                pid = row[0]
+            if len(self._players) > 100_000:
+                self._players.clear()
+            self._players[name] = pid
+        return pid
+
+    def _insert(self, rec: Record, import_id) -> tuple[int, str]:
+        c = self.conn
+        h = rec.headers
+        extends = prefix_of = None
+        moves = rec.moves.split() if rec.valid else None
+        if rec.valid:
+            extends = self._find_extended(rec, moves)
+            prefix_of = self._find_longer(rec, moves)
+        game_id = c.execute(
+            "INSERT INTO games (variant, ruleset, start, event, site, date, round, sente_id, gote_id, result, "
+            "termination, ply_count, status, error, warnings, tags, source, source_format, source_line, "
+            "import_id, digest, end_hash, prefix_of, extends) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (rec.variant, rec.ruleset, rec.start, h.get("event"), h.get("site"), h.get("date"), h.get("round"),
+             self._player(h.get("sente")), self._player(h.get("gote")), rec.result, h.get("termination"),
+             rec.ply_count, rec.status,
+             json.dumps(rec.error, ensure_ascii=False) if rec.error else None,
+             json.dumps(rec.warnings, ensure_ascii=False) if rec.warnings else None,
+             json.dumps(rec.tags, ensure_ascii=False) if rec.tags else None,
+             rec.source, rec.source_format, rec.source_line, import_id, rec.digest,
+             rec.hashes[-1] if rec.valid else None, prefix_of, extends)).lastrowid
+        if rec.valid:
+            n = rec.ply_count
+            c.executemany("INSERT INTO positions (hash, game_id, ply, next) VALUES (?,?,?,?)",
+                          zip(rec.hashes, repeat(game_id, n + 1), range(n + 1), moves + [None]))
+            if rec.annotations:
+                c.executemany("INSERT INTO annotations (game_id, ply, move, comment, nags, clock) "
+                              "VALUES (?,?,?,?,?,?)", [(game_id, *a) for a in rec.annotations])
+            if extends is not None:
+                c.execute("UPDATE games SET prefix_of = ? WHERE id = ? AND prefix_of IS NULL", (game_id, extends))
+            if prefix_of is not None:
+                c.execute("UPDATE games SET extends = ? WHERE id = ? AND extends IS NULL", (game_id, prefix_of))
+        c.execute("INSERT INTO games_fts (rowid, event, site, sente, gote, comments) VALUES (?,?,?,?,?,?)",
+                  (game_id, h.get("event"), h.get("site"), h.get("sente"), h.get("gote"), rec.comments or None))
+        if not rec.valid:
+            return game_id, "invalid"
+        return game_id, "prefix" if extends is not None or prefix_of is not None else "imported"
+
+    def _same_line(self, rec: Record, moves: list, other: int, plies: int) -> bool:
+        """Whether game ``other`` plays the same first ``plies`` moves as ``rec`` (checked on its
+        stored positions: the same position at every ply and the same move from it)."""
+        c = self.conn
+        for i in range(plies):
+            row = c.execute("SELECT next FROM positions WHERE hash = ? AND game_id = ? AND ply = ?",
+                            (rec.hashes[i], other, i)).fetchone()
+            if row is None or row[0] != moves[i]:
+                return False
+        return True
+
+    def _same_setup(self, rec: Record, other: int) -> bool:
+        row = self.conn.execute("SELECT variant, ruleset, start FROM games WHERE id = ?", (other,)).fetchone()
+        return row is not None and tuple(row) == (rec.variant, rec.ruleset, rec.start)
+
+    def _find_extended(self, rec: Record, moves: list) -> int | None:
+        """The longest stored game whose main line is a proper prefix of ``rec``'s."""
+        hashes = rec.hashes
+        n = rec.ply_count
+        ply_of: dict[int, list[int]] = {}
+        for i in range(n):
+            ply_of.setdefault(hashes[i], []).append(i)
+        if not ply_of:
+            return None
+        # one query for all the hashes (json_each is much cheaper than a long IN list)
+        rows = self.conn.execute(
+            "SELECT g.id, g.ply_count, g.end_hash FROM json_each(?) j JOIN games g ON g.end_hash = j.value "
+            f"LIMIT {_PREFIX_CANDIDATES}", (json.dumps(list(ply_of)),)).fetchall()
+        for gid, count, end in sorted(rows, key=lambda r: -r[1]):  # the longest stored prefix first
+            if count in ply_of.get(end, ()) and self._same_setup(rec, gid) and self._same_line(rec, moves, gid, count):
+                return gid
+        return None
+
+    def _find_longer(self, rec: Record, moves: list) -> int | None:
+        """A stored game whose main line has ``rec``'s as a proper prefix."""
+        n = rec.ply_count
+        rows = self.conn.execute(
+            f"SELECT game_id FROM positions WHERE hash = ? AND ply = ? AND next IS NOT NULL "
+            f"LIMIT {_PREFIX_CANDIDATES}", (rec.hashes[n], n)).fetchall()
+        for (gid,) in rows:
+            if self._same_setup(rec, gid) and self._same_line(rec, moves, gid, n):
+                return gid
+        return None
+
+    # --- imports --------------------------------------------------------------------------------
+
+    def start_import(self, file: str) -> int:
+        with self.transaction():
+            return self.conn.execute("INSERT INTO imports (file, started) VALUES (?, ?)", (file, _now())).lastrowid
+
+    def update_import(self, import_id: int, finished: bool = False, **counts) -> None:
+        sets = [f"{k} = ?" for k in counts]
+        values = [json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v for v in counts.values()]
+        if finished:
+            sets.append("finished = ?")
+            values.append(_now())
+        if not sets:
+            return
+        with self.transaction():
+            self.conn.execute(f"UPDATE imports SET {', '.join(sets)} WHERE id = ?", (*values, import_id))
+
+    def imports(self) -> list[dict]:
+        return [_import_row(r) for r in self.db.query("SELECT * FROM imports ORDER BY id")]
+
+    # --- reading --------------------------------------------------------------------------------
+
+    _GAME_COLUMNS = ("g.id, g.variant, g.ruleset, g.start, g.event, g.site, g.date, g.round, ps.name AS sente, "
+                     "pg.name AS gote, g.result, g.termination, g.ply_count, g.status, g.error, g.warnings, "
+                     "g.tags, g.source_format, g.source_line, g.import_id, i.file AS file, g.digest, "
+                     "g.prefix_of, g.extends")
+    _GAME_FROM = ("games g LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id "
+                  "LEFT JOIN imports i ON i.id = g.import_id")
+
+    def games(self, *, variant: str | None = None, player: str | None = None, sente: str | None = None,
+              gote: str | None = None, result: str | None = None, status: str | None = None,
+              since: str | None = None, until: str | None = None, search: str | None = None,
+              ids=None, limit: int | None = None, offset: int = 0) -> Iterator[dict]:
+        """Games matching every filter given, by id.
+
+        ``variant`` is a slug; ``player`` matches Sente or Gote (case-insensitive; ``*`` is a
+        wildcard); ``result`` is ``1-0``, ``0-1``, ``1/2-1/2``, ``*``; ``status`` is ``valid``,
+        ``truncated``, ``invalid`` or ``all`` (default: every game but the invalid ones);
+        ``since``/``until`` are dates (``2024``, ``2024-05``, ``2024-05-17`` or ``2024.05.17``,
+        inclusive); ``search`` is full-text search over event, site, players and comments.
+        """
+        where, params = self._filters(variant=variant, player=player, sente=sente, gote=gote, result=result,
+                                      status=status, since=since, until=until, search=search, ids=ids)
+        sql = f"SELECT {self._GAME_COLUMNS} FROM {self._GAME_FROM}"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY g.id"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)} OFFSET {int(offset)}"
+        elif offset:
+            sql += f" LIMIT -1 OFFSET {int(offset)}"
+        try:
+            cursor = self.conn.execute(sql, params)
+        except sqlite3.OperationalError as exc:
+            if search is not None and ("fts5" in str(exc) or "syntax" in str(exc) or "no such column" in str(exc)):
+                raise ValueError(f"bad search text {search!r}: {exc}") from None
+            raise
+        names = [d[0] for d in cursor.description]
+        for row in cursor:
+            yield _game_row(dict(zip(names, row)))
+
+    def count(self, **filters) -> int:
+        """The number of games :meth:`games` gives for these filters (without ``limit``)."""
+        where, params = self._filters(**filters)
+        sql = f"SELECT count(*) FROM {self._GAME_FROM}" + (" WHERE " + " AND ".join(where) if where else "")
+        return self.conn.execute(sql, params).fetchone()[0]
+
+    def _filters(self, variant=None, player=None, sente=None, gote=None, result=None, status=None,
+                 since=None, until=None, search=None, ids=None):
+        where, params = [], []
+        if variant:
+            where.append("g.variant = ?")
+            params.append(variant)
+        for col, name in (("ps.name", sente), ("pg.name", gote)):
+            if name:
+                op, value = _name_match(name)
+                where.append(f"{col} {op}")
+                params.append(value)
+        if player:
+            op, value = _name_match(player)
+            where.append(f"(ps.name {op} OR pg.name {op})")
+            params += [value, value]
+        if result:
+            where.append("g.result = ?")
+            params.append(_RESULT_ALIASES.get(result.lower(), result))
+        if status in (None, ""):
+            where.append("g.status != 'invalid'")
+        elif status != "all":
+            if status not in STATUSES:
+                raise ValueError(f"status {status!r}: expected one of {', '.join(STATUSES)}, all")
+            where.append("g.status = ?")
+            params.append(status)
+        if since:
+            where.append("g.date >= ?")
+            params.append(_date_bound(since))
+        if until:
+            where.append("g.date <= ?")
+            params.append(_date_bound(until) + "~")
+        if search:
+            where.append("g.id IN (SELECT rowid FROM games_fts WHERE games_fts MATCH ?)")
+            params.append(_fts_query(search))
+        if ids is not None:
+            ids = [int(i) for i in ids]
+            where.append(f"g.id IN ({','.join('?' * len(ids))})" if ids else "0")
+            params += ids
+        return where, params
+
+    def game(self, game_id: int) -> dict | None:
+        """Everything stored about one game (with ``source`` and ``annotations``), or None."""
+        cursor = self.conn.execute(f"SELECT {self._GAME_COLUMNS}, g.source FROM {self._GAME_FROM} WHERE g.id = ?",
+                                   (int(game_id),))
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        data = _game_row(dict(zip([d[0] for d in cursor.description], row)))
+        data["annotations"] = [
+            {"ply": p, "move": m, "comment": cm, "nags": [int(x) for x in (ng or "").split()], "clock": ck}
+            for p, m, cm, ng, ck in self.conn.execute(
+                "SELECT ply, move, comment, nags, clock FROM annotations WHERE game_id = ? ORDER BY ply",
+                (int(game_id),))]
+        return data
+
+    def source(self, game_id: int) -> str | None:
+        """The game's text exactly as it was read."""
+        row = self.conn.execute("SELECT source FROM games WHERE id = ?", (int(game_id),)).fetchone()
+        return unpack_source(row[0]) if row else None
+
+    def load_game(self, game_id: int) -> Game | None:
+        """The game rebuilt from its stored text (read again, leniently: an invalid game gives
+        its moves up to the error, which is in ``game.errors``)."""
+        row = self.conn.execute("SELECT source, source_format, error, import_id, source_line FROM games WHERE id = ?",
+                                (int(game_id),)).fetchone()
+        if row is None:
+            return None
+        source, fmt, error, import_id, line = row
+        source = unpack_source(source)
+        file = None
+        if import_id is not None:
+            r = self.conn.execute("SELECT file FROM imports WHERE id = ?", (import_id,)).fetchone()
+            file = r[0] if r else None
+        game = read_stored(source, fmt, file)
+        if error:
+            stored = GameError(**{k: v for k, v in json.loads(error).items()
+                                  if k in GameError.__dataclass_fields__})
+            game.errors = [stored] + [e for e in game.errors if e.kind == "warning" and e.message != stored.message]
+        game.source = source
+        game.source_line = line
+        return game
+
+    def search_position(self, hash_: int, limit: int | None = None) -> list[tuple[int, int]]:
+        """``(game_id, ply)`` of every stored main-line position with this hash (valid games only)."""
+        sql = "SELECT game_id, ply FROM positions WHERE hash = ? ORDER BY game_id, ply"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [tuple(r) for r in self.conn.execute(sql, (int(hash_),))]
+
+    def stats(self) -> dict:
+        """Counts of games by status, plies and positions."""
+        out = {s: 0 for s in STATUSES}
+        for status, n in self.conn.execute("SELECT status, count(*) FROM games GROUP BY status"):
+            out[status] = n
+        out["games"] = sum(out[s] for s in STATUSES)
+        out["plies"] = self.conn.execute("SELECT coalesce(sum(ply_count), 0) FROM games WHERE status != 'invalid'"
+                                         ).fetchone()[0]
+        return out
+
+
+_RESULT_ALIASES = {"sente": "1-0", "gote": "0-1", "draw": "1/2-1/2", "unfinished": "*"}
+
+
+def _name_match(name: str) -> tuple[str, str]:
+    if "*" in name or "%" in name:
+        return "LIKE ? ESCAPE '\\'", name.replace("\\", "\\\\").replace("_", "\\_").replace("*", "%")
+    return "= ? COLLATE NOCASE", name
+
+
+_DATE_RE = re.compile(r"(\d{4})(?:[-./](\d{1,2}|\?\?)(?:[-./](\d{1,2}|\?\?))?)?\Z")
+
+
+def _date_bound(text: str) -> str:
+    """``2024-5-7`` -> ``2024.05.07`` (the form of the Date tag), ``2024`` -> ``2024``."""
+    m = _DATE_RE.match(text.strip())
+    if not m:
+        raise ValueError(f"date {text!r}: expected YYYY, YYYY-MM or YYYY-MM-DD")
+    parts = [m.group(1)] + [p.zfill(2) for p in m.groups()[1:] if p]
+    return ".".join(parts)
+
+
+_FTS_SYNTAX = re.compile(r'["*():^]|\b(?:AND|OR|NOT|NEAR)\b')
+
+
+def _fts_query(text: str) -> str:
+    """Plain words are each quoted (so ``dai-kagamigi`` or ``O'Neil`` is no syntax error); text with
+    FTS5 operators (quotes, ``*``, AND/OR/NOT ...) is passed on as it is."""
+    if _FTS_SYNTAX.search(text):
+        return text
+    words = text.split()
+    return " ".join('"' + w.replace('"', '""') + '"' for w in words) or '""'
+
+
+def pack_source(text: str) -> bytes:
+    """How ``games.source`` is stored: the UTF-8 text compressed with zlib (``zlib.compress``)."""
+    return zlib.compress(text.encode("utf-8"), 6)
+
+
+def unpack_source(data) -> str:
+    """The text of a stored ``games.source`` (see :func:`pack_source`)."""
+    if isinstance(data, str):
+        return data
+    return zlib.decompress(data).decode("utf-8")
+
+
+def _game_row(row: dict) -> dict:
+    if "source" in row and row["source"] is not None:
+        row["source"] = unpack_source(row["source"])
+    for key in ("error",):
+        if row.get(key):
+            row[key] = json.loads(row[key])
+    row["warnings"] = json.loads(row["warnings"]) if row.get("warnings") else []
+    row["tags"] = json.loads(row["tags"]) if row.get("tags") else []
+    return row
+
+
+def _import_row(row: dict) -> dict:
+    row = dict(row)
+    row["errors"] = json.loads(row["errors"]) if row.get("errors") else []
+    return row
+
+
+def read_stored(source: str, source_format: str, file: str | None = None) -> Game:
+    """Read a stored game text again (LSN or KIF), leniently."""
+    if source_format == "kif":
+        from formats.kif import read_kif
+        return read_kif(source, source=file, lenient=True)[0]
+    from formats.lsn import read_game
+    game = read_game(source, file=file, lenient=True)
+    if game is None:
+        raise ArchiveError("the stored text holds no game")
+    return game
