@@ -294,7 +294,36 @@ def _tier(board, text, idents, index):
 
 
 def _read_as(board: Board, text: str, ident: str | None, index: dict) -> _Reading | None:
-    rules = board.rules
+    syntax = _syntax(board.rules, text, ident, index)
+    if syntax is None:
+        return None
+    piece_id, drop_to, origin, full_origin, squares, promo = syntax
+    if drop_to is not None:
+        return _Reading(piece_id, [Move(None, drop_to, (), None, piece_id)], None)
+    candidates, problem = _candidates(board, piece_id, origin, full_origin, squares)
+    passes = () if full_origin is not None else {
+        m for m in candidates if m.from_square == m.to_square and not m.kills}
+    return _Reading(piece_id, candidates, promo, problem, passes)
+
+
+_SYNTAX_CACHE: dict = {}
+
+
+def _syntax(rules, text: str, ident: str | None, index: dict):
+    """The board-independent reading of a move text, cached per rule set: (piece ID, drop square,
+    origin text, origin square when written in full, [(separator, square)], promotion suffix)."""
+    key = (id(rules), text, ident)
+    hit = _SYNTAX_CACHE.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    result = _parse_syntax(rules, text, ident, index)
+    if len(_SYNTAX_CACHE) > 50_000:
+        _SYNTAX_CACHE.clear()
+    _SYNTAX_CACHE[key] = (rules, result)
+    return result
+
+
+def _parse_syntax(rules, text, ident, index):
     rest = text[len(ident):] if ident else text
     piece = index[ident] if ident else None
     if piece is not None:
@@ -303,23 +332,23 @@ def _read_as(board: Board, text: str, ident: str | None, index: dict) -> _Readin
             if not _on_board(rules, drop.group("to")):
                 return None
             to = parse_square(drop.group("to"), rules.files, rules.ranks)
-            return _Reading(piece.id, [Move(None, to, (), None, piece.id)], None)
+            return piece.id, to, None, None, (), None
     m = _BODY_RE.match(rest)
     if not m:
         return None
     legs = _LEG_RE.findall(m.group("legs"))
     origin = m.group("origin")
-    if origin is not None and _FULL_SQ_RE.match(origin) and not _on_board(rules, origin):
+    full = origin is not None and _FULL_SQ_RE.match(origin) is not None
+    if full and not _on_board(rules, origin):
         return None
     if not all(_on_board(rules, sq) for _, sq in legs):
         return None
-    if piece is None and (origin is None or not _FULL_SQ_RE.match(origin)):
+    if piece is None and not full:
         return None  # without an ID the origin square must be written
     promo = {"+": True, "=": False, None: None}[m.group("promo")]
-    candidates, problem = _candidates(board, piece, origin, legs)
-    passes = () if origin is not None and _FULL_SQ_RE.match(origin) else {
-        m for m in candidates if m.from_square == m.to_square and not m.kills}
-    return _Reading(piece.id if piece else None, candidates, promo, problem, passes)
+    squares = tuple((sep, parse_square(sq, rules.files, rules.ranks)) for sep, sq in legs)
+    full_origin = parse_square(origin, rules.files, rules.ranks) if full else None
+    return piece.id if piece else None, None, origin, full_origin, squares, promo
 
 
 def _on_board(rules, name: str) -> bool:
@@ -330,37 +359,38 @@ def _on_board(rules, name: str) -> bool:
         return False
 
 
-def _candidates(board: Board, piece, origin: str | None, legs):
+def _candidates(board: Board, piece_id: str | None, origin: str | None, full_origin: int | None, squares):
     """Candidate moves for the written legs: every square before the destination is captured
     unless it is written after '-' (a square passed over); 'x!' before the last square captures it
     and the piece stays."""
-    rules = board.rules
-    squares = [(sep, parse_square(sq, rules.files, rules.ranks)) for sep, sq in legs]
     turn = board.turn
-    full_origin = origin is not None and _FULL_SQ_RE.match(origin) is not None
-    if full_origin:
-        fr = parse_square(origin, rules.files, rules.ranks)
-        here = board.piece_at(fr)
+    if full_origin is not None:
+        here = board.piece_at(full_origin)
         if here is None or here.colour != turn:
             return [], f"the side to move has no piece on {origin}"
-        if piece is not None and here.id != piece.id:
-            return [], f"the piece on {origin} is {here.id}, not {piece.id}"
-        origins = [fr]
+        if piece_id is not None and here.id != piece_id:
+            return [], f"the piece on {origin} is {here.id}, not {piece_id}"
+        origins = [full_origin]
     else:
-        origins = _squares_of(board, turn, piece.id if piece is not None else None)
+        origins = _squares_of(board, turn, piece_id)
         if origin:
             if origin.isalpha():
                 origins = [s for s in origins if square_name(s)[0] == origin]
             else:
                 origins = [s for s in origins if square_name(s)[1:] == origin]
+    kills_written = [sq for sep, sq in squares[:-1] if sep != "-"]
+    last_sep, last = squares[-1]
     out = []
     for fr in origins:
-        kills = [sq for sep, sq in squares[:-1] if sep != "-"]
-        last_sep, to = squares[-1]
+        kills = list(kills_written)
+        to = last
         if last_sep == "x!":  # igui: the last captured square, and the piece stays
             kills.append(to)
             to = fr
-        kills = tuple(dict.fromkeys(k for k in kills if k != to))
+        if kills:
+            kills = tuple(dict.fromkeys(k for k in kills if k != to))
+        else:
+            kills = ()
         out.append(Move(fr, to, kills, None))
     return out, None
 

@@ -110,7 +110,7 @@ class Board:
         """
         before = dict(self.__dict__)
         try:
-            self._setup(parse_position(self.rules, text))
+            self._setup(self.rules.parsed_start() if text == self.rules.start else parse_position(self.rules, text))
         except PositionError:
             self.__dict__.clear()
             self.__dict__.update(before)

@@ -192,6 +192,14 @@ class Ruleset:
     def piece_index(self) -> dict:
         return self.variant.piece_index()
 
+    def parsed_start(self):
+        """The start position, parsed once (boards are set up from it for every game replayed)."""
+        parsed = getattr(self, "_parsed_start", None)
+        if parsed is None:
+            from .position import parse_position
+            parsed = self._parsed_start = parse_position(self, self.start)
+        return parsed
+
     def table_of(self, code: int, sq: int) -> int:
         """The table index for a piece on a square (the code itself unless moves depend on zones)."""
         z = self.zoned[code]
