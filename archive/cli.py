@@ -682,10 +682,11 @@ def variant_import(page, out, slug, name, index, pieces, as_json):
 
 def _register_commands() -> None:
     """Commands that live in their own modules."""
-    from . import commands, generate_command, record_commands
+    from . import commands, generate_command, query_commands, record_commands
     record_commands.register(main)
     generate_command.register(main)
     commands.register(main)
+    query_commands.register(main)
 
 
 _register_commands()
