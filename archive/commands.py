@@ -11,16 +11,14 @@ directory) and ``--json``; problems are one-line click errors.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
 from pathlib import Path
 
 import click
 
 from replay import UnknownVariantError, VariantError, load_variant
-from replay.variant import ENV_VAR
+from replay.variant import extra_variants_dir
 
 from .store import DEFAULT_DB, ENV_DB, STATUSES, Archive, ArchiveError
 
@@ -47,22 +45,9 @@ def _echo_json(data) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-@contextlib.contextmanager
 def _variants_env(ctx: click.Context):
     """Make the global --variants-dir visible to the readers (and to import worker processes)."""
-    extra = ctx.find_root().params.get("variants_dir")
-    if not extra:
-        yield
-        return
-    old = os.environ.get(ENV_VAR)
-    os.environ[ENV_VAR] = os.pathsep.join(p for p in (old, str(extra)) if p)
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ[ENV_VAR]
-        else:
-            os.environ[ENV_VAR] = old
+    return extra_variants_dir(ctx.find_root().params.get("variants_dir"))
 
 
 def _open(path: str, create: bool = False) -> Archive:

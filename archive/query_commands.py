@@ -12,14 +12,12 @@ is :mod:`archive.queries` and :mod:`archive.stats`.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 
 import click
 
 from replay import UnknownVariantError, VariantError, load_variant
-from replay.variant import ENV_VAR
+from replay.variant import extra_variants_dir
 
 from .queries import (EXPLORER_SAMPLE, QueryError, Replayer, explore, parse_material, search_material,
                       search_position, target)
@@ -74,22 +72,9 @@ def _variants_dir(ctx: click.Context):
     return ctx.find_root().params.get("variants_dir")
 
 
-@contextlib.contextmanager
 def _variants_env(ctx: click.Context):
-    """Make the global --variants-dir visible to the readers (games read again from their text)."""
-    extra = _variants_dir(ctx)
-    if not extra:
-        yield
-        return
-    old = os.environ.get(ENV_VAR)
-    os.environ[ENV_VAR] = os.pathsep.join(p for p in (old, str(extra)) if p)
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ[ENV_VAR]
-        else:
-            os.environ[ENV_VAR] = old
+    """Make the global --variants-dir visible to the readers (and to import worker processes)."""
+    return extra_variants_dir(_variants_dir(ctx))
 
 
 def _open(path: str) -> Archive:

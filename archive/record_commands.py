@@ -6,9 +6,7 @@ lines before any ``[Tag "..."]`` line; everything else is read as LSN.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -18,27 +16,14 @@ from formats.game import Game
 from formats.jsonexport import game_to_dict
 from formats.kif import KifError, looks_like_kif, read_kif, write_kif
 from formats.lsn import read_games, write_game
-from replay.variant import ENV_VAR
+from replay.variant import extra_variants_dir
 
 FORMATS = ("auto", "lsn", "kif")
 
 
-@contextlib.contextmanager
 def _variants_env(ctx: click.Context):
-    """Make the global --variants-dir visible to the readers (they look variants up by name)."""
-    extra = ctx.find_root().params.get("variants_dir")
-    if not extra:
-        yield
-        return
-    old = os.environ.get(ENV_VAR)
-    os.environ[ENV_VAR] = os.pathsep.join(p for p in (old, str(extra)) if p)
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ[ENV_VAR]
-        else:
-            os.environ[ENV_VAR] = old
+    """Make the global --variants-dir visible to the readers (and to import worker processes)."""
+    return extra_variants_dir(ctx.find_root().params.get("variants_dir"))
 
 
 def _read_bytes(path: str) -> bytes:

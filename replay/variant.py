@@ -9,6 +9,7 @@ replaces it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tomllib
@@ -32,6 +33,7 @@ __all__ = [
     "load_variant",
     "load_variant_file",
     "variant_file_errors",
+    "extra_variants_dir",
 ]
 
 BUNDLED_DIR = Path(__file__).with_name("variants")
@@ -445,6 +447,24 @@ def _registry(dirs: tuple[Path, ...]) -> tuple[dict[str, Variant], list[str]]:
 def list_variants(variants_dir: str | os.PathLike | None = None) -> list[Variant]:
     """Every known variant, bundled ones first in file-name order."""
     return list(_registry(tuple(variant_directories(variants_dir)))[0].values())
+
+
+@contextlib.contextmanager
+def extra_variants_dir(path: str | os.PathLike | None):
+    """While the block runs, also look for variants in ``path`` (through ``DAIKIFU_VARIANTS``, so
+    that readers which look variants up by name, and worker processes, see them too)."""
+    if not path:
+        yield
+        return
+    old = os.environ.get(ENV_VAR)
+    os.environ[ENV_VAR] = os.pathsep.join(p for p in (old, str(path)) if p)
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ[ENV_VAR]
+        else:
+            os.environ[ENV_VAR] = old
 
 
 def variant_file_errors(variants_dir: str | os.PathLike | None = None) -> list[str]:
