@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import click
 
@@ -21,6 +20,7 @@ from replay import UnknownVariantError, VariantError, load_variant
 from replay.variant import extra_variants_dir
 
 from .store import DEFAULT_DB, ENV_DB, STATUSES, Archive, ArchiveError
+from .output import fit as _fit, text_width as _width, write_bytes as _write_bytes
 
 __all__ = ["register", "import_command", "games_command", "show_command", "export_command", "error_text"]
 
@@ -274,22 +274,6 @@ def games_command(ctx, db_path, variant, player, sente, gote, result, status, si
         click.echo(f"  game {r['id']}: {error_text(r['error'])}")
 
 
-def _width(text: str) -> int:
-    """Columns the text takes in a terminal (East Asian wide characters take two)."""
-    import unicodedata
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _fit(text: str, width: int) -> str:
-    """The text cut to ``width`` columns and padded to it."""
-    out, used = [], 0
-    for c in text:
-        w = _width(c)
-        if used + w > width:
-            break
-        out.append(c)
-        used += w
-    return "".join(out) + " " * (width - used)
 
 
 # --- show -----------------------------------------------------------------------------------------
@@ -495,15 +479,6 @@ def _open_output(path: str):
     except OSError as exc:
         raise click.ClickException(f"{path}: cannot write: {exc.strerror}") from None
 
-
-def _write_bytes(path: str, data: bytes) -> None:
-    if path == "-":
-        click.get_binary_stream("stdout").write(data)
-        return
-    try:
-        Path(path).write_bytes(data)
-    except OSError as exc:
-        raise click.ClickException(f"{path}: cannot write: {exc.strerror}") from None
 
 
 if __name__ == "__main__":  # python -m archive.commands ... (before the commands are registered in cli)

@@ -23,6 +23,7 @@ from .queries import (EXPLORER_SAMPLE, QueryError, Replayer, explore, parse_mate
                       search_position, target)
 from .stats import ELO_K, ELO_START, archive_stats, stats_csv
 from .store import DEFAULT_DB, ENV_DB, Archive, ArchiveError
+from .output import fit as _fit, text_width as _width
 
 __all__ = ["register", "search_command", "explore_command", "stats_command"]
 
@@ -102,21 +103,6 @@ def _slug(ctx, value: str | None) -> str | None:
         raise click.ClickException(str(exc)) from None
 
 
-def _width(text: str) -> int:
-    """Columns the text takes in a terminal (East Asian wide characters take two)."""
-    import unicodedata
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _fit(text: str, width: int) -> str:
-    out, used = [], 0
-    for c in text:
-        w = _width(c)
-        if used + w > width:
-            break
-        out.append(c)
-        used += w
-    return "".join(out) + " " * (width - used)
 
 
 def _table(header: tuple, rows: list[tuple]) -> None:

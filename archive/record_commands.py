@@ -17,6 +17,7 @@ from formats.jsonexport import game_to_dict
 from formats.kif import KifError, looks_like_kif, read_kif, write_kif
 from formats.lsn import read_games, write_game
 from replay.variant import extra_variants_dir
+from .output import write_bytes as _write
 
 FORMATS = ("auto", "lsn", "kif")
 
@@ -170,13 +171,3 @@ def convert_command(ctx, file, target, fmt, output, encoding):
             data = json.dumps([game_to_dict(g) for g in games], indent=2, ensure_ascii=False)
             _write(output, (data + "\n").encode("utf-8"))
     ctx.exit(0 if all(g.valid for g in games) else 1)
-
-
-def _write(path: str, data: bytes) -> None:
-    if path == "-":
-        click.get_binary_stream("stdout").write(data)
-        return
-    try:
-        Path(path).write_bytes(data)
-    except OSError as exc:
-        raise click.ClickException(f"{path}: cannot write: {exc.strerror}") from None
