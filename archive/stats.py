@@ -17,9 +17,9 @@ width (1, 2, 5, 10, 20, 25, 50, 100 ...: the smallest that gives at most :data:`
 buckets), unless one is given; each bucket ``[from, to]`` is inclusive.
 
 Per player and variant: games, and wins / losses / draws / unfinished as Sente and as Gote, and an
-**Elo rating**: every player starts at 1500; the finished games (1-0, 0-1, 1/2-1/2; both players
-named) of the variant are taken in date order (unknown parts of a date, ``??``, read as ``00``;
-games without a date first), then id order, and after each game both players' ratings change by
+**Elo rating**: every player starts at 1500; the finished games (1-0, 0-1, 1/2-1/2) between two
+named players of the variant are taken in date order (unknown parts of a date, ``??``, read as
+``00``; games without a date first), then id order, and after each game both ratings change by
 ``K * (score - expected)`` with ``K = 20`` and ``expected = 1 / (1 + 10 ** ((Ro - Rp) / 400))``.
 Each variant is rated separately.  Ratings always use every game of the variant (so ``player``
 only chooses whose figures are shown); the other figures use only the games selected.
@@ -48,7 +48,7 @@ ELO_K = 20
 ELO_START = 1500.0
 MAX_BUCKETS = 10
 RATING_SYSTEM = {"system": "Elo", "k": ELO_K, "start": ELO_START, "per": "variant",
-                 "order": "date, then id", "games": "finished games (1-0, 0-1, 1/2-1/2) with both players named"}
+                 "order": "date, then id", "games": "finished games (1-0, 0-1, 1/2-1/2) between two named players"}
 _SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 FIRST_MOVES = 10  # first moves listed per variant
 
@@ -104,7 +104,7 @@ def elo_ratings(games, k: float = ELO_K, start: float = ELO_START) -> dict:
     ``{player: {"rating": r, "games": rated games}}``."""
     rating: dict[str, float] = {}
     count: Counter = Counter()
-    rated = [g for g in games if g["result"] in _SCORES and g["sente"] and g["gote"]]
+    rated = [g for g in games if g["result"] in _SCORES and g["sente"] and g["gote"] and g["sente"] != g["gote"]]
     rated.sort(key=lambda g: (_date_key(g["date"]), g["id"]))
     for g in rated:
         a, b = g["sente"], g["gote"]
