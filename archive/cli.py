@@ -687,6 +687,8 @@ def _register_commands() -> None:
     generate_command.register(main)
     commands.register(main)
     query_commands.register(main)
+    from web import cli as web_cli
+    web_cli.register(main)
 
 
 _register_commands()

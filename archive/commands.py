@@ -22,14 +22,15 @@ from replay.variant import extra_variants_dir
 from .store import DEFAULT_DB, ENV_DB, STATUSES, Archive, ArchiveError
 from .output import fit as _fit, text_width as _width, write_bytes as _write_bytes
 
-__all__ = ["register", "import_command", "games_command", "show_command", "export_command", "error_text"]
+__all__ = ["register", "import_command", "games_command", "show_command", "export_command", "upgrade_command",
+           "error_text"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 def register(group: click.Group) -> None:
     """Add the archive commands to ``group`` (the main ``daikifu`` group)."""
-    for command in (import_command, games_command, show_command, export_command):
+    for command in (import_command, games_command, show_command, export_command, upgrade_command):
         group.add_command(command)
 
 
@@ -479,6 +480,36 @@ def _open_output(path: str):
     except OSError as exc:
         raise click.ClickException(f"{path}: cannot write: {exc.strerror}") from None
 
+
+
+
+# --- upgrade --------------------------------------------------------------------------------------
+
+
+@click.command("upgrade", context_settings=CONTEXT)
+@db_option
+@json_option
+def upgrade_command(db_path, as_json):
+    """Bring the archive's schema up to this daikifu's version.
+
+    Migrations only add tables, columns and indexes (and fill them from the data already there);
+    they never drop data.  Writing commands (import) migrate on their own; this is for archives that
+    are only read, e.g. by ``daikifu serve``, which opens the database read-only.
+
+    \b
+    Example:
+      daikifu upgrade --db games.db
+    """
+    from . import schema
+    archive = _open(db_path)
+    was = archive.schema_before  # opening a writable archive migrates it
+    archive.close()
+    if as_json:
+        _echo_json({"db": db_path, "schema_version": schema.SCHEMA_VERSION, "was": was})
+    elif was == schema.SCHEMA_VERSION:
+        click.echo(f"{db_path}: schema version {schema.SCHEMA_VERSION}, up to date")
+    else:
+        click.echo(f"{db_path}: schema version {was} -> {schema.SCHEMA_VERSION}")
 
 
 if __name__ == "__main__":  # python -m archive.commands ... (before the commands are registered in cli)

@@ -24,6 +24,7 @@ import json
 import os
 import re
 import sqlite3
+import urllib.parse
 import zlib
 from array import array
 from dataclasses import dataclass, field
@@ -268,10 +269,18 @@ class Archive:
     ``db`` is a :class:`sqlite_utils.Database` on the same connection, for ad-hoc queries.
     """
 
-    def __init__(self, path: str | os.PathLike | None = None, *, create: bool = True, timeout: float = 30.0):
+    def __init__(self, path: str | os.PathLike | None = None, *, create: bool = True, timeout: float = 30.0,
+                 readonly: bool = False):
         self.path = default_path(path)
-        if not create and self.path != ":memory:" and not Path(self.path).exists():
+        self.readonly = readonly
+        if (readonly or not create) and self.path != ":memory:" and not Path(self.path).exists():
             raise ArchiveError(f"no archive at {self.path}: import games first (daikifu import FILE --db {self.path})")
+        if readonly:
+            self._open_readonly(timeout)
+            self.db = sqlite_utils.Database(self.conn)
+            self._players = {}
+            self._depth = 0
+            return
         try:
             self.conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None, check_same_thread=False)
             if schema.schema_version(self.conn) == 0:  # a new database: before anything is written
@@ -279,7 +288,7 @@ class Archive:
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA journal_size_limit=67108864")  # WAL file cut back to 64 MB
-            schema.migrate(self.conn)
+            self.schema_before = schema.migrate(self.conn)  # the version it had when opened
         except sqlite3.DatabaseError as exc:
             raise ArchiveError(f"{self.path}: not a daikifu archive ({exc})") from None
         except RuntimeError as exc:
@@ -287,6 +296,27 @@ class Archive:
         self.db = sqlite_utils.Database(self.conn)
         self._players: dict[str, int] = {}
         self._depth = 0
+
+    def _open_readonly(self, timeout: float) -> None:
+        """Open with SQLite's read-only mode: nothing (not even a migration) can write.  An
+        archive whose schema is older than this daikifu's must be upgraded by a writing command
+        first (``daikifu import`` with any file, or ``daikifu upgrade``)."""
+        uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve())) + "?mode=ro"
+        try:
+            self.conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None,
+                                        check_same_thread=False)
+            version = self.schema_before = schema.schema_version(self.conn)
+        except sqlite3.DatabaseError as exc:
+            raise ArchiveError(f"{self.path}: not a daikifu archive ({exc})") from None
+        if version == 0:
+            self.conn.close()
+            raise ArchiveError(f"{self.path}: not a daikifu archive (no schema version)")
+        if version != schema.SCHEMA_VERSION:
+            self.conn.close()
+            newer = "newer" if version > schema.SCHEMA_VERSION else "older"
+            fix = "upgrade daikifu" if version > schema.SCHEMA_VERSION else f"run 'daikifu upgrade --db {self.path}'"
+            raise ArchiveError(f"{self.path}: schema version {version} is {newer} than this daikifu's "
+                               f"({schema.SCHEMA_VERSION}); opened read-only, it cannot be migrated: {fix}")
 
     # --- housekeeping ---------------------------------------------------------------------------
 

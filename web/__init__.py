@@ -1,0 +1,51 @@
+"""The web viewer: a Flask application over an archive (``daikifu serve``).
+
+    from web import create_app
+    app = create_app("games.db")                      # read-only
+    app = create_app("games.db", allow_import=True)   # the import page may add games
+
+Each page has a blueprint of its own, and each page's data is also served as JSON under
+``/api/`` (the same query functions as the command line, in :mod:`archive.queries` and
+:mod:`archive.stats`).  The archive is opened read-only for every request unless imports are
+allowed, so the viewer cannot change the database by accident.
+"""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask
+
+from archive.store import default_path
+
+#: The largest request body accepted (an uploaded or pasted record), in bytes.
+MAX_UPLOAD = 2 * 1024 * 1024
+
+
+def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = False, variants_dir=None,
+               max_upload: int = MAX_UPLOAD, config: dict | None = None) -> Flask:
+    """A Flask application serving the archive at ``db`` (default: ``$DAIKIFU_DB`` or ``daikifu.db``).
+
+    ``allow_import`` enables the one write endpoint (``/import`` adding a game); everything else
+    only reads.  ``variants_dir`` adds variant files, as ``--variants-dir`` does on the command line.
+    """
+    app = Flask(__name__)
+    app.config.update(
+        DAIKIFU_DB=default_path(db),
+        DAIKIFU_ALLOW_IMPORT=allow_import,
+        DAIKIFU_VARIANTS_DIR=str(variants_dir) if variants_dir else None,
+        MAX_CONTENT_LENGTH=max_upload,
+        MAX_FORM_MEMORY_SIZE=max_upload,
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+    if config:
+        app.config.update(config)
+
+    from . import db as db_module, errors, games, importing, positions, stats, variants
+    db_module.init_app(app)
+    errors.init_app(app)
+    for module in (games, positions, stats, variants, importing):
+        app.register_blueprint(module.bp)
+    return app

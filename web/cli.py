@@ -1,0 +1,48 @@
+"""``daikifu serve``: run the web viewer on an archive."""
+
+from __future__ import annotations
+
+import click
+
+from archive.commands import CONTEXT, db_option
+from archive.store import Archive, ArchiveError
+
+from . import MAX_UPLOAD, create_app
+
+
+@click.command("serve", context_settings=CONTEXT)
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on.  The default answers this machine only; 0.0.0.0 opens the "
+                   "viewer to the network (it has no login).")
+@click.option("--port", type=click.IntRange(0, 65535), default=5000, show_default=True, help="Port to listen on.")
+@click.option("--allow-import", is_flag=True,
+              help="Enable the import page, which can add games to the archive.  Without it the "
+                   "database is opened read-only.")
+@click.option("--max-upload", type=click.IntRange(1024), default=MAX_UPLOAD, show_default=True, metavar="BYTES",
+              help="The largest record the import page accepts.")
+@click.option("--debug", is_flag=True, help="Flask's debug mode (reloads on code changes; shows tracebacks).")
+@click.pass_context
+def serve_command(ctx, db_path, host, port, allow_import, max_upload, debug):
+    """Serve the web viewer for the archive: game list, step-through replay, position search
+    and explorer, statistics and variant pages, with a JSON API under /api/.
+
+    \b
+    Examples:
+      daikifu serve                         # http://127.0.0.1:5000/ on daikifu.db
+      daikifu serve --db games.db --port 8080
+      daikifu serve --allow-import          # enables /import (the only page that writes)
+    """
+    try:  # fail now, not on the first request
+        Archive(db_path, readonly=not allow_import, create=allow_import).close()
+    except ArchiveError as exc:
+        raise click.ClickException(str(exc)) from None
+    app = create_app(db_path, allow_import=allow_import, max_upload=max_upload,
+                     variants_dir=ctx.find_root().params.get("variants_dir"))
+    mode = "imports allowed" if allow_import else "read-only"
+    click.echo(f"daikifu: serving {db_path} ({mode}) on http://{host}:{port}/  (Ctrl-C to stop)", err=True)
+    app.run(host=host, port=port, debug=debug, use_reloader=debug)
+
+
+def register(group: click.Group) -> None:
+    group.add_command(serve_command)

@@ -1,0 +1,40 @@
+"""The archive and the replayer of the current request (opened on first use, closed at its end)."""
+
+from __future__ import annotations
+
+from flask import Flask, abort, current_app, g
+
+from archive.queries import Replayer, tune_for_queries
+from archive.store import Archive, ArchiveError
+
+
+def archive() -> Archive:
+    """The request's archive: read-only unless the application allows imports."""
+    if "archive" not in g:
+        try:
+            a = Archive(current_app.config["DAIKIFU_DB"], readonly=not current_app.config["DAIKIFU_ALLOW_IMPORT"],
+                        create=False)
+        except ArchiveError as exc:
+            abort(503, description=str(exc))
+        tune_for_queries(a)
+        g.archive = a
+    return g.archive
+
+
+def replayer() -> Replayer:
+    """Replays stored games for the request (search confirmation, the viewer's positions)."""
+    if "replayer" not in g:
+        g.replayer = Replayer(archive(), variants_dir=current_app.config["DAIKIFU_VARIANTS_DIR"],
+                              shared=current_app.extensions.setdefault("daikifu_replay_cache", {}))
+    return g.replayer
+
+
+def _close(exc=None) -> None:
+    a = g.pop("archive", None)
+    g.pop("replayer", None)
+    if a is not None:
+        a.close()
+
+
+def init_app(app: Flask) -> None:
+    app.teardown_appcontext(_close)
