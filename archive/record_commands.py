@@ -127,8 +127,8 @@ def _error_text(e: dict) -> str:
 
 @click.command("convert")
 @click.argument("file", type=click.Path(allow_dash=True))
-@click.option("--to", "target", type=click.Choice(("lsn", "kif", "json")), required=True,
-              help="Format to write.")
+@click.option("--to", "target", type=click.Choice(("lsn", "kif", "json")),
+              help="Format to write (required unless --json).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
               help="Format of FILE; auto recognises KIF and LSN by content.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
@@ -136,8 +136,9 @@ def _error_text(e: dict) -> str:
                    "a name with {n} makes one file per game: games-{n}.kif.")
 @click.option("--encoding", type=click.Choice(("utf-8", "cp932")), default="utf-8", show_default=True,
               help="Encoding of KIF output (cp932 = Shift-JIS, the classic .kif).")
+@click.option("--json", "as_json", is_flag=True, help="The same as --to json.")
 @click.pass_context
-def convert_command(ctx, file, target, fmt, output, encoding):
+def convert_command(ctx, file, target, fmt, output, encoding, as_json):
     """Read the games of FILE and write them as LSN, KIF or JSON.
 
     Invalid games are converted up to their first bad move, with a warning, and the exit status
@@ -149,6 +150,12 @@ def convert_command(ctx, file, target, fmt, output, encoding):
       daikifu convert games.lsn --to json -o games.json
       daikifu convert games.lsn --to kif -o "game-{n}.kif"
     """
+    if as_json:
+        if target not in (None, "json"):
+            raise click.UsageError(f"--json and --to {target} contradict each other")
+        target = "json"
+    if target is None:
+        raise click.UsageError("say which format to write: --to lsn, --to kif or --to json (or --json)")
     with _variants_env(ctx):
         games = read_records(file, fmt)
         for g in games:

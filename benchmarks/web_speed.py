@@ -1,0 +1,175 @@
+"""How fast the web viewer answers, and how big its pages are.
+
+Builds an archive from the bundled sample games (``data/sample/``) plus one generated 400-ply Dai
+Kagamigi game, starts the viewer on a local port (the WSGI server that ``daikifu serve`` uses, in a
+thread of this process), and fetches over HTTP:
+
+* the game page of the 400-ply game (``/games/<id>``, and ``?ply=200``): time to the last byte
+  and bytes (the page embeds every ply's data for stepping in the browser);
+* its JSON (``/api/games/<id>``);
+* position search pages (``/positions?game=ID&ply=N``) for random plies of random sample games,
+  and the search from the start position of the most played variant, p50 and p99;
+* the game list, the statistics page and a variant page.
+
+Each figure is the median of --repeats requests (after one warm-up request that fills the caches
+of the rules and of the statistics).  Targets (the viewer issue): the 400-ply game page under 300
+ms and under 1 MB; position search pages under 200 ms.
+
+    python benchmarks/web_speed.py
+    python benchmarks/web_speed.py --repeats 20 --searches 100 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from archive.importer import import_paths  # noqa: E402
+from archive.sample import random_record  # noqa: E402
+from archive.store import Archive  # noqa: E402
+from formats.lsn import write_game  # noqa: E402
+
+
+def long_game(plies: int, variant: str = "dai-kagamigi"):
+    """A random legal game of exactly ``plies`` plies (seeds are tried until one lasts that long)."""
+    for seed in range(1000):
+        game = random_record(variant, f"web-bench:{seed}", plies=(plies, plies), capture_bias=0.3)
+        if len(game.mainline_moves()) == plies:
+            game.headers["Event"] = f"{plies}-ply benchmark game"
+            return game
+    raise RuntimeError(f"no random {variant} game lasted {plies} plies")
+
+
+def build(db: Path, plies: int) -> int:
+    """The sample archive plus the long game; returns the long game's id."""
+    lsn = db.with_suffix(".long.lsn")
+    lsn.write_text(write_game(long_game(plies)) + "\n", encoding="utf-8")
+    with Archive(db) as a:
+        import_paths(a, [str(ROOT / "data" / "sample"), str(lsn)])
+        return a.conn.execute("SELECT id FROM games WHERE ply_count = ? ORDER BY id DESC", (plies,)).fetchone()[0]
+
+
+def serve(db: Path):
+    """The viewer on a free local port; returns (base URL, server)."""
+    from werkzeug.serving import make_server
+
+    from web import create_app
+    server = make_server("127.0.0.1", 0, create_app(db), threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_port}", server
+
+
+def fetch(url: str) -> tuple[float, int, int]:
+    """(seconds to the last byte, bytes, status)."""
+    started = time.perf_counter()
+    try:
+        with urllib.request.urlopen(url) as r:
+            body = r.read()
+            status = r.status
+    except urllib.error.HTTPError as exc:
+        body, status = exc.read(), exc.code
+    return time.perf_counter() - started, len(body), status
+
+
+def timed(url: str, repeats: int) -> dict:
+    fetch(url)  # warm-up: compiled rules, caches
+    runs = [fetch(url) for _ in range(repeats)]
+    bad = {s for _, _, s in runs if s != 200}
+    if bad:
+        raise RuntimeError(f"{url}: HTTP {sorted(bad)}")
+    times = sorted(t for t, _, _ in runs)
+    return {"url": url, "ms_p50": round(statistics.median(times) * 1000, 1),
+            "ms_max": round(times[-1] * 1000, 1), "bytes": runs[0][1]}
+
+
+def pct(values: list, q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--plies", type=int, default=400, help="length of the long game (default 400)")
+    p.add_argument("--repeats", type=int, default=11, help="requests per page (median reported)")
+    p.add_argument("--searches", type=int, default=60, help="random position searches")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "web.db"
+        t = time.perf_counter()
+        long_id = build(db, args.plies)
+        build_s = time.perf_counter() - t
+        base, server = serve(db)
+        try:
+            pages = {
+                "game page": timed(f"{base}/games/{long_id}", args.repeats),
+                "game page at ply 200": timed(f"{base}/games/{long_id}?ply=200", args.repeats),
+                "game JSON": timed(f"{base}/api/games/{long_id}", args.repeats),
+                "game list": timed(f"{base}/", args.repeats),
+                "statistics": timed(f"{base}/stats", args.repeats),
+                "variant page": timed(f"{base}/variants/dai-kagamigi", args.repeats),
+            }
+            with Archive(db, readonly=True) as a:
+                games = a.conn.execute("SELECT id, ply_count, variant FROM games WHERE status != 'invalid' "
+                                       "AND id != ?", (long_id,)).fetchall()
+                top = a.conn.execute("SELECT variant, count(*) AS n FROM games GROUP BY variant "
+                                     "ORDER BY n DESC").fetchone()[0]
+                start_game = a.conn.execute("SELECT id FROM games WHERE variant = ? AND start IS NULL",
+                                            (top,)).fetchone()[0]
+            pages["search from the start"] = timed(f"{base}/positions?game={start_game}&ply=0", args.repeats)
+            rng = random.Random(args.seed)
+            search_times, sizes = [], []
+            for _ in range(args.searches):
+                gid, n, _ = rng.choice(games)
+                url = f"{base}/positions?game={gid}&ply={rng.randint(0, n)}"
+                fetch(url) if not search_times else None  # the first one warms up the caches
+                s, size, status = fetch(url)
+                if status != 200:
+                    raise RuntimeError(f"{url}: HTTP {status}")
+                search_times.append(s)
+                sizes.append(size)
+        finally:
+            server.shutdown()
+    report = {
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                    "load_average": [round(x, 2) for x in os.getloadavg()]},
+        "archive": {"games": len(games) + 1, "long_game_plies": args.plies, "build_seconds": round(build_s, 2)},
+        "pages": pages,
+        "position_search": {"queries": len(search_times),
+                            "ms_p50": round(pct(search_times, 0.5) * 1000, 1),
+                            "ms_p99": round(pct(search_times, 0.99) * 1000, 1),
+                            "ms_max": round(max(search_times) * 1000, 1),
+                            "bytes_p50": int(statistics.median(sizes))},
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    m = report["machine"]
+    print(f"({m['cpus']} CPUs, Python {m['python']}, load average {m['load_average']})")
+    print(f"archive: sample games + one {args.plies}-ply Dai Kagamigi game, {report['archive']['games']} games, "
+          f"built in {report['archive']['build_seconds']} s")
+    for name, r in pages.items():
+        print(f"  {name:24} {r['ms_p50']:8.1f} ms p50 (max {r['ms_max']} ms)  {r['bytes']:>9,} bytes  {r['url'][len(base):]}")
+    s = report["position_search"]
+    print(f"  {'position search pages':24} {s['ms_p50']:8.1f} ms p50, p99 {s['ms_p99']} ms, max {s['ms_max']} ms "
+          f"({s['queries']} random game plies; {s['bytes_p50']:,} bytes p50)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""Fixtures for the browser tests: the viewer on a local port and headless Chromium driving it.
+
+Playwright drives Debian's ``chromium`` (``scripts/test`` installs it when missing); it never
+downloads a browser of its own.  ``DAIKIFU_CHROMIUM`` names another Chromium binary, and
+``DAIKIFU_SKIP_BROWSER=1`` skips these tests (otherwise a missing browser is a failure, so that a
+machine without one cannot pass the suite by accident).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "data" / "sample"
+
+# Chromium's own network traffic (updates, sync, safe browsing) is refused on closed machines and
+# only slows the start down; --no-sandbox because the tests may run as root.
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage"]
+
+
+def chromium_path() -> str | None:
+    explicit = os.environ.get("DAIKIFU_CHROMIUM")
+    if explicit:
+        return explicit
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def browser_archive(tmp_path_factory) -> Path:
+    """An archive of the sample games of Dai Kagamigi, Dai-Ryu Shogi, shogi and the annotated
+    samples (comments, NAGs, variations)."""
+    from archive.importer import import_paths
+    from archive.store import Archive
+
+    db = tmp_path_factory.mktemp("browser") / "games.db"
+    with Archive(db) as a:
+        summary = import_paths(a, [str(SAMPLE / name) for name in
+                                   ("dai-kagamigi.lsn", "dai-ryu-shogi.lsn", "shogi.lsn", "annotated.lsn")])
+    assert summary.imported > 0
+    return db
+
+
+@pytest.fixture(scope="session")
+def live_server(browser_archive):
+    """The viewer served over HTTP on a free local port; yields its base URL."""
+    from werkzeug.serving import make_server
+
+    from web import create_app
+    server = make_server("127.0.0.1", 0, create_app(browser_archive), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if os.environ.get("DAIKIFU_SKIP_BROWSER") == "1":
+        pytest.skip("DAIKIFU_SKIP_BROWSER=1")
+    path = chromium_path()
+    if not path or not Path(path).exists():
+        pytest.fail("the browser tests need Chromium: 'sudo apt-get install chromium' (scripts/test does it "
+                    "when run as root), or DAIKIFU_CHROMIUM=/path/to/chromium, or DAIKIFU_SKIP_BROWSER=1",
+                    pytrace=False)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a test dependency: "
+                                   "pip install -e '.[test]'")
+    pw = sync_api.sync_playwright().start()
+    browser = pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+    pw.stop()
+
+
+@pytest.fixture
+def page(chromium):
+    """A fresh page (1400x1000); JavaScript errors on it fail the test."""
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda exc: errors.append(str(exc)))
+    p.set_default_timeout(10_000)
+    yield p
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
