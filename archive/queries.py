@@ -18,11 +18,13 @@ and hands; not the move number), so a hash collision can never produce a wrong h
   positions (:meth:`Replayer.walk`: one primary-key lookup of ``positions`` per ply gives the move
   played, and the board computes the next hash).
 
-The opening explorer confirms every row at ply 0 exactly (so the explorer from the start
-position never replays anything) and, among the games that reach the position later, all of them
-when there are at most ``sample`` (default :data:`EXPLORER_SAMPLE`), else a seeded random sample
-of ``sample`` games; if any game of the sample fails, every game is confirmed and only the
-confirmed ones are counted.  The result says which was done (``confirmed``).
+The opening explorer reads the games at ply 0 from the ``first_moves`` summary (counts per start
+position and first move, kept up to date at insert time) and confirms each of its start positions
+exactly (so the explorer from the start position never replays anything); among the games that
+reach the position later it confirms all of them when there are at most ``sample`` (default
+:data:`EXPLORER_SAMPLE`), else a seeded random sample of ``sample`` games; if any game of the
+sample fails, every game is confirmed and only the confirmed ones are counted.  The result says
+which was done (``confirmed``).
 
 Invalid games have no rows in ``positions``; with ``include_invalid`` they are read again from
 their stored text (:meth:`Archive.load_game`, moves up to the first error) and searched by replay.
@@ -83,8 +85,8 @@ def position_key(text: str) -> str:
 
 def tune_for_queries(archive: Archive, mmap_mb: int = 1024, cache_mb: int = 64) -> None:
     """Read-side settings for a process that runs queries: the database file memory-mapped (up to
-    ``mmap_mb``) and a bigger page cache.  The explorer from the start position reads one ``games``
-    row per game: memory-mapped reads make it about 10% faster on a large archive."""
+    ``mmap_mb``) and a bigger page cache, for the many scattered page reads of position search
+    and of the explorer's replays."""
     archive.conn.execute(f"PRAGMA mmap_size={int(mmap_mb) << 20}")
     archive.conn.execute(f"PRAGMA cache_size=-{int(cache_mb) * 1024}")
 
@@ -644,6 +646,9 @@ def search_material(archive: Archive, spec: MaterialSpec, *, include_invalid: bo
 
 # --- the opening explorer -------------------------------------------------------------------------
 
+_FIRST_MOVES_SQL = ("SELECT ruleset, start, next, games, sente_wins, gote_wins, draws, plies, last_date "
+                    "FROM first_moves WHERE hash = ? AND variant = ?")
+
 
 @dataclass
 class ExplorerMove:
@@ -718,7 +723,8 @@ def explore(archive: Archive, where: Target, *, sample: int | None = EXPLORER_SA
     moves).  Rows at ply 0 are confirmed exactly without replaying; the games that reach the
     position later are all confirmed by replay when there are at most ``sample`` of them (or
     ``sample`` is None), else a seeded random sample of ``sample`` is (and all of them if any of
-    the sample fails).  Results and lengths come from the ``games`` rows."""
+    the sample fails).  Results and lengths come from the ``first_moves`` summary for the games
+    that start in the position, from the ``games`` rows for the others."""
     started = time.perf_counter()
     rp = replayer or Replayer(archive)
     conn = archive.conn
@@ -736,35 +742,21 @@ def explore(archive: Archive, where: Target, *, sample: int | None = EXPLORER_SA
         except (QueryError, PositionError, ValueError):
             return False
 
-    # ply 0: aggregated in SQL, no replay: a game's start position is known exactly.  The usual
-    # case (every game at ply 0 starts from the variant's own start position, and that is the
-    # target) is one GROUP BY the move; otherwise the rows are grouped by start position too and
-    # each group is confirmed
+    # ply 0: read from the first_moves summary (one row per start position and first move,
+    # counted when each game was stored), no replay: a game's start position is known exactly, so
+    # each rule set and start position among the rows with the target's hash is confirmed once
     total = rejected = 0
-    aggregates = ("count(*), sum(g.result = '1-0'), sum(g.result = '0-1'), sum(g.result = '1/2-1/2'), "
-                  "sum(g.ply_count), max(CASE WHEN instr(g.date, '?') = 0 THEN g.date END)")
-    where_sql = ("FROM positions p JOIN games g ON g.id = p.game_id "
-                 "WHERE p.hash = ? AND p.ply = 0 AND g.variant = ? AND g.status != 'invalid'")
-    rows = None
-    if starts_here("", None):
-        rows = conn.execute(f"SELECT '', NULL, p.next, {aggregates}, sum(g.start IS NULL AND g.ruleset = '') "
-                            f"{where_sql} GROUP BY p.next", (where.hash, where.variant)).fetchall()
-        if any(r[-1] != r[3] for r in rows):
-            rows = None  # other start positions or rule sets among them
-        else:
-            rows = [r[:-1] for r in rows]
-    if rows is None:
-        rows = conn.execute(f"SELECT g.ruleset, g.start, p.next, {aggregates} {where_sql} "
-                            "GROUP BY g.ruleset, g.start, p.next", (where.hash, where.variant)).fetchall()
+    rows = conn.execute(_FIRST_MOVES_SQL, (where.hash, where.variant)).fetchall()
     confirmed_start: dict = {}
     for ruleset, start, nxt, n, sente, gote, draws, plies, date in rows:
+        start = start or None  # '' in the summary's key: the variant's start position
         ok = confirmed_start.get((ruleset, start))
         if ok is None:
             ok = confirmed_start[(ruleset, start)] = starts_here(ruleset, start)
         if not ok:
             rejected += n
             continue
-        entry(nxt).add_counts(n, sente, gote, draws, plies or 0, date)
+        entry(nxt or None).add_counts(n, sente, gote, draws, plies, date)  # '' = the game ends there
         total += n
     # later plies: confirmed by replay (all, or a sample)
     later = conn.execute(

@@ -7,7 +7,7 @@ The database is a plain SQLite file that Datasette and ``sqlite-utils`` open dir
                  status, the first error, the game's text exactly as imported, the digest
 ``positions``    every position of every valid game's main line, keyed by the 64-bit hash
                  (``ply`` 0 = the start position), with the move played from it in compact form:
-                 position search and the opening explorer read only this table
+                 position search and the opening explorer read it
 ``annotations``  the main-line plies that carry a comment, NAGs or a clock (ply 0: the comment
                  before the first move); the moves themselves are in the game's text and in
                  ``positions.next``
@@ -16,19 +16,23 @@ The database is a plain SQLite file that Datasette and ``sqlite-utils`` open dir
 ``meta``         the schema version
 ``games_fts``    full-text index (contentless FTS5, rowid = game id) over event, site, players
                  and every comment of the game
+``first_moves``  the opening explorer's summary of ply 0: per start position and first move, how
+                 many (valid or truncated) games, their results, total length and latest date;
+                 kept up to date by every insert, in the game's transaction (schema version 2)
 
 The layout is chosen for size: with every index, a database of generated Dai Kagamigi games takes
 about 36 bytes per ply (see ``docs/archive.md`` for the measurements).
 
 Schema changes are migrations: numbered functions that only add (tables, columns, indexes) and
-never drop data.  :func:`migrate` runs the ones a database has not had yet.
+never drop data (a new table is filled from the data already there).  :func:`migrate` runs the
+ones a database has not had yet, each in one transaction with the version number it sets.
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def _v1(db: sqlite3.Connection) -> None:
@@ -110,7 +114,45 @@ def _v1(db: sqlite3.Connection) -> None:
     """)
 
 
-MIGRATIONS = {1: _v1}
+# One summary row of the games that start in a position and play a move from it; what the
+# explorer aggregated from ``positions`` at ply 0 joined to ``games``, one row per game, before.
+# Primary-key columns cannot be NULL in a WITHOUT ROWID table: '' stands for NULL in ``start``
+# (the variant's start position) and in ``next`` (games without moves).  The hash leads the key
+# because the explorer looks the position up by its hash, as it does in ``positions``.
+FIRST_MOVES_TABLE = """
+CREATE TABLE IF NOT EXISTS first_moves (
+    hash INTEGER NOT NULL,     -- positions.hash at ply 0: the start position's hash
+    variant TEXT NOT NULL,
+    ruleset TEXT NOT NULL,
+    start TEXT NOT NULL,       -- games.start, '' for the variant's start position (NULL there)
+    next TEXT NOT NULL,        -- the first move (compact form), '' for games without moves
+    games INTEGER NOT NULL,    -- valid and truncated games (invalid ones have no positions)
+    sente_wins INTEGER NOT NULL,
+    gote_wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL,    -- the other games are unfinished
+    plies INTEGER NOT NULL,    -- sum of the games' ply_count
+    last_date TEXT,            -- the latest games.date without '?' in it, NULL if none
+    PRIMARY KEY (hash, variant, ruleset, start, next)
+) WITHOUT ROWID
+"""
+
+
+def _v2(db: sqlite3.Connection) -> None:
+    """The ``first_moves`` summary, filled from the stored games (one scan of ``positions``)."""
+    db.execute(FIRST_MOVES_TABLE)
+    db.execute("""
+    INSERT INTO first_moves (hash, variant, ruleset, start, next, games, sente_wins, gote_wins, draws,
+                             plies, last_date)
+    SELECT p.hash, g.variant, g.ruleset, coalesce(g.start, ''), coalesce(p.next, ''), count(*),
+           sum(g.result = '1-0'), sum(g.result = '0-1'), sum(g.result = '1/2-1/2'), sum(g.ply_count),
+           max(CASE WHEN instr(g.date, '?') = 0 THEN g.date END)
+    FROM positions p JOIN games g ON g.id = p.game_id
+    WHERE p.ply = 0 AND g.status != 'invalid'
+    GROUP BY 1, 2, 3, 4, 5
+    """)
+
+
+MIGRATIONS = {1: _v1, 2: _v2}
 
 
 def schema_version(db: sqlite3.Connection) -> int:
@@ -128,7 +170,16 @@ def migrate(db: sqlite3.Connection) -> int:
         raise RuntimeError(f"the database has schema version {before}; this daikifu knows up to "
                            f"{SCHEMA_VERSION}: upgrade daikifu")
     for version in range(before + 1, SCHEMA_VERSION + 1):
-        with db:
+        # one transaction per migration, with the version it sets: an interrupted migration
+        # leaves the database as it was (a summary filled twice would be wrong, not just slow)
+        db.execute("BEGIN IMMEDIATE")
+        try:
             MIGRATIONS[version](db)
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", (str(version),))
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        if db.in_transaction:  # (executescript, as in _v1, commits on its own)
+            db.execute("COMMIT")
     return before

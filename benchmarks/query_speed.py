@@ -11,15 +11,15 @@ one with --db, then prints:
   ``positions`` primary key plus the join to ``games`` and ``players``) and the confirmation
   (``queries.confirm_candidates``: replaying each candidate game to its ply) measured separately,
   and the whole ``search_position``;
-* the explorer from the start position (every game is there at ply 0: confirmed without replay),
-  and after the most played first move (its rows are at ply 1: confirmed by replay, all of them
+* the explorer from the start position (every game is there at ply 0: read from the
+  ``first_moves`` summary, confirmed without replay), and after the most played first move (its rows are at ply 1: confirmed by replay, all of them
   or a sample; also timed with every game replayed);
 * material search throughput (plies replayed per second).
 
     python benchmarks/query_speed.py                          # 2,000 games (about 400,000 plies)
     python benchmarks/query_speed.py --games 10000 --json
     python benchmarks/query_speed.py --sizes 2000 10000 20000 # one archive per size
-    python benchmarks/query_speed.py --db games.db            # an existing archive, as it is
+    python benchmarks/query_speed.py --db games.db            # an existing archive (migrated if older)
     python benchmarks/query_speed.py --games 10000 --pad 100000
 
 --pad N adds copies of the archive's games until it holds N games, each copy with its position

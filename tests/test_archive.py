@@ -23,7 +23,7 @@ from archive.cli import main
 from archive.commands import register
 from archive.importer import sniff
 from archive.sample import random_record, random_records, write_records
-from archive.store import Archive, digest_of, make_record
+from archive.store import Archive, ArchiveError, digest_of, make_record
 from formats.game import Game
 from formats.lsn import read_games, write_game
 
@@ -128,6 +128,60 @@ def test_import_generated_games_of_several_variants(tmp_path):
     assert len(imp) == 1 and imp[0]["finished"] and imp[0]["imported"] + imp[0]["prefixes"] == len(games)
     assert imp[0]["format"] == "lsn"
     archive.close()
+
+
+def first_moves_of(games) -> list:
+    """The explorer's summary rows the games must give, worked out from the games themselves."""
+    rows: dict = {}
+    for g in games:
+        moves = g.mainline_moves()
+        key = (g.start_board().zobrist, g.variant.slug, "", "", moves[0].uci() if moves else "")
+        row = rows.setdefault(key, [0, 0, 0, 0, 0, None])
+        row[0] += 1
+        for i, result in enumerate(("1-0", "0-1", "1/2-1/2"), start=1):
+            row[i] += g.result == result
+        row[4] += len(moves)
+        date = g.headers.get("Date")
+        if date and "?" not in date and (row[5] is None or date > row[5]):
+            row[5] = date
+    return sorted((*key, *row) for key, row in rows.items())
+
+
+def stored_first_moves(db) -> list:
+    con = sqlite3.connect(db)
+    try:
+        return sorted(con.execute("SELECT * FROM first_moves").fetchall())
+    finally:
+        con.close()
+
+
+def test_first_moves_summary_and_the_upgrade_from_schema_version_1(tmp_path):
+    games = few_games(4, seed=2, plies=(2, 4))
+    for g in games[::4]:  # one more game per variant with the same first move, and no other
+        short = Game(g.variant)
+        short.add_variation(g.mainline_moves()[0])
+        short.result, short.headers["Date"] = "1/2-1/2", "2030.??.??"  # the latest date, not a whole one
+        games.append(short)
+    path = lsn_file(tmp_path / "games.lsn", games)
+    db = tmp_path / "a.db"
+    assert run_json("import", path, "--db", db, "--jobs", 2)["invalid"] == 0
+    expected = first_moves_of(games)
+    assert len(expected) < len(games)  # some games share their first move
+    assert stored_first_moves(db) == expected
+    assert run_json("import", path, "--db", db)["duplicates"] == len(games)  # not counted again
+    assert stored_first_moves(db) == expected
+    # an archive of schema version 1 has no summary: read-only, it is refused; upgraded, it is filled
+    con = sqlite3.connect(db)
+    con.execute("DROP TABLE first_moves")
+    con.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    con.commit()
+    con.close()
+    with pytest.raises(ArchiveError, match="schema version 1 is older.*run 'daikifu upgrade --db "):
+        Archive(db, readonly=True)
+    result = run("upgrade", "--db", db)
+    assert result.exit_code == 0 and "schema version 1 -> 2" in result.output
+    assert stored_first_moves(db) == expected
+    Archive(db, readonly=True).close()
 
 
 def test_reimport_adds_nothing(tmp_path):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 import shutil
 import sqlite3
 
@@ -36,7 +37,9 @@ from archive.queries import (QueryError, explore, parse_material, position_key, 
                              search_position, target)
 from archive.query_commands import register
 from archive.stats import archive_stats, elo_ratings, histogram, nice_width, quantile, stats_rows
-from archive.store import Archive
+from archive.sample import random_moves, random_record, write_records
+from archive.store import Archive, ArchiveError
+from formats.game import Game
 
 GAMES = """\
 [Variant "shogi"]
@@ -208,7 +211,8 @@ def test_other_variants_and_their_searches(archive):
 @pytest.fixture
 def collided(db, tmp_path):
     """A copy of the archive with forged positions rows: X's hash for game 4 at ply 2 (which is
-    another position) and for game 4 at ply 0 (its start is not X)."""
+    another position) and for game 4 at ply 0 (its start is not X), with the explorer's summary
+    row that a start position with X's hash would have been given."""
     path = tmp_path / "collided.db"
     src = Archive(db, create=False)
     src.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -219,6 +223,8 @@ def collided(db, tmp_path):
     con = sqlite3.connect(path)
     con.executemany("INSERT INTO positions (hash, game_id, ply, next) VALUES (?, 4, ?, ?)",
                     [(h, 2, "g3g4"), (h, 0, "c3c4")])
+    con.execute("INSERT INTO first_moves (hash, variant, ruleset, start, next, games, sente_wins, gote_wins, "
+                "draws, plies, last_date) VALUES (?, 'shogi', '', '', 'c3c4', 1, 0, 0, 0, 4, '2024.03.20')", (h,))
     con.commit()
     con.close()
     a = Archive(path, create=False)
@@ -341,6 +347,221 @@ def test_explorer_counts_games_ending_in_the_position(archive):
     assert (e.ended.games, e.ended.gote_wins) == (1, 1)
     d = e.as_dict()
     assert d["ended"]["games"] == 1 and d["moves"] == []
+
+
+# --- the explorer's first_moves summary -----------------------------------------------------------
+#
+# A second archive with everything the summary has to get right: several variants, a non-default
+# rule set with the default start position, custom start positions (one of them the start position
+# with another move number: the same position), games without moves, a truncated and an invalid
+# game, every result, dates with '?', empty and missing.  The references below are computed from
+# positions/games and from the games' stored text, never from first_moves.
+
+# Sente without the rook (a position of its own) and the start position at move 5 (the same
+# position as the start: the move number is not part of it)
+HANDICAP = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSNL b - 1"
+LATE_START = SHOGI_START[:-1] + "5"
+BAD_TRUNCATED = '[Variant "shogi"]\n[Date "2024.06.01"]\n[Result "0-1"]\n\n1. P-a4 P-i6 2. B-h8+ Sxh8 0-1\n'
+BAD_INVALID = '[Variant "shogi"]\n[Date "2024.06.02"]\n[Result "1-0"]\n\n1. P-i4 P-a6 2. K-e5 1-0\n'
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+def _mixed_games() -> list:
+    rng = random.Random(7)
+    games = []
+    for variant, n, options in (("shogi", 14, None), ("chu-kagamigi", 4, None),
+                                ("chu-kagamigi", 4, {"forced-promotion": "stuck"}), ("dai-kagamigi", 3, None)):
+        for i in range(n):
+            games.append(random_record(variant, f"mixed:{options}:{i}", plies=(1, 5), options=options))
+    for start, n in ((HANDICAP, 3), (LATE_START, 3)):
+        for _ in range(n):
+            g = Game("shogi", start=start)
+            node = g
+            for m in random_moves(g.start_board(), rng.randint(1, 3), rng):
+                node = node.add_variation(m)
+            games.append(g)
+    for start in (None, HANDICAP, LATE_START):  # no moves (resigned at once, or not played)
+        games.append(Game("shogi", start=start))
+    for i, g in enumerate(games):
+        g.result = RESULTS[i % 4]
+        if i % 5 == 1:
+            g.headers["Date"] = f"20{10 + i}.??.??"
+        elif i % 5 == 2 and "Date" in g.headers:
+            del g.headers["Date"]
+        elif i % 5 == 3:
+            g.headers["Date"] = ""
+        elif "Date" not in g.headers:
+            g.headers["Date"] = f"2023.{1 + i % 12:02d}.{1 + i % 28:02d}"
+    return games
+
+
+@pytest.fixture(scope="module")
+def mixed_db(tmp_path_factory):
+    d = tmp_path_factory.mktemp("mixed")
+    (d / "fixture.lsn").write_text(GAMES, encoding="utf-8")
+    write_records(_mixed_games(), d / "mixed.lsn")
+    (d / "truncated.lsn").write_text(BAD_TRUNCATED, encoding="utf-8")
+    (d / "invalid.lsn").write_text(BAD_INVALID, encoding="utf-8")
+    path = d / "mixed.db"
+    with Archive(path) as archive:
+        import_paths(archive, [str(d / name) for name in ("fixture.lsn", "mixed.lsn", "invalid.lsn")])
+        import_paths(archive, [str(d / "truncated.lsn")], lenient=True)
+        archive.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
+
+
+def summary_rows(conn) -> list:
+    return sorted(conn.execute("SELECT hash, variant, ruleset, start, next, games, sente_wins, gote_wins, draws, "
+                               "plies, last_date FROM first_moves").fetchall())
+
+
+def aggregate_of_positions(conn) -> list:
+    """The first_moves rows as they follow from positions at ply 0 and games, one game at a time."""
+    groups: dict = {}
+    for h, variant, ruleset, start, nxt, result, plies, date in conn.execute(
+            "SELECT p.hash, g.variant, g.ruleset, g.start, p.next, g.result, g.ply_count, g.date "
+            "FROM positions p JOIN games g ON g.id = p.game_id "
+            "WHERE p.ply = 0 AND g.status IN ('valid', 'truncated')"):
+        row = groups.setdefault((h, variant, ruleset, start or "", nxt or ""), [0, 0, 0, 0, 0, None])
+        row[0] += 1
+        for i, wanted in enumerate(("1-0", "0-1", "1/2-1/2"), start=1):
+            row[i] += result == wanted
+        row[4] += plies
+        if date is not None and "?" not in date and (row[5] is None or date > row[5]):
+            row[5] = date
+    return sorted((*key, *row) for key, row in groups.items())
+
+
+def test_the_mixed_fixture_has_every_case(mixed_db):
+    with Archive(mixed_db, create=False) as a:
+        conn = a.conn
+        assert {s for (s,) in conn.execute("SELECT DISTINCT status FROM games")} == {"valid", "truncated", "invalid"}
+        assert {r for (r,) in conn.execute("SELECT DISTINCT result FROM games")} == set(RESULTS)
+        assert conn.execute("SELECT count(*) FROM games WHERE ply_count = 0 AND status = 'valid'").fetchone()[0] == 3
+        starts = {s for (s,) in conn.execute("SELECT DISTINCT start FROM games WHERE variant = 'shogi'")}
+        assert starts == {None, HANDICAP, LATE_START}
+        assert conn.execute("SELECT count(*) FROM games WHERE ruleset != ''").fetchone()[0] == 4
+        dates = {d for (d,) in conn.execute("SELECT DISTINCT date FROM games")}
+        assert None in dates and "" in dates and any("?" in d for d in dates if d)
+        assert max(row[5] for row in summary_rows(conn)) >= 2  # some first moves are shared
+
+
+def test_first_moves_summary_equals_the_aggregate_of_positions(mixed_db):
+    with Archive(mixed_db, create=False) as a:
+        rows = summary_rows(a.conn)
+        assert rows == aggregate_of_positions(a.conn)
+        valid = a.conn.execute("SELECT count(*) FROM games WHERE status != 'invalid'").fetchone()[0]
+        assert sum(r[5] for r in rows) == valid
+
+
+def test_a_version_1_archive_is_migrated_and_gets_the_same_summary(mixed_db, tmp_path):
+    path = tmp_path / "v1.db"
+    shutil.copyfile(mixed_db, path)
+    con = sqlite3.connect(path)  # back to schema version 1: the same tables without the summary
+    con.execute("DROP TABLE first_moves")
+    con.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    con.commit()
+    con.close()
+    with pytest.raises(ArchiveError, match=f"run 'daikifu upgrade --db {path}'"):
+        Archive(path, readonly=True)
+    with Archive(path) as a:  # opened for writing: migrated
+        assert a.schema_before == 1
+        assert a.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "2"
+        migrated = summary_rows(a.conn)
+        assert migrated == aggregate_of_positions(a.conn)
+    with Archive(mixed_db, create=False) as a:
+        assert migrated == summary_rows(a.conn)  # the same as kept up to date by the imports
+    with Archive(path, readonly=True) as a:
+        assert explore(a, target(a, SHOGI_START, "shogi")).games > 0
+
+
+def reference_explorer(archive, t) -> tuple:
+    """(games, rejected, {move or None: (games, sente wins, gote wins, draws, unfinished, plies,
+    last date)}) for target ``t``: the positions rows with its hash found by plain SQL, each
+    confirmed on the game's stored text read again (its start position at ply 0, replayed for a
+    later ply), one game counted once per move it plays from the position."""
+    plays: dict = {}  # game id -> set of moves played from the position (None: it ends there)
+    info: dict = {}
+    rejected = 0
+    for gid, ply, nxt, result, plies, date in archive.conn.execute(
+            "SELECT g.id, p.ply, p.next, g.result, g.ply_count, g.date FROM positions p JOIN games g "
+            "ON g.id = p.game_id WHERE p.hash = ? AND g.variant = ? AND g.status IN ('valid', 'truncated')",
+            (t.hash, t.variant)):
+        game = archive.load_game(gid)
+        board = game.start_board()
+        for move in game.mainline_moves()[:ply]:
+            board.push(move)
+        if position_key(board.position()) != t.key:
+            rejected += 1
+            continue
+        plays.setdefault(gid, set()).add(nxt)
+        info[gid] = (result, plies, date)
+    moves: dict = {}
+    for gid, played in plays.items():
+        result, plies, date = info[gid]
+        for nxt in played:
+            m = moves.setdefault(nxt, [0, 0, 0, 0, 0, 0, None])
+            m[0] += 1
+            m[1 + RESULTS.index(result)] += 1
+            m[5] += plies
+            if date and "?" not in date and (m[6] is None or date > m[6]):
+                m[6] = date
+    return len(plays), rejected, {k: tuple(v) for k, v in moves.items()}
+
+
+def explorer_figures(e) -> dict:
+    out = {m.uci: (m.games, m.sente_wins, m.gote_wins, m.draws, m.unfinished, m.plies, m.last_date)
+           for m in e.moves}
+    if e.ended.games:
+        n = e.ended
+        out[None] = (n.games, n.sente_wins, n.gote_wins, n.draws, n.unfinished, n.plies, n.last_date)
+    return out
+
+
+def test_explorer_from_every_start_position_matches_the_reference(mixed_db):
+    with Archive(mixed_db, create=False) as a:
+        firsts = a.conn.execute("SELECT min(id) FROM games WHERE status != 'invalid' "
+                                "GROUP BY variant, ruleset, coalesce(start, '')").fetchall()
+        checked = set()
+        for (gid,) in firsts:
+            t = target(a, game_id=gid, ply=0)
+            if (t.variant, t.key) in checked:  # another rule set or move number, the same position
+                continue
+            checked.add((t.variant, t.key))
+            e = explore(a, t, sample=None)
+            games, rejected, moves = reference_explorer(a, t)
+            assert (e.games, e.rejected) == (games, rejected), (t.variant, t.position)
+            assert explorer_figures(e) == moves, (t.variant, t.position)
+        # shogi's start (with the late-start and repeating games), its handicap position, one start
+        # position shared by two rule sets, and dai-kagamigi's
+        assert len(checked) == 4
+
+
+def test_a_failed_insert_leaves_the_summary_as_it_was(tmp_path):
+    """A game is stored whole or not at all: its summary count too."""
+    longer = random_record("shogi", "atomic", plies=(6, 6))
+    short = Game("shogi")  # its first four moves
+    node = short
+    for move in longer.mainline_moves()[:4]:
+        node = node.add_variation(move)
+    with Archive(tmp_path / "a.db") as a:
+        before = summary_rows(a.conn)
+        # the summary row itself fails
+        a.conn.execute("CREATE TEMP TRIGGER refuse AFTER INSERT ON first_moves BEGIN SELECT RAISE(ABORT, 'no'); END")
+        with pytest.raises(sqlite3.IntegrityError):
+            a.add_game(longer)
+        a.conn.execute("DROP TRIGGER refuse")
+        assert summary_rows(a.conn) == before and a.conn.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+        a.add_game(short)
+        before = summary_rows(a.conn)
+        # a later step fails (marking the stored game as a prefix of the new one), after the count
+        a.conn.execute("CREATE TEMP TRIGGER refuse BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'no'); END")
+        with pytest.raises(sqlite3.IntegrityError):
+            a.add_game(longer)
+        a.conn.execute("DROP TRIGGER refuse")
+        assert summary_rows(a.conn) == before == aggregate_of_positions(a.conn)
+        assert a.add_game(longer)[1] == "prefix"
+        assert summary_rows(a.conn) == aggregate_of_positions(a.conn)
 
 
 # --- statistics -----------------------------------------------------------------------------------
