@@ -11,9 +11,10 @@ while an import writes to it.  The Python API mirrors the command line: :meth:`A
 
 A game is turned into a :class:`Record` (every row it needs, computed without the database: this
 is the part the importer's worker processes do) and the record is stored in one step:
-:meth:`Archive.add_record` writes the ``games`` row, its ``positions``, ``annotations`` and the
-full-text row in the open transaction (or in one of its own), which is only ever committed
-between two games, so a game is stored whole or not at all.
+:meth:`Archive.add_record` writes the ``games`` row, its ``positions``, ``annotations``, the
+full-text row and its count in the explorer's ``first_moves`` summary in the open transaction (or
+in one of its own), which is only ever committed between two games, so a game is stored whole or
+not at all.
 """
 
 from __future__ import annotations
@@ -447,6 +448,7 @@ class Archive:
             if rec.annotations:
                 c.executemany("INSERT INTO annotations (game_id, ply, move, comment, nags, clock) "
                               "VALUES (?,?,?,?,?,?)", [(game_id, *a) for a in rec.annotations])
+            self._count_first_move(rec, moves[0] if moves else None)
             if extends is not None:
                 c.execute("UPDATE games SET prefix_of = ? WHERE id = ? AND prefix_of IS NULL", (game_id, extends))
             if prefix_of is not None:
@@ -456,6 +458,17 @@ class Archive:
         if not rec.valid:
             return game_id, "invalid"
         return game_id, "prefix" if extends is not None or prefix_of is not None else "imported"
+
+    def _count_first_move(self, rec: Record, first: str | None) -> None:
+        """Add a (valid or truncated) game to its ``first_moves`` summary row, in the open
+        transaction: the row's counts always equal an aggregate of ``positions`` at ply 0 joined
+        to ``games`` (see ``archive/schema.py``)."""
+        date = rec.headers.get("date")
+        result = rec.result
+        self.conn.execute(_FIRST_MOVE_UPSERT, (
+            rec.hashes[0], rec.variant, rec.ruleset, rec.start or "", first or "",
+            result == "1-0", result == "0-1", result == "1/2-1/2", rec.ply_count,
+            date if date is not None and "?" not in date else None))
 
     def _same_line(self, rec: Record, moves: list, other: int, plies: int) -> bool:
         """Whether game ``other`` plays the same first ``plies`` moves as ``rec`` (checked on its
@@ -533,8 +546,10 @@ class Archive:
     def games(self, *, variant: str | None = None, player: str | None = None, sente: str | None = None,
               gote: str | None = None, result: str | None = None, status: str | None = None,
               since: str | None = None, until: str | None = None, search: str | None = None,
-              ids=None, limit: int | None = None, offset: int = 0) -> Iterator[dict]:
-        """Games matching every filter given, by id.
+              ids=None, limit: int | None = None, offset: int = 0, sort: str = "id",
+              descending: bool = False) -> Iterator[dict]:
+        """Games matching every filter given, by id (or by ``sort``: one of :data:`GAME_SORTS`,
+        ties by id; games without a date come last either way).
 
         ``variant`` is a slug; ``player`` matches Sente or Gote (case-insensitive; ``*`` is a
         wildcard); ``result`` is ``1-0``, ``0-1``, ``1/2-1/2``, ``*``; ``status`` is ``valid``,
@@ -547,7 +562,11 @@ class Archive:
         sql = f"SELECT {self._GAME_COLUMNS} FROM {self._GAME_FROM}"
         if where:
             sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY g.id"
+        if sort not in GAME_SORTS:
+            raise ValueError(f"sort {sort!r}: expected one of {', '.join(GAME_SORTS)}")
+        way = " DESC" if descending else ""
+        column = GAME_SORTS[sort]
+        sql += f" ORDER BY {column}{way} NULLS LAST, g.id{way}" if column != "g.id" else f" ORDER BY g.id{way}"
         if limit is not None:
             sql += f" LIMIT {int(limit)} OFFSET {int(offset)}"
         elif offset:
@@ -667,6 +686,20 @@ class Archive:
                                          ).fetchone()[0]
         return out
 
+
+# the games of a first_moves row counted one more; last_date is the latest date, NULL for none
+# (max() of SQLite is NULL when either side is)
+_FIRST_MOVE_UPSERT = (
+    "INSERT INTO first_moves (hash, variant, ruleset, start, next, games, sente_wins, gote_wins, draws, plies, "
+    "last_date) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (hash, variant, ruleset, start, next) DO UPDATE SET games = games + 1, "
+    "sente_wins = sente_wins + excluded.sente_wins, gote_wins = gote_wins + excluded.gote_wins, "
+    "draws = draws + excluded.draws, plies = plies + excluded.plies, "
+    "last_date = CASE WHEN last_date IS NULL OR excluded.last_date > last_date THEN excluded.last_date "
+    "ELSE last_date END")
+
+#: ``Archive.games(sort=...)``: the orders a game list can have, and their column
+GAME_SORTS = {"id": "g.id", "date": "g.date", "plies": "g.ply_count", "variant": "g.variant"}
 
 _RESULT_ALIASES = {"sente": "1-0", "gote": "0-1", "draw": "1/2-1/2", "unfinished": "*"}
 

@@ -1,0 +1,255 @@
+/* The game viewer: steps through a game in the browser, without a request per ply.
+ *
+ * The page holds the move tree in <script id="game-data"> (see web/games.py): node 0 is the start
+ * position, node N of the main line is ply N, and every node lists the squares its move changes
+ * as [square, piece before, piece after] ("P" first player, "p" second player, null empty).
+ * Going from one node to another undoes the changes up to the common ancestor and applies those
+ * down to the target, so moving through variations and jumping with the slider both work.
+ */
+(function () {
+  "use strict";
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  var source = document.getElementById("game-data");
+  var svg = document.getElementById("board");
+  if (!source || !svg) return;
+  var data = JSON.parse(source.textContent);
+  var nodes = data.nodes;
+  var current = data.current;
+  var flip = svg.getAttribute("data-flip") === "1";
+  var files = +svg.getAttribute("data-files"), ranks = +svg.getAttribute("data-ranks");
+  var cell = +svg.getAttribute("data-cell"), margin = +svg.getAttribute("data-margin");
+  var pieceLayer = svg.querySelector("g.pieces");
+  var highlightLayer = svg.querySelector("g.highlights");
+  var moveList = document.getElementById("move-list");
+  var slider = document.getElementById("ply-slider");
+  var label = document.getElementById("ply-label");
+  var searchLink = document.getElementById("search-position");
+
+  // children in data order: the first child of a node continues its line
+  var children = nodes.map(function () { return []; });
+  nodes.forEach(function (node, i) { if (node.p !== null) children[node.p].push(i); });
+
+  var symbols = {};
+  svg.querySelectorAll("symbol[data-piece]").forEach(function (s) { symbols[s.getAttribute("data-piece")] = s.id; });
+  var pieceAt = {};
+  pieceLayer.querySelectorAll("use[data-sq]").forEach(function (u) { pieceAt[u.getAttribute("data-sq")] = u; });
+  var moveLinks = {};
+  if (moveList) {
+    moveList.querySelectorAll(".move[data-node]").forEach(function (a) { moveLinks[a.getAttribute("data-node")] = a; });
+  }
+
+  /* --- drawing ----------------------------------------------------------------------------- */
+
+  function corner(square) {
+    var f = square.charCodeAt(0) - 97, r = parseInt(square.slice(1), 10) - 1;
+    var x = flip ? files - 1 - f : f, y = flip ? r : ranks - 1 - r;
+    return [margin + x * cell, margin + y * cell];
+  }
+
+  function placeRect(rect) {
+    var xy = corner(rect.getAttribute("data-sq"));
+    rect.setAttribute("x", xy[0]);
+    rect.setAttribute("y", xy[1]);
+  }
+
+  function placePiece(use) {
+    var xy = corner(use.getAttribute("data-sq"));
+    var inset = Math.round(cell * 0.04), size = cell - 2 * inset;
+    use.setAttribute("x", xy[0] + inset);
+    use.setAttribute("y", xy[1] + inset);
+    use.setAttribute("width", size);
+    use.setAttribute("height", size);
+    var gote = use.classList.contains("gote");
+    if (gote !== flip) {
+      use.setAttribute("transform", "rotate(180 " + (xy[0] + cell / 2) + " " + (xy[1] + cell / 2) + ")");
+    } else {
+      use.removeAttribute("transform");
+    }
+  }
+
+  function setSquare(square, token) {
+    var old = pieceAt[square];
+    if (old) { old.remove(); delete pieceAt[square]; }
+    if (!token) return;
+    var id = token.toUpperCase();
+    var use = document.createElementNS(SVG_NS, "use");
+    use.setAttribute("href", "#" + symbols[id]);
+    use.setAttribute("class", "piece " + (token === id ? "sente" : "gote"));
+    use.setAttribute("data-sq", square);
+    use.setAttribute("data-piece", id);
+    placePiece(use);
+    pieceLayer.appendChild(use);
+    pieceAt[square] = use;
+  }
+
+  function drawHighlights() {
+    while (highlightLayer.firstChild) highlightLayer.firstChild.remove();
+    var h = nodes[current].h || {};
+    var marks = [["p", "hl-path"], ["f", "hl-from"], ["t", "hl-to"], ["x", "hl-capture"]];
+    var layers = marks.map(function (m) { return [h[m[0]] || [], m[1]]; });
+    if (data.error && data.error.node === current) layers.push([data.error.squares, "hl-error"]);
+    layers.forEach(function (layer) {
+      layer[0].forEach(function (square) {
+        var rect = document.createElementNS(SVG_NS, "rect");
+        rect.setAttribute("class", layer[1]);
+        rect.setAttribute("data-sq", square);
+        rect.setAttribute("width", cell);
+        rect.setAttribute("height", cell);
+        placeRect(rect);
+        highlightLayer.appendChild(rect);
+      });
+    });
+  }
+
+  function drawHands() {
+    if (!data.drops) return;
+    var counts = nodes[current].hd;
+    ["sente", "gote"].forEach(function (side, colour) {
+      var box = document.querySelector("#hand-" + side + " .hand-pieces");
+      if (!box) return;
+      while (box.firstChild) box.firstChild.remove();
+      counts[colour].forEach(function (item) {
+        var span = document.createElement("span");
+        span.className = "hand-piece";
+        span.setAttribute("data-piece", item[0]);
+        span.title = item[0];
+        span.textContent = data.labels[item[0]] || item[0];
+        if (item[1] > 1) {
+          var sub = document.createElement("sub");
+          sub.textContent = "\u00d7" + item[1];
+          span.appendChild(sub);
+        }
+        box.appendChild(span);
+      });
+      if (!counts[colour].length) {
+        var none = document.createElement("span");
+        none.className = "muted";
+        none.textContent = "none";
+        box.appendChild(none);
+      }
+    });
+  }
+
+  /* --- moving through the tree ------------------------------------------------------------- */
+
+  function apply(index, forward) {
+    nodes[index].c.forEach(function (change) { setSquare(change[0], forward ? change[2] : change[1]); });
+  }
+
+  function goTo(target) {
+    if (target === current || target < 0 || target >= nodes.length) return;
+    var path = [];
+    var onPath = {};
+    for (var n = target; n !== null; n = nodes[n].p) { path.push(n); onPath[n] = true; }
+    while (!onPath[current]) { apply(current, false); current = nodes[current].p; }
+    for (var i = path.indexOf(current) - 1; i >= 0; i--) apply(path[i], true);
+    current = target;
+    show();
+  }
+
+  function endOfLine(index) {
+    while (children[index].length) index = children[index][0];
+    return index;
+  }
+
+  /* Keep the current move visible in the move list (scrolling the list, not the page). */
+  function scrollToCurrent() {
+    var link = moveLinks[current];
+    if (!link || !moveList) return;
+    var top = link.offsetTop;  // the move list is the links' offset parent (position: relative)
+    if (top < moveList.scrollTop || top > moveList.scrollTop + moveList.clientHeight - link.offsetHeight) {
+      moveList.scrollTop = top - moveList.clientHeight / 2;
+    }
+  }
+
+  function show() {
+    var node = nodes[current];
+    var mainline = current <= data.plies;
+    drawHighlights();
+    drawHands();
+    Object.keys(moveLinks).forEach(function (key) {
+      var a = moveLinks[key], on = +key === current;
+      a.classList.toggle("current", on);
+      if (on) a.setAttribute("aria-current", "step"); else a.removeAttribute("aria-current");
+    });
+    scrollToCurrent();
+    if (slider) slider.value = node.d;
+    if (label) {
+      label.textContent = "Ply " + node.d + " of " + data.plies + (mainline ? "" : " (variation)") +
+        (node.m ? ": " + node.m : "");
+    }
+    var query = new URLSearchParams(mainline ? {ply: node.d} : {node: current});
+    if (flip) query.set("flip", "1");
+    history.replaceState(null, "", "?" + query.toString());
+    if (searchLink) {
+      var url = new URL(searchLink.href, location.href);
+      var search = mainline ? {game: data.game, ply: node.d} : {variant: data.variant, position: node.pos};
+      if (!mainline && data.ruleset) search.ruleset = data.ruleset;
+      url.search = new URLSearchParams(search).toString();
+      searchLink.href = url.toString();
+    }
+  }
+
+  function toggleFlip() {
+    flip = !flip;
+    svg.setAttribute("data-flip", flip ? "1" : "0");
+    svg.querySelectorAll("rect[data-sq]").forEach(placeRect);
+    pieceLayer.querySelectorAll("use[data-sq]").forEach(placePiece);
+    svg.querySelectorAll("text[data-file]").forEach(function (t) {
+      var f = +t.getAttribute("data-file");
+      t.setAttribute("x", margin + (flip ? files - 1 - f : f) * cell + cell / 2);
+    });
+    svg.querySelectorAll("text[data-rank]").forEach(function (t) {
+      var r = +t.getAttribute("data-rank");
+      t.setAttribute("y", margin + (flip ? r : ranks - 1 - r) * cell + cell / 2);
+    });
+    svg.querySelectorAll("line[data-after-rank]").forEach(function (line) {
+      var r = +line.getAttribute("data-after-rank");
+      var y = margin + (flip ? r + 1 : ranks - 1 - r) * cell;
+      line.setAttribute("y1", y);
+      line.setAttribute("y2", y);
+    });
+    var column = svg.closest(".board-column");
+    if (column) column.classList.toggle("flipped", flip);
+    var button = document.getElementById("btn-flip");
+    if (button) button.setAttribute("aria-pressed", flip ? "true" : "false");
+    show();
+  }
+
+  /* --- controls ---------------------------------------------------------------------------- */
+
+  var actions = {
+    "btn-start": function () { goTo(0); },
+    "btn-back": function () { if (nodes[current].p !== null) goTo(nodes[current].p); },
+    "btn-forward": function () { if (children[current].length) goTo(children[current][0]); },
+    "btn-end": function () { goTo(endOfLine(current)); },
+    "btn-flip": toggleFlip
+  };
+  Object.keys(actions).forEach(function (id) {
+    var button = document.getElementById(id);
+    if (button) button.addEventListener("click", actions[id]);
+  });
+  var keys = {ArrowLeft: "btn-back", ArrowRight: "btn-forward", Home: "btn-start", End: "btn-end"};
+  document.addEventListener("keydown", function (event) {
+    var tag = event.target.tagName;
+    if (event.altKey || event.ctrlKey || event.metaKey || tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    var action = keys[event.key];
+    if (!action) return;
+    event.preventDefault();
+    actions[action]();
+  });
+  if (moveList) {
+    moveList.addEventListener("click", function (event) {
+      var a = event.target.closest(".move[data-node]");
+      if (!a || event.ctrlKey || event.metaKey || event.shiftKey) return;  // let a new tab open
+      event.preventDefault();
+      goTo(+a.getAttribute("data-node"));
+    });
+  }
+  if (slider) slider.addEventListener("input", function () { goTo(+slider.value); });
+  scrollToCurrent();
+  if (flip) {
+    var column = svg.closest(".board-column");
+    if (column) column.classList.add("flipped");
+  }
+})();
