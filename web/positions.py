@@ -1,10 +1,201 @@
-"""Position search and the explorer (``/positions``), with their JSON."""
+"""Position search and the explorer (``/positions``), with their JSON (``/api/positions``,
+``/api/explore``).
 
-from flask import Blueprint
+The position is given in one of three ways (the same for the page and the JSON):
+
+* ``?game=ID&ply=N``: the position of a stored game after N plies (the game viewer links here);
+* ``?position=STR&variant=SLUG``: a pasted position string of a variant;
+* ``?variant=SLUG`` alone: the variant's start position.
+
+``ruleset`` (optional) is the rule set of a position string, as in a record's ``Ruleset`` tag;
+``page`` (from 1) pages through the matching games, :data:`PER_PAGE` at a time; ``confirm=all``
+makes the explorer replay every game that reaches the position instead of a sample of
+:data:`~archive.queries.EXPLORER_SAMPLE` of them.  A bad parameter is a 400 with the reason, a
+game that does not exist a 404.  Without any parameter the page shows the form alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, abort, jsonify, render_template, request, url_for
+from markupsafe import Markup
+
+from archive.queries import EXPLORER_SAMPLE, Explorer, QueryError, Target, explore, search_position, target
+from replay import Board, IllegalMoveError, list_variants
+
+from . import charts
+from .db import archive, replayer
+from .svg import board_svg, hands
 
 bp = Blueprint("positions", __name__)
+
+PER_PAGE = 50  # matching games per page
+MAX_POSITION = 4000  # characters: far more than a 16x16 position string with full hands needs
+MAX_PAGE = 10_000  # page numbers beyond this are surely typing errors (and would replay a lot)
+MAX_ID = 2**63 - 1  # SQLite's largest integer
+MAX_PLY = 10**6  # beyond any game's length (a larger ply is then "out of range", not an overflow)
+
+
+@dataclass
+class NextMove:
+    """An explorer row for the page: the move's figures and the position it leads to."""
+
+    stats: object  # ExplorerMove
+    position: str | None  # None when the stored move does not replay on the target board
+    bar: Markup
+
+
+def _int_arg(name: str, minimum: int = 0, maximum: int | None = None) -> int | None:
+    """An optional whole-number parameter; 400 when it is not one or out of range."""
+    raw = request.args.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        abort(400, description=f"{name} must be a whole number, not {raw[:40]!r}")
+    if value < minimum or (maximum is not None and value > maximum):
+        bound = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
+        abort(400, description=f"{name} must be {bound}, not {value}")
+    return value
+
+
+def _confirm_all() -> bool:
+    value = request.args.get("confirm", "").strip()
+    if value not in ("", "all", "sample"):
+        abort(400, description=f"confirm must be 'all' or 'sample', not {value[:40]!r}")
+    return value == "all"
+
+
+def _target() -> Target | None:
+    """The position asked for, or None when no parameter names one (the empty form)."""
+    args = request.args
+    game_id = _int_arg("game", 0, MAX_ID)
+    ply = _int_arg("ply", 0, MAX_PLY)
+    position = args.get("position", "").strip() or None
+    variant = args.get("variant", "").strip() or None
+    ruleset = args.get("ruleset", "").strip()
+    if position is not None and len(position) > MAX_POSITION:
+        abort(400, description=f"the position string is too long ({len(position)} characters; "
+                               f"at most {MAX_POSITION})")
+    if game_id is None and ply is not None:
+        abort(400, description="ply goes with game: give game=ID&ply=N")
+    if game_id is None and position is None and variant is None:
+        return None
+    a, rp = archive(), replayer()
+    try:
+        if game_id is not None:
+            if a.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                abort(404, description=f"there is no game {game_id}")
+            return target(a, position, variant, game_id=game_id, ply=ply, replayer=rp)
+        if position is None:  # a variant alone: its start position
+            position = rp.board(rp.variant(variant).slug, ruleset).position()
+        return target(a, position, variant, ruleset=ruleset, replayer=rp)
+    except QueryError as exc:
+        abort(400, description=str(exc))
+
+
+def _page() -> int:
+    """The ``page`` parameter (also checked where it is not used: every endpoint takes the same
+    parameters, and a bad one is a 400 everywhere)."""
+    _confirm_all()
+    return _int_arg("page", 1, MAX_PAGE) or 1
+
+
+def _require_target() -> Target:
+    t = _target()
+    if t is None:
+        abort(400, description="give position=STR&variant=SLUG, game=ID&ply=N, or variant=SLUG "
+                               "(its start position)")
+    return t
+
+
+def _matches(t: Target, page: int) -> tuple[list, bool]:
+    """The matching games of one page, and whether there are more after it."""
+    end = page * PER_PAGE
+    hits = list(search_position(archive(), t, limit=end + 1, replayer=replayer()))
+    return hits[end - PER_PAGE:end], len(hits) > end
+
+
+def _explore(t: Target) -> Explorer:
+    return explore(archive(), t, sample=None if _confirm_all() else EXPLORER_SAMPLE, replayer=replayer())
+
+
+def next_position(t: Target, uci: str) -> str | None:
+    """The position string after the stored move ``uci`` is played in the target position, or
+    None if it cannot be played there."""
+    board = Board(t.board.rules, t.position)
+    try:
+        board.play(board.parse_uci(uci))
+    except (IllegalMoveError, ValueError, KeyError):
+        return None
+    return board.position()
+
+
+def result_bar(figures) -> Markup:
+    """The small Sente / draw / Gote / unfinished bar of an explorer row."""
+    counts = {k: getattr(figures, k) for k in charts.RESULT_ORDER}
+    parts = ", ".join(f"{charts.RESULT_LABELS[k]} {n}" for k, n in counts.items() if n)
+    return charts.stacked_bar(charts.result_segments(counts), label=f"Results: {parts or 'none'}")
+
+
+def shares(figures) -> list[tuple[str, str, str]]:
+    """``(key, name, percentage)`` of the results of an explorer row (the bar's text)."""
+    n = figures.games or 1
+    return [(k, charts.RESULT_LABELS[k], f"{100 * getattr(figures, k) / n:.0f}%") for k in charts.RESULT_ORDER]
+
+
+def here(**changes) -> str:
+    """This page's URL with some parameters changed (paging, confirming every game)."""
+    args = request.args.to_dict()
+    args.update(changes)
+    return url_for("positions.search", **args)
+
+
+def _cell(t: Target) -> int:
+    """Square size in pixels: large boards get smaller squares so that they fit a screen."""
+    size = max(t.board.rules.files, t.board.rules.ranks)
+    return 40 if size <= 12 else 34
 
 
 @bp.get("/positions")
 def search():
-    return "positions: to do"
+    page = _page()
+    t = _target()
+    variants = sorted(list_variants(), key=lambda v: v.name.lower())
+    if t is None:
+        return render_template("positions.html", t=None, variants=variants, selected=None)
+    hits, more = _matches(t, page)
+    result = _explore(t)
+    rows = [NextMove(m, next_position(t, m.uci), result_bar(m)) for m in result.moves]
+    ended = result.ended if result.ended.games else None
+    return render_template(
+        "positions.html", t=t, variants=variants, selected=t.variant, hits=hits, more=more, page=page,
+        per_page=PER_PAGE, explorer=result, rows=rows, ended=ended,
+        ended_bar=result_bar(ended) if ended else None, shares=shares, here=here,
+        board=Markup(board_svg(t.board, cell=_cell(t), element_id="position-board",
+                               title=f"{t.board.variant.name} position")),
+        hands=hands(t.board) if t.board.rules.drops else None, confirm_all=_confirm_all(),
+        variant_name=t.board.variant.name)
+
+
+@bp.get("/api/positions")
+def api_search():
+    """``{"query": target, "page", "per_page", "more", "count", "games": [hit, ...]}``."""
+    page = _page()
+    t = _require_target()
+    hits, more = _matches(t, page)
+    return jsonify({"query": t.as_dict(), "page": page, "per_page": PER_PAGE, "more": more, "count": len(hits),
+                    "games": [h.as_dict() for h in hits]})
+
+
+@bp.get("/api/explore")
+def api_explore():
+    """The explorer's ``as_dict()``; each move also has ``position``, the position it leads to."""
+    _page()
+    t = _require_target()
+    data = _explore(t).as_dict()
+    for m in data["moves"]:
+        m["position"] = next_position(t, m["uci"])
+    return jsonify(data)

@@ -1,10 +1,175 @@
-"""Statistics as charts (``/stats``), with their JSON."""
+"""Statistics as charts (``/stats``), with their JSON (``/api/stats``).
 
-from flask import Blueprint
+Parameters (the same for the page and the JSON): ``variant`` (a slug, name or alias; unknown: 400),
+``player`` (case-insensitive, ``*`` a wildcard; no games: an empty report), ``bucket`` (the
+game-length histogram's bucket width, a whole number from 1) and ``include_invalid`` (``1``:
+count invalid games too).  The JSON is :func:`archive.stats.archive_stats`' report as it is.
+
+The report replays every game (for promotions and captures), which takes most of a second on the
+sample archive, so reports are cached in the application (``app.extensions["daikifu_stats"]``,
+the :data:`CACHE_SIZE` most recent).  A cached report is used only while the archive is
+unchanged: the key holds the number of games, the largest game id and the modification times of
+the database file and of its write-ahead log, so an import (which adds games and writes both
+files) makes the next request compute a new report.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+
+from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
+
+from archive.stats import ELO_K, ELO_START, archive_stats
+from replay import UnknownVariantError, VariantError, list_variants, load_variant
+
+from . import charts
+from .db import archive
 
 bp = Blueprint("stats", __name__)
+
+CACHE_SIZE = 32  # reports kept (one per combination of filters asked for recently)
+MAX_PLAYER = 200  # characters in a player filter
+TOP_PIECES = 15  # piece types charted for promotions and captures (the table lists them all)
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
+
+
+def _variant_arg(a) -> str | None:
+    """The ``variant`` parameter as a slug: a variant of the archive, or any installed variant
+    (by slug, name or alias); 400 when it is neither."""
+    value = request.args.get("variant", "").strip()
+    if not value:
+        return None
+    if a.conn.execute("SELECT 1 FROM games WHERE variant = ? LIMIT 1", (value,)).fetchone():
+        return value
+    try:
+        return load_variant(value, current_app.config["DAIKIFU_VARIANTS_DIR"]).slug
+    except UnknownVariantError:
+        abort(400, description=f"unknown variant {value[:60]!r}")
+    except VariantError as exc:
+        abort(400, description=str(exc))
+
+
+def _filters(a) -> dict:
+    """The report's keyword arguments from the query string (400 for a bad one)."""
+    args = request.args
+    player = args.get("player", "").strip() or None
+    if player is not None and len(player) > MAX_PLAYER:
+        abort(400, description=f"the player name is too long (at most {MAX_PLAYER} characters)")
+    raw_bucket = args.get("bucket", "").strip()
+    bucket = None
+    if raw_bucket:
+        try:
+            bucket = int(raw_bucket)
+        except ValueError:
+            abort(400, description=f"bucket must be a whole number, not {raw_bucket[:40]!r}")
+        if bucket < 1:
+            abort(400, description=f"bucket must be at least 1, not {bucket}")
+    invalid = args.get("include_invalid", "").strip().lower()
+    if invalid not in _TRUE + _FALSE:
+        abort(400, description=f"include_invalid must be 1 or 0, not {invalid[:40]!r}")
+    return {"variant": _variant_arg(a), "player": player, "bucket": bucket, "include_invalid": invalid in _TRUE}
+
+
+def _archive_state(a) -> tuple:
+    """Changes whenever games are added or removed (see the module docstring)."""
+    count, last = a.conn.execute("SELECT count(*), max(id) FROM games").fetchone()
+    times = []
+    for path in (str(a.path), f"{a.path}-wal"):
+        try:
+            times.append(os.stat(path).st_mtime_ns)
+        except OSError:
+            times.append(None)
+    return (str(a.path), count, last, *times)
+
+
+def report(a, filters: dict) -> dict:
+    """``archive_stats`` for these filters, from the cache while the archive is unchanged."""
+    key = (_archive_state(a), tuple(sorted(filters.items())))
+    store = current_app.extensions.setdefault("daikifu_stats", {"lock": threading.Lock(), "reports": OrderedDict()})
+    with store["lock"]:
+        cached = store["reports"].get(key)
+        if cached is not None:
+            store["reports"].move_to_end(key)
+            return cached
+    # computed outside the lock: two concurrent first requests both compute, which is harmless
+    fresh = archive_stats(a, variants_dir=current_app.config["DAIKIFU_VARIANTS_DIR"], **filters)
+    with store["lock"]:
+        store["reports"][key] = fresh
+        while len(store["reports"]) > CACHE_SIZE:
+            store["reports"].popitem(last=False)
+    return fresh
+
+
+def _bucket_label(b: dict) -> str:
+    return f"{b['from']}\u2013{b['to']}" if b["to"] != b["from"] else str(b["from"])
+
+
+def _figure(chart: str, caption: str, head: tuple, rows: list) -> dict:
+    """A chart with its caption and its numbers as a table (shown folded under it)."""
+    return {"chart": chart, "caption": caption, "head": head, "rows": rows}
+
+
+def variant_figures(v: dict, name: str) -> list[dict]:
+    """The figures of one variant's section: lengths, first moves, terminations, promotions and
+    captures (the last two when the report replayed the games)."""
+    lengths = [(_bucket_label(b), b["games"]) for b in v["length"]["histogram"]]
+    first = [(m["move"], m["games"]) for m in v["first_moves"]]
+    ends = list(v["terminations"].items())
+    out = [
+        _figure(charts.histogram(lengths, label=f"{name}: games by length in plies", x_label="length (plies)",
+                                 y_label="games", unit="games"),
+                "Games by length (plies)", ("Plies", "Games"), lengths),
+        _figure(charts.bar_chart(first, label=f"{name}: most played first moves", unit="games"),
+                "Most played first moves", ("Move", "Games"), first),
+        _figure(charts.bar_chart(ends, label=f"{name}: how the games ended", unit="games"),
+                "How the games ended", ("Termination", "Games"), ends),
+    ]
+    for key, caption, column in (("promotions", "Promotions by piece", "Promotions"),
+                                 ("captures", "Pieces captured", "Captured")):
+        items = list(v.get(key, {}).items())
+        if not items:
+            continue
+        if len(items) > TOP_PIECES:
+            caption += f" (top {TOP_PIECES} of {len(items)})"
+        out.append(_figure(charts.bar_chart(items[:TOP_PIECES], label=f"{name}: {caption.lower()}"),
+                           caption, ("Piece", column), items))
+    return out
+
+
+def results_figure(variants: list[dict], names: dict) -> dict:
+    """Results per variant: one stacked bar per variant."""
+    keys = charts.RESULT_ORDER
+    chart = charts.stacked_bars(
+        [(names.get(v["variant"], v["variant"]), charts.result_segments(v["results"])) for v in variants],
+        label="Results per variant: Sente wins, draws, Gote wins and unfinished games",
+        legend=[(k, charts.RESULT_LABELS[k]) for k in keys])
+    rows = [(names.get(v["variant"], v["variant"]), v["games"],
+             *(f"{v['results'][k]} ({100 * v['results']['shares'][k]:.1f}%)" for k in keys)) for v in variants]
+    return _figure(chart, "Share of Sente wins, draws, Gote wins and unfinished games (the numbers in the bars "
+                          "are games)", ("Variant", "Games", *(charts.RESULT_LABELS[k] for k in keys)), rows)
 
 
 @bp.get("/stats")
 def index():
-    return "stats: to do"
+    a = archive()
+    filters = _filters(a)
+    data = report(a, filters)
+    names = {v.slug: v.name for v in list_variants(current_app.config["DAIKIFU_VARIANTS_DIR"])}
+    sections = [{"v": v, "name": names.get(v["variant"], v["variant"]),
+                 "figures": variant_figures(v, names.get(v["variant"], v["variant"])),
+                 "players": [p for p in data["players"] if p["variant"] == v["variant"]]}
+                for v in data["variants"]]
+    archive_variants = [r[0] for r in a.conn.execute("SELECT DISTINCT variant FROM games ORDER BY variant")]
+    return render_template("stats.html", report=data, filters=filters, sections=sections, names=names,
+                           results=results_figure(data["variants"], names) if data["variants"] else None,
+                           archive_variants=archive_variants, elo_k=ELO_K, elo_start=ELO_START,
+                           json_url=url_for("stats.api", **request.args.to_dict()))
+
+
+@bp.get("/api/stats")
+def api():
+    """The report of :func:`archive.stats.archive_stats` for the filters."""
+    a = archive()
+    return jsonify(report(a, _filters(a)))
