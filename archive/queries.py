@@ -718,6 +718,10 @@ def explore(archive: Archive, where: Target, *, sample: int | None = EXPLORER_SA
             replayer: Replayer | None = None, seed: int = 0) -> Explorer:
     """The moves played from the position, with counts and results, most played first.
 
+    Only games of the target's variant and rule set count (a move of Dai Mitregi's stepping
+    subvariant may be illegal under the leaping rules); :func:`search_position` finds games of
+    every rule set.
+
     A move's ``games`` counts each game once however often it played that move from the
     position (a game that comes back to the position and plays another move counts for both
     moves).  Rows at ply 0 are confirmed exactly without replaying; the games that reach the
@@ -749,6 +753,8 @@ def explore(archive: Archive, where: Target, *, sample: int | None = EXPLORER_SA
     rows = conn.execute(_FIRST_MOVES_SQL, (where.hash, where.variant)).fetchall()
     confirmed_start: dict = {}
     for ruleset, start, nxt, n, sente, gote, draws, plies, date in rows:
+        if ruleset != where.ruleset:
+            continue  # moves of games under other rules may be illegal here (e.g. Dai Mitregi stepping)
         start = start or None  # '' in the summary's key: the variant's start position
         ok = confirmed_start.get((ruleset, start))
         if ok is None:
@@ -761,8 +767,8 @@ def explore(archive: Archive, where: Target, *, sample: int | None = EXPLORER_SA
     # later plies: confirmed by replay (all, or a sample)
     later = conn.execute(
         f"SELECT p.ply, p.next, {_HIT_COLUMNS} FROM positions p JOIN games g ON g.id = p.game_id {_PLAYERS} "
-        "WHERE p.hash = ? AND p.ply > 0 AND g.variant = ? AND g.status != 'invalid' ORDER BY p.game_id, p.ply",
-        (where.hash, where.variant)).fetchall()
+        "WHERE p.hash = ? AND p.ply > 0 AND g.variant = ? AND g.ruleset = ? AND g.status != 'invalid' "
+        "ORDER BY p.game_id, p.ply", (where.hash, where.variant, where.ruleset)).fetchall()
     by_game: dict[int, tuple[dict, list]] = {}
     for ply, nxt, *row in later:
         game = _row_game(row)

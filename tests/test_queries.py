@@ -479,14 +479,15 @@ def reference_explorer(archive, t) -> tuple:
     """(games, rejected, {move or None: (games, sente wins, gote wins, draws, unfinished, plies,
     last date)}) for target ``t``: the positions rows with its hash found by plain SQL, each
     confirmed on the game's stored text read again (its start position at ply 0, replayed for a
-    later ply), one game counted once per move it plays from the position."""
+    later ply), one game counted once per move it plays from the position; only games of the
+    target's rule set."""
     plays: dict = {}  # game id -> set of moves played from the position (None: it ends there)
     info: dict = {}
     rejected = 0
     for gid, ply, nxt, result, plies, date in archive.conn.execute(
             "SELECT g.id, p.ply, p.next, g.result, g.ply_count, g.date FROM positions p JOIN games g "
-            "ON g.id = p.game_id WHERE p.hash = ? AND g.variant = ? AND g.status IN ('valid', 'truncated')",
-            (t.hash, t.variant)):
+            "ON g.id = p.game_id WHERE p.hash = ? AND g.variant = ? AND g.ruleset = ? "
+            "AND g.status IN ('valid', 'truncated')", (t.hash, t.variant, t.ruleset)):
         game = archive.load_game(gid)
         board = game.start_board()
         for move in game.mainline_moves()[:ply]:
