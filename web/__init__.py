@@ -17,6 +17,7 @@ import os
 from flask import Flask
 
 from archive.store import default_path
+from replay.variant import ENV_VAR
 
 #: The largest request body accepted (an uploaded or pasted record), in bytes.
 MAX_UPLOAD = 2 * 1024 * 1024
@@ -27,8 +28,15 @@ def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = Fals
     """A Flask application serving the archive at ``db`` (default: ``$DAIKIFU_DB`` or ``daikifu.db``).
 
     ``allow_import`` enables the one write endpoint (``/import`` adding a game); everything else
-    only reads.  ``variants_dir`` adds variant files, as ``--variants-dir`` does on the command line.
+    only reads.  ``variants_dir`` adds variant files, as ``--variants-dir`` does on the command line:
+    it is added to ``DAIKIFU_VARIANTS`` for the rest of the process, because the record readers
+    look variants up by name there (changing the environment per request would race between the
+    server's threads).
     """
+    if variants_dir:
+        known = os.environ.get(ENV_VAR, "").split(os.pathsep)
+        if str(variants_dir) not in known:
+            os.environ[ENV_VAR] = os.pathsep.join(p for p in (*known, str(variants_dir)) if p)
     app = Flask(__name__)
     app.config.update(
         DAIKIFU_DB=default_path(db),

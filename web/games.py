@@ -29,7 +29,6 @@ from formats.jsonexport import game_to_dict
 from formats.notation import move_notation
 from replay import FIRST, Board, VariantError
 from replay.squares import parse_square, square_name
-from replay.variant import extra_variants_dir
 
 from .db import archive, replayer
 from .svg import board_svg, hands, highlight_squares
@@ -171,8 +170,7 @@ def _stored(game_id: int) -> tuple[dict, object, str | None]:
     if row is None:
         abort(404, description=f"no game {game_id} in this archive")
     try:
-        with extra_variants_dir(current_app.config["DAIKIFU_VARIANTS_DIR"]):
-            game = a.load_game(game_id)
+        game = a.load_game(game_id)  # finds extra variant files through DAIKIFU_VARIANTS (create_app)
     except (ArchiveError, VariantError, ValueError) as exc:
         return row, None, str(exc)
     if getattr(game, "variant_missing", False) or not game.variant.playable:
