@@ -17,9 +17,9 @@ import click
 from formats.notation import notations
 from replay import (Board, IncompleteVariantError, Move, PositionError, UnknownVariantError, Variant,
                     VariantError, list_variants, load_variant)
-from replay.describe import describe_generator, try_describe
 from replay.perft import perft
 from replay.variant import variant_file_errors
+from replay.variant_info import piece_betza, piece_moves, rule_lines, subvariants, variant_json, variant_summary
 from replay.squares import square_file, square_name, square_rank
 
 from .randomplay import random_game
@@ -191,28 +191,6 @@ def main(variants_dir):
 # --- variants ------------------------------------------------------------------------------------
 
 
-def _subvariants(v: Variant) -> list[dict]:
-    """Choices of options marked as subvariants: each is a game of its own, played with --option."""
-    out = []
-    for o in v.options.values():
-        if not getattr(o, "subvariant", False):
-            continue
-        for c in o.choices.values():
-            board = getattr(c, "board", None) or {}
-            files, ranks = board.get("files", v.files), board.get("ranks", v.ranks)
-            out.append({"name": f"{v.name} ({c.name.replace('-', ' ').title()})",
-                        "option": f"{o.name}={c.name}", "description": c.description, "files": files,
-                        "ranks": ranks, "board": f"{files}x{ranks}", "default": c.name == o.default})
-    return out
-
-
-def _variant_summary(v: Variant) -> dict:
-    return {"slug": v.slug, "name": v.name, "aliases": list(v.aliases), "files": v.files, "ranks": v.ranks,
-            "board": f"{v.files}x{v.ranks}", "status": v.status, "playable": v.playable,
-            "reconstructed": v.reconstructed, "pieces": len(v.pieces), "summary": v.summary,
-            "subvariants": _subvariants(v), "path": v.path}
-
-
 @main.command("variants")
 @json_option
 @click.pass_context
@@ -237,12 +215,12 @@ def variants_command(ctx, as_json):
     for error in broken:  # a broken file does not hide the others; say why it was left out
         click.echo(f"warning: not loaded: {error}", err=True)
     if as_json:
-        _echo_json([_variant_summary(v) for v in found])
+        _echo_json([variant_summary(v) for v in found])
         return
     rows = []
     for v in found:
         rows.append((v.slug, v.name, f"{v.files}x{v.ranks}", v.status, "parts reconstructed" if v.reconstructed else ""))
-        for sub in _subvariants(v):
+        for sub in subvariants(v):
             note = "subvariant: --option " + sub["option"] + (" (default)" if sub["default"] else "")
             rows.append(("", "  " + sub["name"], sub["board"], v.status, note))
     header = ("SLUG", "NAME", "BOARD", "STATUS", "NOTES")
@@ -267,103 +245,6 @@ def variant_group():
     """
 
 
-_FORCED = {
-    "stuck": "only where the piece could never move again",
-    "last-rank": "on the last rank, and wherever the piece could never move again",
-}
-_REPETITION = {
-    "sennichite": "sennichite: the fourth occurrence of a position is a draw, unless one side gave "
-                  "check on every move of the cycle (that side loses)",
-    "none": "no repetition rule",
-}
-_STALEMATE = {"loss": "the side with no legal move loses", "draw": "a side with no legal move: draw"}
-_SHOWN_RULES = {"promotion_zone", "promotion_forced", "drops", "drop_nifu", "drop_no_dead_squares",
-                "drop_mate_forbidden", "repetition", "stalemate", "drop_caps", "zones", "null_move"}
-
-
-def _rule_lines(rules: dict, variant: Variant | None = None) -> list[tuple[str, str]]:
-    zone = rules.get("promotion_zone", 0)
-    lines = [("promotion zone", f"the last {zone} ranks (the far side)" if zone else "none: no promotion"),
-             ("forced promotion", _FORCED.get(rules.get("promotion_forced"), str(rules.get("promotion_forced"))))]
-    if rules.get("drops"):
-        limits = []
-        for pid in rules.get("drop_nifu", []):
-            limits.append(f"no {pid} on a file that holds an unpromoted {pid} of the same player (nifu)")
-        for pid in rules.get("drop_mate_forbidden", []):
-            limits.append(f"a dropped {pid} may not give checkmate")
-        if rules.get("drop_no_dead_squares", True):
-            limits.append("no drop on a square from which the piece could never move")
-        for cap in rules.get("drop_caps", []):
-            limits.append(f"at most {cap.get('max')} of {', '.join(cap.get('pieces', []))} per {cap.get('per')}")
-        lines.append(("drops", "yes: captured pieces go to the captor's hand unpromoted"))
-        lines.append(("drop restrictions", "; ".join(limits) or "none"))
-    else:
-        lines.append(("drops", "no: captured pieces leave the game"))
-    lines.append(("repetition", _REPETITION.get(rules.get("repetition"), str(rules.get("repetition")))))
-    lines.append(("stalemate", _STALEMATE.get(rules.get("stalemate"), str(rules.get("stalemate")))))
-    multi_step = variant is None or any("a" in (p.betza or "") or getattr(p, "betza_zones", ())
-                                        for p in variant.pieces)
-    if "null_move" in rules and (multi_step or not rules["null_move"]):
-        lines.append(("passing", "a piece with a multi-step move may pass (step out and back)" if rules["null_move"]
-                      else "not allowed: a multi-step move may not end on its empty start square"))
-    if rules.get("zones"):
-        lines.append(("move zones", "ranks per zone, from each player's own side: "
-                      + ", ".join(map(str, rules["zones"]))))
-    for key in sorted(set(rules) - _SHOWN_RULES):
-        lines.append((key.replace("_", " "), json.dumps(rules[key], ensure_ascii=False)))
-    return lines
-
-
-def _piece_moves(p) -> list[str]:
-    """Plain-English moves of a piece type, one line per part (zones, special generators)."""
-    out = []
-    zones = getattr(p, "betza_zones", ()) or ()
-    if p.betza:
-        out.append(try_describe(p.betza))
-    for n, text in enumerate(zones, start=1):
-        out.append(f"in zone {n}: {try_describe(text)}")
-    for spec in getattr(p, "generators", ()) or ():
-        out.append(describe_generator(dict(spec)))
-    return out or ["(no moves given)"]
-
-
-def _piece_betza(p) -> str:
-    zones = getattr(p, "betza_zones", ()) or ()
-    parts = [p.betza] if p.betza else []
-    parts += [f"zone {n}: {z}" for n, z in enumerate(zones, start=1)]
-    if getattr(p, "generators", ()):
-        parts.append("+ generators")
-    return " | ".join(parts) or "-"
-
-
-def _variant_json(v: Variant) -> dict:
-    data = _variant_summary(v)
-    data.update({
-        "missing": v.missing,
-        "sources": list(v.sources),
-        "start": v.start,
-        "pieces": [{
-            "id": p.id, "name": p.name, "kanji": p.kanji, "betza": p.betza,
-            "betza_zones": list(getattr(p, "betza_zones", ()) or ()),
-            "generators": [dict(g) for g in getattr(p, "generators", ()) or ()],
-            "moves": "; ".join(_piece_moves(p)), "promotes": p.promotes, "royal": p.royal,
-            "aliases": list(p.aliases), "description": p.description, "provenance": p.provenance,
-        } for p in v.pieces],
-        "rules": v.rules,
-        "rules_text": {k: t for k, t in _rule_lines(v.rules, v)},
-        "options": {name: {
-            "description": o.description, "default": o.default, "subvariant": getattr(o, "subvariant", False),
-            "choices": {c.name: {"description": c.description, "pieces": c.pieces, "rules": c.rules,
-                                 **({"board": c.board} if getattr(c, "board", None) else {})}
-                        for c in o.choices.values()},
-        } for name, o in v.options.items()},
-        "provenance": [{"topic": p.topic, "choice": p.choice, "source": p.source, "confidence": p.confidence,
-                        "alternative": p.alternative, "reconstructed": p.reconstructed}
-                       for p in v.provenance],
-    })
-    return data
-
-
 @variant_group.command("show")
 @click.argument("name", type=VARIANT)
 @json_option
@@ -382,7 +263,7 @@ def variant_show(name: Variant, as_json):
     """
     v = name
     if as_json:
-        _echo_json(_variant_json(v))
+        _echo_json(variant_json(v))
         return
     echo = click.echo
     echo(f"{v.name} ({v.slug})")
@@ -403,7 +284,7 @@ def variant_show(name: Variant, as_json):
         echo(f"  start: {v.start}")
 
     echo(f"\nPieces ({len(v.pieces)}):")
-    rows = [(p.id, p.name, _piece_betza(p), p.promotes or "-", p.kanji or "") for p in v.pieces]
+    rows = [(p.id, p.name, piece_betza(p), p.promotes or "-", p.kanji or "") for p in v.pieces]
     header = ("ID", "NAME", "XBETZA", "PROMOTES TO", "KANJI")
     widths = [min(40, max(len(r[i]) for r in rows + [header])) for i in range(len(header))]
     echo("  " + "  ".join(c.ljust(w) for c, w in zip(header, widths)).rstrip())
@@ -411,11 +292,11 @@ def variant_show(name: Variant, as_json):
     for p, row in zip(v.pieces, rows):
         royal = "  (royal)" if p.royal else ""
         echo("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + royal)
-        for line in _piece_moves(p):
+        for line in piece_moves(p):
             echo(_wrap(line, pad + "  ", pad))
 
     echo("\nRules:")
-    for label, text in _rule_lines(v.rules, v):
+    for label, text in rule_lines(v.rules, v):
         echo(_wrap(text, "    ", f"  {label}: "))
 
     if v.options:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from .position import ParsedPosition, PositionError, format_position, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules
-from .squares import CELLS, STRIDE, square, square_file, square_name, square_rank
+from .squares import CELLS, STRIDE, square, square_name
 from .variant import Variant, load_variant
 
 __all__ = ["Board", "Move", "Piece", "Outcome", "IllegalMoveError", "FIRST", "SECOND"]

@@ -22,12 +22,11 @@ A piece on the board is an integer *code* ``type_index * 2 + colour`` (colour 0 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 
 from .generators import GeneratorError, PatternGenerator, named_generator
 from .squares import CELLS, PAD, STRIDE, square, square_name
 from .variant import Variant, VariantError
-from .xbetza import COMPASS, Pattern, XBetzaError, parse as parse_betza
+from .xbetza import COMPASS, XBetzaError, parse as parse_betza
 
 EMPTY = 0
 OFF = 1

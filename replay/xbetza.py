@@ -38,7 +38,7 @@ class XBetzaError(ValueError):
         self.position = position
         letter = text[position] if 0 <= position < len(text) else ""
         self.letter = letter
-        where = f"letter {letter!r} at position {position + 1}" if letter else f"end of string"
+        where = f"letter {letter!r} at position {position + 1}" if letter else "end of string"
         super().__init__(f"XBetza {text!r}: {where}: {message}")
 
 
@@ -215,7 +215,7 @@ def _compass_token(token: str, text: str, pos: int) -> set[tuple[int, int]]:
     if token.startswith("h"):
         raise XBetzaError(text, pos, "'h' needs a direction letter before it on this atom")
     if len(token) == 2 and token[0] != token[1]:
-        (ax1, c1), (ax2, c2) = _axis_components(token[0]), _axis_components(token[1])
+        (ax1, c1), (_, c2) = _axis_components(token[0]), _axis_components(token[1])
         xs, ys = (c1, c2) if ax1 == "x" else (c2, c1)
         return {(x, y) for x in xs for y in ys}
     letter = token[0]

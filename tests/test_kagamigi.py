@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from replay import Board, Move, load_variant
-from replay.position import format_piece, format_position
+from replay.position import format_position
 from replay.squares import parse_square as sq
 from replay.perft import perft
 

@@ -423,7 +423,7 @@ def test_a_lion_double_capture_is_highlighted_on_both_squares(client, games, ids
 
 def test_hostile_text_is_escaped_in_the_page_and_round_trips_in_json(client, games, ids):
     gid = ids["hostile"]
-    for url in (f"/games/{gid}", f"/games/{gid}?ply=1", f"/?q=alert", "/?per_page=200"):
+    for url in (f"/games/{gid}", f"/games/{gid}?ply=1", "/?q=alert", "/?per_page=200"):
         r = get(client, url)
         doc = html.fromstring(r.data)
         for script in doc.iter("script"):

@@ -20,7 +20,7 @@ import math
 import re
 import sqlite3
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
 from archive.queries import QueryError
 from archive.store import GAME_SORTS, STATUSES, ArchiveError

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, url_for
 
-from archive.cli import _piece_betza, _piece_moves, _rule_lines, _variant_json, _variant_summary
+from replay.variant_info import piece_betza, piece_moves, rule_lines, variant_json, variant_summary
 from replay import Board, UnknownVariantError, Variant, VariantError, compile_rules, list_variants, load_variant
 from replay.describe import try_describe
 from replay.rules import Ruleset
@@ -61,14 +61,14 @@ def _variant(slug: str) -> Variant:
 @bp.get("/variants")
 def index():
     variants, broken = _all_variants()
-    rows = [_variant_summary(v) | {"missing": " ".join(v.missing.split())} for v in variants]
+    rows = [variant_summary(v) | {"missing": " ".join(v.missing.split())} for v in variants]
     return render_template("variants.html", variants=rows, broken=broken)
 
 
 @bp.get("/api/variants")
 def api_index():
     variants, broken = _all_variants()
-    return jsonify({"variants": [_variant_summary(v) | {"missing": " ".join(v.missing.split())} for v in variants],
+    return jsonify({"variants": [variant_summary(v) | {"missing": " ".join(v.missing.split())} for v in variants],
                     "not_loaded": broken})
 
 
@@ -178,13 +178,13 @@ def _piece_provenance(variant: Variant, piece) -> list:
 def _variant_data(variant: Variant) -> dict:
     """The variant as the JSON API gives it: ``daikifu variant show --json`` plus, per piece, its
     moves per zone, what it is promoted from, and the moves under other option choices."""
-    data = _variant_json(variant)
+    data = variant_json(variant)
     rules = _diagram_rules(variant)
     zones = _zone_ranks(rules) if rules is not None and variant.rules.get("zones") else []
     promoted_from = {p.promotes: p.id for p in variant.pieces if p.promotes}
     for entry, piece in zip(data["pieces"], variant.pieces):
-        entry["moves_in_words"] = _piece_moves(piece)
-        entry["betza_text"] = _piece_betza(piece)
+        entry["moves_in_words"] = piece_moves(piece)
+        entry["betza_text"] = piece_betza(piece)
         entry["promoted_from"] = promoted_from.get(piece.id)
         entry["zones"] = [{"zone": n, "ranks": zones[n - 1] if n - 1 < len(zones) else None, "betza": text,
                            "moves": try_describe(text)}
@@ -214,7 +214,7 @@ def show(slug: str):
         pieces[-1]["notes"] = _piece_provenance(variant, piece)
     anchors = {p.id: f"piece-{p.index}" for p in variant.pieces}
     rules_shown = [{"label": label, "text": text, "provenance": _provenance(variant.provenance, _RULE_TOPICS.get(label, ()))}
-                   for label, text in _rule_lines(variant.rules, variant)]
+                   for label, text in rule_lines(variant.rules, variant)]
     return render_template("variant.html", v=data, variant=variant, pieces=pieces, anchors=anchors,
                            setup=setup, setup_provenance=_provenance(variant.provenance, _SETUP_TOPICS),
                            rules=rules_shown, legend=move_diagram.legend_svg())

@@ -1,0 +1,131 @@
+"""What the command line and the web viewer tell about a variant: its summary, its rules in
+words, each piece's moves in words, and the whole definition as JSON (``daikifu variant show
+--json``, ``/api/variants/<slug>``)."""
+
+from __future__ import annotations
+
+import json
+
+from .describe import describe_generator, try_describe
+from .variant import Variant
+
+__all__ = ["subvariants", "variant_summary", "rule_lines", "piece_moves", "piece_betza", "variant_json"]
+
+
+def subvariants(v: Variant) -> list[dict]:
+    """Choices of options marked as subvariants: each is a game of its own, played with --option."""
+    out = []
+    for o in v.options.values():
+        if not getattr(o, "subvariant", False):
+            continue
+        for c in o.choices.values():
+            board = getattr(c, "board", None) or {}
+            files, ranks = board.get("files", v.files), board.get("ranks", v.ranks)
+            out.append({"name": f"{v.name} ({c.name.replace('-', ' ').title()})",
+                        "option": f"{o.name}={c.name}", "description": c.description, "files": files,
+                        "ranks": ranks, "board": f"{files}x{ranks}", "default": c.name == o.default})
+    return out
+
+
+def variant_summary(v: Variant) -> dict:
+    return {"slug": v.slug, "name": v.name, "aliases": list(v.aliases), "files": v.files, "ranks": v.ranks,
+            "board": f"{v.files}x{v.ranks}", "status": v.status, "playable": v.playable,
+            "reconstructed": v.reconstructed, "pieces": len(v.pieces), "summary": v.summary,
+            "subvariants": subvariants(v), "path": v.path}
+
+
+_FORCED = {
+    "stuck": "only where the piece could never move again",
+    "last-rank": "on the last rank, and wherever the piece could never move again",
+}
+_REPETITION = {
+    "sennichite": "sennichite: the fourth occurrence of a position is a draw, unless one side gave "
+                  "check on every move of the cycle (that side loses)",
+    "none": "no repetition rule",
+}
+_STALEMATE = {"loss": "the side with no legal move loses", "draw": "a side with no legal move: draw"}
+_SHOWN_RULES = {"promotion_zone", "promotion_forced", "drops", "drop_nifu", "drop_no_dead_squares",
+                "drop_mate_forbidden", "repetition", "stalemate", "drop_caps", "zones", "null_move"}
+
+
+def rule_lines(rules: dict, variant: Variant | None = None) -> list[tuple[str, str]]:
+    zone = rules.get("promotion_zone", 0)
+    lines = [("promotion zone", f"the last {zone} ranks (the far side)" if zone else "none: no promotion"),
+             ("forced promotion", _FORCED.get(rules.get("promotion_forced"), str(rules.get("promotion_forced"))))]
+    if rules.get("drops"):
+        limits = []
+        for pid in rules.get("drop_nifu", []):
+            limits.append(f"no {pid} on a file that holds an unpromoted {pid} of the same player (nifu)")
+        for pid in rules.get("drop_mate_forbidden", []):
+            limits.append(f"a dropped {pid} may not give checkmate")
+        if rules.get("drop_no_dead_squares", True):
+            limits.append("no drop on a square from which the piece could never move")
+        for cap in rules.get("drop_caps", []):
+            limits.append(f"at most {cap.get('max')} of {', '.join(cap.get('pieces', []))} per {cap.get('per')}")
+        lines.append(("drops", "yes: captured pieces go to the captor's hand unpromoted"))
+        lines.append(("drop restrictions", "; ".join(limits) or "none"))
+    else:
+        lines.append(("drops", "no: captured pieces leave the game"))
+    lines.append(("repetition", _REPETITION.get(rules.get("repetition"), str(rules.get("repetition")))))
+    lines.append(("stalemate", _STALEMATE.get(rules.get("stalemate"), str(rules.get("stalemate")))))
+    multi_step = variant is None or any("a" in (p.betza or "") or getattr(p, "betza_zones", ())
+                                        for p in variant.pieces)
+    if "null_move" in rules and (multi_step or not rules["null_move"]):
+        lines.append(("passing", "a piece with a multi-step move may pass (step out and back)" if rules["null_move"]
+                      else "not allowed: a multi-step move may not end on its empty start square"))
+    if rules.get("zones"):
+        lines.append(("move zones", "ranks per zone, from each player's own side: "
+                      + ", ".join(map(str, rules["zones"]))))
+    for key in sorted(set(rules) - _SHOWN_RULES):
+        lines.append((key.replace("_", " "), json.dumps(rules[key], ensure_ascii=False)))
+    return lines
+
+
+def piece_moves(p) -> list[str]:
+    """Plain-English moves of a piece type, one line per part (zones, special generators)."""
+    out = []
+    zones = getattr(p, "betza_zones", ()) or ()
+    if p.betza:
+        out.append(try_describe(p.betza))
+    for n, text in enumerate(zones, start=1):
+        out.append(f"in zone {n}: {try_describe(text)}")
+    for spec in getattr(p, "generators", ()) or ():
+        out.append(describe_generator(dict(spec)))
+    return out or ["(no moves given)"]
+
+
+def piece_betza(p) -> str:
+    zones = getattr(p, "betza_zones", ()) or ()
+    parts = [p.betza] if p.betza else []
+    parts += [f"zone {n}: {z}" for n, z in enumerate(zones, start=1)]
+    if getattr(p, "generators", ()):
+        parts.append("+ generators")
+    return " | ".join(parts) or "-"
+
+
+def variant_json(v: Variant) -> dict:
+    data = variant_summary(v)
+    data.update({
+        "missing": v.missing,
+        "sources": list(v.sources),
+        "start": v.start,
+        "pieces": [{
+            "id": p.id, "name": p.name, "kanji": p.kanji, "betza": p.betza,
+            "betza_zones": list(getattr(p, "betza_zones", ()) or ()),
+            "generators": [dict(g) for g in getattr(p, "generators", ()) or ()],
+            "moves": "; ".join(piece_moves(p)), "promotes": p.promotes, "royal": p.royal,
+            "aliases": list(p.aliases), "description": p.description, "provenance": p.provenance,
+        } for p in v.pieces],
+        "rules": v.rules,
+        "rules_text": {k: t for k, t in rule_lines(v.rules, v)},
+        "options": {name: {
+            "description": o.description, "default": o.default, "subvariant": getattr(o, "subvariant", False),
+            "choices": {c.name: {"description": c.description, "pieces": c.pieces, "rules": c.rules,
+                                 **({"board": c.board} if getattr(c, "board", None) else {})}
+                        for c in o.choices.values()},
+        } for name, o in v.options.items()},
+        "provenance": [{"topic": p.topic, "choice": p.choice, "source": p.source, "confidence": p.confidence,
+                        "alternative": p.alternative, "reconstructed": p.reconstructed}
+                       for p in v.provenance],
+    })
+    return data
