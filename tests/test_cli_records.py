@@ -98,6 +98,14 @@ def test_convert_to_json(records):
     assert game["moves"][3]["captures"] == ["h8"]
 
 
+def test_convert_json_flag_is_to_json(records):
+    assert run("convert", str(records / "valid.lsn"), "--json").output == run("convert", str(records / "valid.lsn"), "--to", "json").output
+    both = run("convert", str(records / "valid.lsn"), "--json", "--to", "kif")
+    assert both.exit_code == 2 and "contradict" in both.output
+    neither = run("convert", str(records / "valid.lsn"))
+    assert neither.exit_code == 2 and "--to lsn" in neither.output
+
+
 def test_convert_several_games_to_kif_needs_a_pattern(records, tmp_path):
     both = tmp_path / "both.lsn"
     both.write_text(VALID + "\n" + VALID, encoding="utf-8")
