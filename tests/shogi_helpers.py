@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from replay import Board, Move
 from replay.squares import square, square_file, square_rank
-from replay.perft import perft
+from replay.perft import perft  # noqa: F401 (re-exported for the shogi tests)
 
 USI_RANKS = "abcdefghi"
 

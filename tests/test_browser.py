@@ -1,4 +1,4 @@
-"""The web viewer in a real browser (headless Chromium driven by Playwright).
+"""The web viewer in a real browser (headless Chromium driven by Playwright; fixtures in conftest.py).
 
 The boards the browser shows are compared with boards replayed independently by the rules core:
 the viewer redraws pieces from per-ply changes in JavaScript, so these tests are what check the
@@ -19,8 +19,6 @@ from archive.store import Archive
 from formats.notation import parse_move
 from replay import Board, load_variant
 from replay.squares import square_name
-
-from browser_support import browser_archive, chromium, live_server, page  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ from archive import schema
 from archive.cli import main
 from archive.store import Archive, ArchiveError
 
-from browser_support import SAMPLE
+from archive_support import SAMPLE
 
 
 def run(*args):

@@ -17,12 +17,13 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 from lxml import html
 
-from archive.importer import import_paths
 from archive.queries import position_key
 from archive.store import Archive
 from formats.notation import move_notation
 from replay import Board, list_variants, square_name
 from web import create_app
+
+from archive_support import sample_archive
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
 SCRIPT_NAME = "<script>alert('sente')</script>"
@@ -57,13 +58,7 @@ HOSTILE = f"""\
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
     d = tmp_path_factory.mktemp("web_positions")
-    (d / "hand.lsn").write_text(HOSTILE, encoding="utf-8")
-    path = d / "games.db"
-    archive = Archive(path)
-    summary = import_paths(archive, [str(SAMPLE / "shogi.lsn"), str(SAMPLE / "dai-kagamigi.lsn"), str(d / "hand.lsn")])
-    archive.close()
-    assert summary.invalid == 0 and summary.imported == summary.games, summary.as_dict()
-    return path
+    return sample_archive(d, ("shogi.lsn", "dai-kagamigi.lsn"), {"hand.lsn": HOSTILE})
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,8 @@ from archive.stats import archive_stats
 from archive.store import Archive
 from web import charts, create_app
 
+from archive_support import sample_archive
+
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
 SCRIPT_NAME = "<script>alert('x')</script>"
 HOSTILE = f"""\
@@ -48,13 +50,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
     d = tmp_path_factory.mktemp("web_stats")
-    (d / "hand.lsn").write_text(HOSTILE, encoding="utf-8")
-    path = d / "games.db"
-    archive = Archive(path)
-    summary = import_paths(archive, [str(SAMPLE / "shogi.lsn"), str(SAMPLE / "chu-kagamigi.lsn"), str(d / "hand.lsn")])
-    archive.close()
-    assert summary.invalid == 0 and summary.imported == summary.games, summary.as_dict()
-    return path
+    return sample_archive(d, ("shogi.lsn", "chu-kagamigi.lsn"), {"hand.lsn": HOSTILE})
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""Fixtures for the browser tests: the viewer on a local port and headless Chromium driving it.
+"""Fixtures for the browser tests (tests/test_browser.py): the viewer on a local port and headless
+Chromium driving it.
 
 Playwright drives Debian's ``chromium`` (``scripts/test`` installs it when missing); it never
 downloads a browser of its own.  ``DAIKIFU_CHROMIUM`` names another Chromium binary, and
@@ -14,9 +15,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLE = ROOT / "data" / "sample"
 
 # Chromium's own network traffic (updates, sync, safe browsing) is refused on closed machines and
 # only slows the start down; --no-sandbox because the tests may run as root.
@@ -36,15 +34,9 @@ def chromium_path() -> str | None:
 def browser_archive(tmp_path_factory) -> Path:
     """An archive of the sample games of Dai Kagamigi, Dai-Ryu Shogi, shogi and the annotated
     samples (comments, NAGs, variations)."""
-    from archive.importer import import_paths
-    from archive.store import Archive
-
-    db = tmp_path_factory.mktemp("browser") / "games.db"
-    with Archive(db) as a:
-        summary = import_paths(a, [str(SAMPLE / name) for name in
-                                   ("dai-kagamigi.lsn", "dai-ryu-shogi.lsn", "shogi.lsn", "annotated.lsn")])
-    assert summary.imported > 0
-    return db
+    from archive_support import sample_archive
+    return sample_archive(tmp_path_factory.mktemp("browser"),
+                          ("dai-kagamigi.lsn", "dai-ryu-shogi.lsn", "shogi.lsn", "annotated.lsn"))
 
 
 @pytest.fixture(scope="session")
