@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import click
 
 from archive.commands import CONTEXT, db_option
@@ -39,6 +41,9 @@ def serve_command(ctx, db_path, host, port, allow_import, max_upload, debug):
         raise click.ClickException(str(exc)) from None
     app = create_app(db_path, allow_import=allow_import, max_upload=max_upload,
                      variants_dir=ctx.find_root().params.get("variants_dir"))
+    # the statistics page replays every game the first time (about 0.6 s for the sample archive):
+    # do it now, in the background, so that the first visitor does not wait
+    threading.Thread(target=lambda: app.test_client().get("/stats"), daemon=True).start()
     mode = "imports allowed" if allow_import else "read-only"
     click.echo(f"daikifu: serving {db_path} ({mode}) on http://{host}:{port}/  (Ctrl-C to stop)", err=True)
     app.run(host=host, port=port, debug=debug, use_reloader=debug)
