@@ -73,11 +73,14 @@ def chromium():
 
 @pytest.fixture
 def page(chromium):
-    """A fresh page (1400x1000); JavaScript errors on it fail the test."""
+    """A fresh page (1400x1000); JavaScript errors and refusals by the Content-Security-Policy on it
+    fail the test."""
     context = chromium.new_context(viewport={"width": 1400, "height": 1000})
     p = context.new_page()
     errors: list[str] = []
     p.on("pageerror", lambda exc: errors.append(str(exc)))
+    # the Content-Security-Policy refuses inline scripts and foreign resources: a refusal is a bug
+    p.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
     p.set_default_timeout(10_000)
     yield p
     context.close()

@@ -23,7 +23,8 @@ from . import MAX_UPLOAD, create_app
                    "database is opened read-only.")
 @click.option("--max-upload", type=click.IntRange(1024), default=MAX_UPLOAD, show_default=True, metavar="BYTES",
               help="The largest record the import page accepts.")
-@click.option("--debug", is_flag=True, help="Flask's debug mode (reloads on code changes; shows tracebacks).")
+@click.option("--debug", is_flag=True, help="Flask's debug mode for working on the viewer: reloads on code changes and enables Werkzeug's "
+                   "debugger.  Never on a server others can reach.")
 @click.pass_context
 def serve_command(ctx, db_path, host, port, allow_import, max_upload, debug):
     """Serve the web viewer for the archive: game list, step-through replay, position search

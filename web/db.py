@@ -15,7 +15,9 @@ def archive() -> Archive:
             a = Archive(current_app.config["DAIKIFU_DB"], readonly=not current_app.config["DAIKIFU_ALLOW_IMPORT"],
                         create=False)
         except ArchiveError as exc:
-            abort(503, description=str(exc))
+            # the reason names the database file: it goes to the server's log, not to the page
+            current_app.logger.error("%s", exc)
+            abort(503, description="The archive cannot be opened; the server's log says why.")
         tune_for_queries(a)
         g.archive = a
     return g.archive

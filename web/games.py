@@ -20,6 +20,8 @@ import math
 import re
 import sqlite3
 
+from pathlib import Path
+
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
 from archive.queries import QueryError
@@ -365,6 +367,8 @@ def game_json(row: dict, game: Game | None, unreadable: str | None) -> dict:
     out = {k: row.get(k) for k in ("id", "variant", "ruleset", "status", "event", "site", "date", "round",
                                    "sente", "gote", "result", "termination", "ply_count", "error",
                                    "warnings", "source_format")}
+    if isinstance(out["error"], dict) and out["error"].get("file"):
+        out["error"] = {**out["error"], "file": Path(out["error"]["file"]).name}  # no server paths
     out["extra_tags"] = row.get("tags") or []
     if game is None:
         out.update(readable=False, unreadable=unreadable, start=None, tags=[], comment="", moves=[])

@@ -55,8 +55,11 @@ def _only_when_allowed():
 
 
 def form_token() -> str:
-    """The token the import forms carry: an HMAC of a random secret made once per application."""
-    secret = current_app.extensions.setdefault("daikifu_import_secret", secrets.token_bytes(32))
+    """The token the import forms carry: an HMAC of the application's ``SECRET_KEY`` if it has
+    one, else of a random secret made once per application (per process)."""
+    key = current_app.config.get("SECRET_KEY")  # set it when several processes serve the archive
+    secret = (key.encode() if isinstance(key, str) else key) if key else \
+        current_app.extensions.setdefault("daikifu_import_secret", secrets.token_bytes(32))
     return hmac.new(secret, b"daikifu import form", hashlib.sha256).hexdigest()
 
 

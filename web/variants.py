@@ -58,17 +58,23 @@ def _variant(slug: str) -> Variant:
 # --- the list -------------------------------------------------------------------------------------
 
 
+def _summary(v: Variant) -> dict:
+    """``daikifu variants --json`` for one variant, with the file's name only (no server paths)."""
+    return variant_summary(v) | {"missing": " ".join(v.missing.split()),
+                                 "path": Path(v.path).name if v.path else None}
+
+
 @bp.get("/variants")
 def index():
     variants, broken = _all_variants()
-    rows = [variant_summary(v) | {"missing": " ".join(v.missing.split())} for v in variants]
+    rows = [_summary(v) for v in variants]
     return render_template("variants.html", variants=rows, broken=broken)
 
 
 @bp.get("/api/variants")
 def api_index():
     variants, broken = _all_variants()
-    return jsonify({"variants": [variant_summary(v) | {"missing": " ".join(v.missing.split())} for v in variants],
+    return jsonify({"variants": [_summary(v) for v in variants],
                     "not_loaded": broken})
 
 
@@ -179,6 +185,7 @@ def _variant_data(variant: Variant) -> dict:
     """The variant as the JSON API gives it: ``daikifu variant show --json`` plus, per piece, its
     moves per zone, what it is promoted from, and the moves under other option choices."""
     data = variant_json(variant)
+    data["path"] = Path(variant.path).name if variant.path else None  # no server paths
     rules = _diagram_rules(variant)
     zones = _zone_ranks(rules) if rules is not None and variant.rules.get("zones") else []
     promoted_from = {p.promotes: p.id for p in variant.pieces if p.promotes}
