@@ -46,7 +46,7 @@ from formats.notation import move_notation
 from replay import Board, Move, PositionError, UnknownVariantError, VariantError, compile_rules, load_variant
 from replay.rules import Ruleset
 
-from .store import Archive
+from .store import Archive, is_game_id
 
 __all__ = ["QueryError", "ReplayError", "Target", "Hit", "MaterialTerm", "MaterialSpec", "MaterialHit",
            "ExplorerMove", "Explorer", "Replayer", "tune_for_queries", "position_key", "target", "candidates", "confirm",
@@ -232,6 +232,8 @@ class Target:
 
 
 def _game_setup(archive: Archive, game_id: int) -> dict:
+    if not is_game_id(game_id):
+        raise QueryError(f"no game {game_id} in {archive.path}")
     row = archive.conn.execute("SELECT id, variant, ruleset, start, status, ply_count FROM games WHERE id = ?",
                                (int(game_id),)).fetchone()
     if row is None:

@@ -55,6 +55,18 @@ PAGE_SIZE = 4096  # of a new database (see docs/archive.md)
 _PREFIX_CANDIDATES = 20
 
 
+def _sql_count(n) -> int:
+    """A LIMIT or OFFSET for SQL text: a whole number, at most SQLite's largest integer (a larger
+    one means "all", not an error)."""
+    return min(int(n), (1 << 63) - 1)
+
+
+def is_game_id(game_id) -> bool:
+    """Whether ``game_id`` can be a stored game's id (SQLite integers are 64-bit: a larger number
+    is no game, not an overflow)."""
+    return isinstance(game_id, int) and -(1 << 63) <= game_id < (1 << 63)
+
+
 class ArchiveError(Exception):
     """A problem with the database itself (missing, not an archive, newer schema)."""
 
@@ -568,9 +580,9 @@ class Archive:
         column = GAME_SORTS[sort]
         sql += f" ORDER BY {column}{way} NULLS LAST, g.id{way}" if column != "g.id" else f" ORDER BY g.id{way}"
         if limit is not None:
-            sql += f" LIMIT {int(limit)} OFFSET {int(offset)}"
+            sql += f" LIMIT {_sql_count(limit)} OFFSET {_sql_count(offset)}"
         elif offset:
-            sql += f" LIMIT -1 OFFSET {int(offset)}"
+            sql += f" LIMIT -1 OFFSET {_sql_count(offset)}"
         try:
             cursor = self.conn.execute(sql, params)
         except sqlite3.OperationalError as exc:
@@ -629,6 +641,8 @@ class Archive:
 
     def game(self, game_id: int) -> dict | None:
         """Everything stored about one game (with ``source`` and ``annotations``), or None."""
+        if not is_game_id(game_id):
+            return None
         cursor = self.conn.execute(f"SELECT {self._GAME_COLUMNS}, g.source FROM {self._GAME_FROM} WHERE g.id = ?",
                                    (int(game_id),))
         row = cursor.fetchone()
@@ -644,12 +658,16 @@ class Archive:
 
     def source(self, game_id: int) -> str | None:
         """The game's text exactly as it was read."""
+        if not is_game_id(game_id):
+            return None
         row = self.conn.execute("SELECT source FROM games WHERE id = ?", (int(game_id),)).fetchone()
         return unpack_source(row[0]) if row else None
 
     def load_game(self, game_id: int) -> Game | None:
         """The game rebuilt from its stored text (read again, leniently: an invalid game gives
         its moves up to the error, which is in ``game.errors``)."""
+        if not is_game_id(game_id):
+            return None
         row = self.conn.execute("SELECT source, source_format, error, import_id, source_line FROM games WHERE id = ?",
                                 (int(game_id),)).fetchone()
         if row is None:
@@ -673,7 +691,7 @@ class Archive:
         """``(game_id, ply)`` of every stored main-line position with this hash (valid games only)."""
         sql = "SELECT game_id, ply FROM positions WHERE hash = ? ORDER BY game_id, ply"
         if limit is not None:
-            sql += f" LIMIT {int(limit)}"
+            sql += f" LIMIT {_sql_count(limit)}"
         return [tuple(r) for r in self.conn.execute(sql, (int(hash_),))]
 
     def stats(self) -> dict:

@@ -104,3 +104,16 @@ def test_upgrade_reports_the_version(db):
 def test_upgrade_refuses_a_missing_archive(tmp_path):
     result = run("upgrade", "--db", tmp_path / "none.db")
     assert result.exit_code == 1 and "no archive at" in result.output
+
+
+@pytest.mark.parametrize("args", [["show", "99999999999999999999999"],
+                                  ["search", "--game", "99999999999999999999999", "--ply", "1"],
+                                  ["explore", "--game", "99999999999999999999999", "--ply", "1"]])
+def test_game_ids_beyond_sqlite_integers_are_no_game(db, args):
+    result = run(*args, "--db", db)
+    assert result.exit_code == 1 and "no game 99999999999999999999999" in result.output
+
+
+def test_a_limit_beyond_sqlite_integers_means_all(db):
+    result = run("games", "--db", db, "--limit", "99999999999999999999999", "--json")
+    assert result.exit_code == 0 and len(json.loads(result.output)) == 12
