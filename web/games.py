@@ -33,6 +33,7 @@ from replay import FIRST, Board, VariantError
 from replay.squares import parse_square, square_name
 
 from .db import archive, replayer
+from .params import flag_arg, int_arg
 from .svg import board_svg, hands, highlight_squares
 
 bp = Blueprint("games", __name__)
@@ -42,32 +43,9 @@ MAX_PER_PAGE = 200
 RESULT_WORDS = {"sente": "1-0", "gote": "0-1", "draw": "1/2-1/2", "unfinished": "*"}
 TEXT_FILTERS = ("player", "sente", "gote", "since", "until", "q")
 LIST_PARAMS = TEXT_FILTERS + ("variant", "result", "status", "sort", "order", "per_page")
-TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
 
 # --- parameters -----------------------------------------------------------------------------------
-
-
-def _int_param(name: str, default: int | None, minimum: int = 0) -> int | None:
-    text = request.args.get(name)
-    if text is None or text.strip() == "":
-        return default
-    try:
-        value = int(text)
-    except ValueError:
-        abort(400, description=f"{name} must be a whole number, not {text!r}")
-    if value < minimum:
-        abort(400, description=f"{name} must be at least {minimum}, not {value}")
-    return value
-
-
-def _flag(name: str) -> bool:
-    text = request.args.get(name, "").strip().lower()
-    if text in TRUE_WORDS:
-        return True
-    if text in FALSE_WORDS:
-        return False
-    abort(400, description=f"{name} must be 1 or 0, not {text!r}")
 
 
 def _list_query() -> dict:
@@ -97,8 +75,8 @@ def _list_query() -> dict:
     order = args.get("order", "").strip() or "desc"
     if order not in ("asc", "desc"):
         abort(400, description=f"order {order!r}: expected asc or desc")
-    page = _int_param("page", 1, minimum=1)
-    per_page = min(_int_param("per_page", PER_PAGE, minimum=1), MAX_PER_PAGE)
+    page = int_arg("page", 1, minimum=1)
+    per_page = min(int_arg("per_page", PER_PAGE, minimum=1), MAX_PER_PAGE)
     return {"filters": filters, "sort": sort, "order": order, "page": page, "per_page": per_page}
 
 
@@ -189,9 +167,9 @@ def _variant_name(slug: str) -> str | None:
 
 @bp.get("/games/<int:game_id>")
 def view(game_id: int):
-    ply = _int_param("ply", None)
-    node = _int_param("node", None)
-    flip = _flag("flip")
+    ply = int_arg("ply")
+    node = int_arg("node")
+    flip = flag_arg("flip")
     row, game, unreadable = _stored(game_id)
     view_data = None
     if game is not None:

@@ -26,6 +26,7 @@ from replay import Board, IllegalMoveError, list_variants
 
 from . import charts
 from .db import archive, replayer
+from .params import int_arg
 from .svg import board_svg, hands
 
 bp = Blueprint("positions", __name__)
@@ -33,7 +34,6 @@ bp = Blueprint("positions", __name__)
 PER_PAGE = 50  # matching games per page
 MAX_POSITION = 4000  # characters: far more than a 16x16 position string with full hands needs
 MAX_PAGE = 10_000  # page numbers beyond this are surely typing errors (and would replay a lot)
-MAX_ID = 2**63 - 1  # SQLite's largest integer
 MAX_PLY = 10**6  # beyond any game's length (a larger ply is then "out of range", not an overflow)
 
 
@@ -46,21 +46,6 @@ class NextMove:
     bar: Markup
 
 
-def _int_arg(name: str, minimum: int = 0, maximum: int | None = None) -> int | None:
-    """An optional whole-number parameter; 400 when it is not one or out of range."""
-    raw = request.args.get(name, "").strip()
-    if not raw:
-        return None
-    try:
-        value = int(raw)
-    except ValueError:
-        abort(400, description=f"{name} must be a whole number, not {raw[:40]!r}")
-    if value < minimum or (maximum is not None and value > maximum):
-        bound = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
-        abort(400, description=f"{name} must be {bound}, not {value}")
-    return value
-
-
 def _confirm_all() -> bool:
     value = request.args.get("confirm", "").strip()
     if value not in ("", "all", "sample"):
@@ -71,8 +56,8 @@ def _confirm_all() -> bool:
 def _target() -> Target | None:
     """The position asked for, or None when no parameter names one (the empty form)."""
     args = request.args
-    game_id = _int_arg("game", 0, MAX_ID)
-    ply = _int_arg("ply", 0, MAX_PLY)
+    game_id = int_arg("game", None, 0)
+    ply = int_arg("ply", None, 0, MAX_PLY)
     position = args.get("position", "").strip() or None
     variant = args.get("variant", "").strip() or None
     ruleset = args.get("ruleset", "").strip()
@@ -100,7 +85,7 @@ def _page() -> int:
     """The ``page`` parameter (also checked where it is not used: every endpoint takes the same
     parameters, and a bad one is a 400 everywhere)."""
     _confirm_all()
-    return _int_arg("page", 1, MAX_PAGE) or 1
+    return int_arg("page", 1, 1, MAX_PAGE)
 
 
 def _require_target() -> Target:

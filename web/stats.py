@@ -25,6 +25,7 @@ from archive.stats import ELO_K, ELO_START, archive_stats
 from replay import UnknownVariantError, VariantError, list_variants, load_variant
 
 from . import charts
+from .params import flag_arg, int_arg
 from .db import archive
 
 bp = Blueprint("stats", __name__)
@@ -32,7 +33,6 @@ bp = Blueprint("stats", __name__)
 CACHE_SIZE = 32  # reports kept (one per combination of filters asked for recently)
 MAX_PLAYER = 200  # characters in a player filter
 TOP_PIECES = 15  # piece types charted for promotions and captures (the table lists them all)
-_TRUE, _FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
 
 def _variant_arg(a) -> str | None:
@@ -57,19 +57,8 @@ def _filters(a) -> dict:
     player = args.get("player", "").strip() or None
     if player is not None and len(player) > MAX_PLAYER:
         abort(400, description=f"the player name is too long (at most {MAX_PLAYER} characters)")
-    raw_bucket = args.get("bucket", "").strip()
-    bucket = None
-    if raw_bucket:
-        try:
-            bucket = int(raw_bucket)
-        except ValueError:
-            abort(400, description=f"bucket must be a whole number, not {raw_bucket[:40]!r}")
-        if bucket < 1:
-            abort(400, description=f"bucket must be at least 1, not {bucket}")
-    invalid = args.get("include_invalid", "").strip().lower()
-    if invalid not in _TRUE + _FALSE:
-        abort(400, description=f"include_invalid must be 1 or 0, not {invalid[:40]!r}")
-    return {"variant": _variant_arg(a), "player": player, "bucket": bucket, "include_invalid": invalid in _TRUE}
+    return {"variant": _variant_arg(a), "player": player, "bucket": int_arg("bucket", None, 1),
+            "include_invalid": flag_arg("include_invalid")}
 
 
 def _archive_state(a) -> tuple:
