@@ -100,11 +100,18 @@ def _game_list(query: dict) -> dict:
             "first": first, "last": first + len(rows) - 1 if rows else 0, "rows": rows}
 
 
+def public_error(error: dict | None) -> dict | None:
+    """A stored error as the JSON API gives it: the file by its name only (no server paths)."""
+    if error and error.get("file"):
+        return {**error, "file": Path(error["file"]).name}
+    return error
+
+
 def _row_json(row: dict) -> dict:
     keys = ("id", "variant", "ruleset", "date", "event", "site", "round", "sente", "gote", "result",
             "termination", "ply_count", "status")
     out = {k: row.get(k) for k in keys}
-    out["error"] = (row.get("error") or {}).get("message")
+    out["error"] = public_error(row.get("error"))
     out["url"] = url_for("games.view", game_id=row["id"])
     return out
 
@@ -345,8 +352,7 @@ def game_json(row: dict, game: Game | None, unreadable: str | None) -> dict:
     out = {k: row.get(k) for k in ("id", "variant", "ruleset", "status", "event", "site", "date", "round",
                                    "sente", "gote", "result", "termination", "ply_count", "error",
                                    "warnings", "source_format")}
-    if isinstance(out["error"], dict) and out["error"].get("file"):
-        out["error"] = {**out["error"], "file": Path(out["error"]["file"]).name}  # no server paths
+    out["error"] = public_error(out["error"])
     out["extra_tags"] = row.get("tags") or []
     if game is None:
         out.update(readable=False, unreadable=unreadable, start=None, tags=[], comment="", moves=[])
