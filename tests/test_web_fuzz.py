@@ -19,7 +19,7 @@ VALUES = st.one_of(
                      "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", "\"unclosed"]),
     st.text(max_size=40),
 )
-PATHS = ["/", "/games/1", "/games/2", "/positions", "/stats", "/variants", "/variants/shogi",
+PATHS = ["/", "/games/1", "/games/2", "/games/1/record.lsn", "/games/1/record.kif", "/positions", "/stats", "/variants", "/variants/shogi",
          "/api/games", "/api/games/1", "/api/positions", "/api/explore", "/api/stats", "/api/variants",
          "/api/variants/shogi", "/import"]
 

@@ -522,3 +522,34 @@ def test_a_400_ply_dai_kagamigi_page_is_small_and_quick(client, ids):
         best = min(best, time.perf_counter() - t)
     assert len(r.data) < 1_000_000
     assert best < 0.3, f"{best * 1000:.0f} ms"
+
+
+# --- downloads --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["lion", "big", "annotated0", "hostile"])
+def test_the_record_downloads_read_back_to_the_same_game(client, ids, games, db, name):
+    from formats.kif import read_kif
+    gid, game = ids[name], games[name]
+    lsn = client.get(f"/games/{gid}/record.lsn")
+    assert lsn.status_code == 200 and "attachment" in lsn.headers["Content-Disposition"]
+    again, = list(read_games(lsn.get_data(as_text=True)))
+    assert again.mainline_moves() == game.mainline_moves()
+    assert again.headers.get("Sente") == game.headers.get("Sente")
+    kif = client.get(f"/games/{gid}/record.kif")
+    assert kif.status_code == 200
+    assert read_kif(kif.data)[0].mainline_moves() == game.mainline_moves()
+    source = client.get(f"/games/{gid}/record.source")
+    with Archive(db, readonly=True) as a:
+        assert source.get_data(as_text=True) == a.source(gid)  # byte for byte as imported
+
+
+def test_record_downloads_of_bad_formats_and_unreadable_games(client, ids):
+    assert client.get(f"/games/{ids['lion']}/record.pgn").status_code == 404
+    assert client.get("/games/987654/record.lsn").status_code == 404
+    unknown = client.get(f"/games/{ids['unknown']}/record.lsn")  # a variant daikifu does not know
+    assert unknown.status_code == 409 and b"record.source" in unknown.data
+    assert client.get(f"/games/{ids['unknown']}/record.source").status_code == 200
+    page = html.fromstring(client.get(f"/games/{ids['lion']}").data)
+    links = {a.text_content().strip(): a.get("href") for a in page.xpath("//*[@id='downloads']//a")}
+    assert links["LSN"].endswith("/record.lsn") and links["KIF"].endswith("/record.kif")

@@ -22,12 +22,14 @@ import sqlite3
 
 from pathlib import Path
 
-from flask import Blueprint, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
 from archive.queries import QueryError
 from archive.store import GAME_SORTS, STATUSES, ArchiveError
 from formats.game import RESULTS, Game, GameNode
 from formats.jsonexport import game_to_dict
+from formats.kif import KifError, write_kif
+from formats.lsn import write_game
 from formats.notation import move_notation
 from replay import FIRST, Board, VariantError
 from replay.squares import parse_square, square_name
@@ -188,6 +190,33 @@ def view(game_id: int):
         abort(400, description=f"game {game_id} has no moves that can be shown")
     return render_template("game.html", game=row, view=view_data, unreadable=unreadable, flip=flip,
                            variant_name=_variant_name(row["variant"]))
+
+
+@bp.get("/games/<int:game_id>/record.<fmt>")
+def record(game_id: int, fmt: str):
+    """The game as a file: ``lsn`` (canonical LSN, as ``daikifu export`` writes it), ``kif``
+    (UTF-8), or ``source`` (the text exactly as it was imported)."""
+    row, game, unreadable = _stored(game_id)
+    name = f"daikifu-game-{game_id}"
+    if fmt == "source":
+        ext = "kif" if row["source_format"] == "kif" else "lsn"
+        return _download(archive().source(game_id), f"{name}-source.{ext}")
+    if fmt not in ("lsn", "kif"):
+        abort(404, description=f"no record format {fmt!r}: lsn, kif or source")
+    if game is None:
+        abort(409, description=f"game {game_id} cannot be written again ({unreadable}); "
+                               f"its text as imported is at record.source")
+    if fmt == "lsn":
+        return _download(write_game(game) + "\n", f"{name}.lsn")
+    try:
+        return _download(write_kif(game, encoding="utf-8"), f"{name}.kif")
+    except KifError as exc:
+        abort(409, description=f"game {game_id} cannot be written as KIF: {exc}")
+
+
+def _download(body, filename: str):
+    return Response(body, mimetype="text/plain", headers={
+        "Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 @bp.get("/api/games/<int:game_id>")
