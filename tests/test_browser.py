@@ -63,6 +63,7 @@ def at_ply(page, boards, ply: int, address: bool = True) -> None:
     ``ply``."""
     page.wait_for_function(f"document.querySelector('#move-list .move.current').dataset.ply == '{ply}'")
     assert shown(page) == expected(boards[ply])
+    assert page.input_value("#position-string") == boards[ply].position()
     assert current(page) == ply
     assert re.search(rf"\bPly {ply} of {len(boards) - 1}\b", page.text_content("#ply-label"))
     if address:

@@ -256,7 +256,7 @@ class _TreeWalk:
         self.drops = self.board.rules.drops
         self.want, self.flip, self.error = want, flip, error
         self.svg = self.shown_hands = None
-        root = {"p": None, "d": 0, "m": None, "c": []}
+        root = {"p": None, "d": 0, "m": None, "c": [], "pos": self.board.position()}
         if self.drops:
             root["hd"] = _hand_counts(self.board)
         self.nodes = [root]
@@ -288,8 +288,7 @@ class _TreeWalk:
                       for key, value in marks.items() if value}}
         if self.drops:
             data["hd"] = _hand_counts(board)
-        if not mainline:
-            data["pos"] = board.position()  # variation positions are not stored: search by position
+        data["pos"] = board.position()  # shown for copying; a variation's is searched by (not stored)
         index = len(self.nodes)
         self.nodes.append(data)
         if index == self.want:

@@ -2,7 +2,8 @@
  *
  * The page holds the move tree in <script id="game-data"> (see web/games.py): node 0 is the start
  * position, node N of the main line is ply N, and every node lists the squares its move changes
- * as [square, piece before, piece after] ("P" first player, "p" second player, null empty).
+ * as [square, piece before, piece after] ("P" first player, "p" second player, null empty), and
+ * the position string after it (pos).
  * Going from one node to another undoes the changes up to the common ancestor and applies those
  * down to the target, so moving through variations and jumping with the slider both work.
  */
@@ -24,6 +25,7 @@
   var slider = document.getElementById("ply-slider");
   var label = document.getElementById("ply-label");
   var searchLink = document.getElementById("search-position");
+  var positionBox = document.getElementById("position-string");
 
   // children in data order: the first child of a node continues its line
   var children = nodes.map(function () { return []; });
@@ -181,6 +183,7 @@
     var query = new URLSearchParams(mainline ? {ply: node.d} : {node: current});
     if (flip) query.set("flip", "1");
     history.replaceState(null, "", "?" + query.toString());
+    if (positionBox) positionBox.value = node.pos;
     if (searchLink) {
       var url = new URL(searchLink.href, location.href);
       var search = mainline ? {game: data.game, ply: node.d} : {variant: data.variant, position: node.pos};
@@ -247,6 +250,7 @@
     });
   }
   if (slider) slider.addEventListener("input", function () { goTo(+slider.value); });
+  if (positionBox) positionBox.addEventListener("focus", function () { positionBox.select(); });
   scrollToCurrent();
   if (flip) {
     var column = svg.closest(".board-column");
