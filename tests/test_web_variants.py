@@ -251,3 +251,22 @@ def test_diagram_draws_slides_with_arrows_and_capture_only_marks(client):
     svg = card(page(client, "pacifier-shogi"), "N").xpath(".//*[local-name()='svg'][contains(@class, 'move-diagram')]")[0]
     marks = diagram_marks(svg)["marks"]
     assert marks[(1, 2)] == (True, True) and marks[(2, 4)] == (True, False)
+
+
+@pytest.mark.parametrize("slug, option", [("dai-mitregi", ("ranks", "16")),
+                                          ("dai-ryu-shogi", ("knights", "shogi-files"))])
+def test_options_that_change_the_setup_show_their_start_position(client, slug, option):
+    from replay.squares import square_name
+    doc = html.fromstring(client.get(f"/variants/{slug}").data)
+    key = "=".join(option)
+    figure, = doc.xpath(f"//figure[contains(@class, 'option-setup')][@data-option='{key}']")
+    drawn = sorted((u.get("data-sq"), u.get("data-piece"), "gote" in u.get("class"))
+                   for u in figure.xpath(".//*[local-name()='g'][contains(@class, 'pieces')]/*[local-name()='use']"))
+    board = Board(load_variant(slug), None, dict([option]))
+    assert drawn == sorted((square_name(sq), p.id, p.colour == 1) for sq, p in board.pieces().items())
+    assert drawn != sorted((square_name(sq), p.id, p.colour == 1) for sq, p in Board(load_variant(slug)).pieces().items())
+
+
+def test_options_that_keep_the_setup_draw_no_second_board(client):
+    doc = html.fromstring(client.get("/variants/dai-kagamigi").data)
+    assert not doc.xpath("//figure[contains(@class, 'option-setup')]")

@@ -203,6 +203,24 @@ def _variant_data(variant: Variant) -> dict:
     return data
 
 
+def _setup_svg(rules: Ruleset, title: str) -> str:
+    return board_svg(Board(rules), cell=max(28, min(40, 560 // max(rules.files, rules.ranks))), title=title)
+
+
+def _option_setups(variant: Variant, start: str) -> dict[str, str]:
+    """``{"option=choice": start position SVG}`` for the option choices that change the board or
+    the setup (Dai Mitregi's 16 ranks, Dai-Ryu's knights on the shogi files)."""
+    out = {}
+    for name, option in variant.options.items():
+        for choice in option.choices:
+            if choice == option.default:
+                continue
+            rules = _diagram_rules(variant, {name: choice})
+            if rules is not None and Board(rules).position() != start:
+                out[f"{name}={choice}"] = _setup_svg(rules, f"{variant.name} with {name}={choice}: start position")
+    return out
+
+
 @bp.get("/variants/<slug>")
 def show(slug: str):
     variant = _variant(slug)
@@ -210,10 +228,10 @@ def show(slug: str):
         return redirect(url_for("variants.show", slug=variant.slug), code=301)
     data = _variant_data(variant)
     rules = _diagram_rules(variant)
-    setup = None
+    setup, option_setups = None, {}
     if variant.playable:
-        setup = board_svg(Board(rules), cell=max(28, min(40, 560 // max(rules.files, rules.ranks))),
-                          title=f"{variant.name}: start position")
+        setup = _setup_svg(rules, f"{variant.name}: start position")
+        option_setups = _option_setups(variant, Board(rules).position())
     pieces = []
     for entry, piece in zip(data["pieces"], variant.pieces):
         pieces.append(entry | {"index": piece.index, "diagrams": _piece_diagrams(variant, rules, piece),
@@ -223,7 +241,7 @@ def show(slug: str):
     rules_shown = [{"label": label, "text": text, "provenance": _provenance(variant.provenance, _RULE_TOPICS.get(label, ()))}
                    for label, text in rule_lines(variant.rules, variant)]
     return render_template("variant.html", v=data, variant=variant, pieces=pieces, anchors=anchors,
-                           setup=setup, setup_provenance=_provenance(variant.provenance, _SETUP_TOPICS),
+                           setup=setup, option_setups=option_setups, setup_provenance=_provenance(variant.provenance, _SETUP_TOPICS),
                            rules=rules_shown, legend=move_diagram.legend_svg())
 
 
