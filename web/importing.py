@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
-from werkzeug.routing import BuildError
 
 from archive.commands import error_text
 from archive.importer import sniff
@@ -179,12 +178,7 @@ def add_games(a: Archive, checked: list[Checked], name: str, fmt: str, store_inv
 
 
 def _game_url(game_id: int | None) -> str | None:
-    if game_id is None:
-        return None
-    try:
-        return url_for("games.view", game_id=game_id)
-    except BuildError:
-        return f"/games/{game_id}"
+    return None if game_id is None else url_for("games.view", game_id=game_id)
 
 
 # --- the page ------------------------------------------------------------------------------------
