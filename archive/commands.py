@@ -474,7 +474,7 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
 
 def _open_output(path: str):
     if path == "-":
-        return click.get_text_stream("stdout")
+        return sys.stdout
     try:
         return open(path, "w", encoding="utf-8", newline="\n")
     except OSError as exc:

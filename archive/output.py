@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -28,7 +29,9 @@ def fit(text: str, width: int) -> str:
 def write_bytes(path: str, data: bytes) -> None:
     """Write to a file, or to standard output for '-'; a failure is a one-line click error."""
     if path == "-":
-        click.get_binary_stream("stdout").write(data)
+        sys.stdout.flush()  # text written before stays before
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
         return
     try:
         Path(path).write_bytes(data)
