@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .position import ParsedPosition, PositionError, format_position, parse_position
+from .position import ParsedPosition, PositionError, format_hands, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules
 from .squares import CELLS, STRIDE, square, square_name
 from .variant import Variant, load_variant
@@ -217,14 +217,27 @@ class Board:
         return len(self.move_stack)
 
     def position(self) -> str:
-        """The position string of the current position."""
+        """The position string of the current position (as :func:`format_position` writes it,
+        from tables precomputed per rule set: the viewer writes one for every ply)."""
         b = self._board
-
-        def cell(f, r):
-            code = b[square(f, r)]
-            return None if code < 2 else (code >> 1, code & 1)
-
-        return format_position(self.rules, cell, self.hands, self.turn, self.move_number)
+        rows, tokens = self.rules.position_tables()
+        text = []
+        for row in rows:
+            out = []
+            empty = 0
+            for sq in row:
+                token = tokens[b[sq]]
+                if token is None:
+                    empty += 1
+                    continue
+                if empty:
+                    out.append(str(empty))
+                    empty = 0
+                out.append(token)
+            if empty:
+                out.append(str(empty))
+            text.append("".join(out))
+        return f"{'/'.join(text)} {'bw'[self.turn]} {format_hands(self.rules, self.hands)} {self.move_number}"
 
     def root_position(self) -> str:
         """The position string of the position before the first move of ``move_stack``."""

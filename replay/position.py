@@ -144,10 +144,15 @@ def format_position(variant: Variant, cells, hands, turn: int, move_number: int)
         if empty:
             out.append(str(empty))
         rows.append("".join(out))
+    return f"{'/'.join(rows)} {'bw'[turn]} {format_hands(variant, hands)} {move_number}"
+
+
+def format_hands(variant: Variant, hands) -> str:
+    """The hands field: Sente's pieces then Gote's, in the variant's piece order (``-``: none)."""
     hand = []
     for colour in (0, 1):
         for p in variant.pieces:
             n = hands[colour][p.index]
             if n:
                 hand.append(("" if n == 1 else str(n)) + format_piece(variant, p.index, colour))
-    return f"{'/'.join(rows)} {'bw'[turn]} {''.join(hand) or '-'} {move_number}"
+    return "".join(hand) or "-"

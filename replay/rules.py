@@ -199,6 +199,18 @@ class Ruleset:
             parsed = self._parsed_start = parse_position(self, self.start)
         return parsed
 
+    def position_tables(self) -> tuple[list, list]:
+        """(rows, tokens) for writing position strings fast: the squares of each rank from the top
+        rank down, files a, b, c ...; and each board code's piece as written (None: empty)."""
+        tables = getattr(self, "_position_tables", None)
+        if tables is None:
+            from .position import format_piece
+            rows = [[square(f, r) for f in range(self.files)] for r in range(self.ranks - 1, -1, -1)]
+            tokens = [None, None] + [format_piece(self, code >> 1, code & 1)
+                                     for code in range(2, 2 * len(self.variant.pieces) + 2)]
+            tables = self._position_tables = (rows, tokens)
+        return tables
+
     def table_of(self, code: int, sq: int) -> int:
         """The table index for a piece on a square (the code itself unless moves depend on zones)."""
         z = self.zoned[code]

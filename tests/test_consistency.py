@@ -205,3 +205,20 @@ def test_random_positions_generator_and_single_move_check_agree(variant):
             assert board.zobrist == _fresh_hash(board)
             board.pop()
             assert (board.zobrist, board.position()) == (z, pos)
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_fast_position_strings_equal_the_reference_writer(variant):
+    """``Board.position`` (precomputed tables) writes what ``format_position`` writes square by
+    square, for random positions with every piece type, hands included."""
+    from replay.position import format_position
+    from replay.squares import square
+
+    for board in random_positions(variant, seed=7, count=15):
+        b = board._board
+
+        def cell(f, r):
+            code = b[square(f, r)]
+            return None if code < 2 else (code >> 1, code & 1)
+
+        assert board.position() == format_position(board.rules, cell, board.hands, board.turn, board.move_number)
