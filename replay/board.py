@@ -302,8 +302,14 @@ class Board:
                 code = b[s]
                 if code not in attackers:
                     continue
-                dist = max(abs(s % STRIDE - f0), abs(s // STRIDE - r0))
-                gens = [g for g in R.complex[R.table_of(code, s)] if g.captures and dist <= g.reach]
+                table = R.table_of(code, s)
+                d = (f0 - s % STRIDE, r0 - s // STRIDE)
+                offsets = R.complex_offsets[table]
+                if offsets is not None and d not in offsets:
+                    continue  # none of its generators can ever capture there
+                dist = max(abs(d[0]), abs(d[1]))
+                gens = [g for g in R.complex[table] if g.captures and dist <= g.reach
+                        and (g.capture_offsets is None or d in g.capture_offsets)]
                 if gens:
                     for to, kills in self._complex_targets(s, code, gens):
                         if sq in kills or (to == sq and to != s):

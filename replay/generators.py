@@ -12,7 +12,9 @@ adds each effect ``(to, kills)`` to the set ``out``.  There are three kinds:
 
 The last two are named in a variant file (``[[pieces.generators]]``, see docs/variants.md) where
 XBetza cannot express a piece.  Every generator states its ``reach``, the largest Chebyshev
-distance from the origin it can affect (99 = unbounded), so check detection can skip far pieces.
+distance from the origin it can affect (99 = unbounded), and ``capture_offsets``, the (file, rank)
+offsets from the origin on which it can ever capture (None when not worked out: multi-leg moves
+and hoppers), so check detection can skip pieces that cannot reach the square at all.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from .xbetza import Pattern, XBetzaError, atom_vectors, parse as parse_betza, ro
 EMPTY = 0
 OFF = 1
 UNBOUNDED = 99
+MAX_RIDE = 16  # the longest line on a board (16x16 at most): a longer ride never fits
 
 
 class GeneratorError(ValueError):
@@ -43,6 +46,12 @@ class PatternGenerator:
         else:
             size = max(max(abs(x), abs(y)) for x, y in atom_vectors(pattern.atom))
             self.reach = size * pattern.range * len(pattern.legs)
+        # where a single-leg move can end: multiples of its vectors (None: not worked out, for
+        # multi-leg moves and hoppers, whose captures need the general interpreter)
+        self.ends = None
+        if not pattern.is_multi_leg and not pattern.is_hopper:
+            self.ends = frozenset((x * k, y * k) for x, y in self.first for k in range(1, (pattern.range or MAX_RIDE) + 1))
+        self.capture_offsets = self.ends if self.captures else frozenset()
 
     def targets(self, b, origin, colour, out, limit, unmoved=None):
         if self.initial_only and (unmoved is None or origin not in unmoved):
@@ -71,6 +80,10 @@ class TwoStage:
         self.captures = any(g.captures for g in self.then)
         self.initial_only = False
         self.reach = min(UNBOUNDED, max(g.reach for g in self.first) + max(g.reach for g in self.then))
+        # a capture ends a second stage that starts where a first stage ended
+        self.capture_offsets = frozenset(
+            (fx + tx, fy + ty) for g in self.first for fx, fy in g.ends
+            for t in self.then if t.captures for tx, ty in t.ends)
 
     def targets(self, b, origin, colour, out, limit, unmoved=None):
         landings = set()
@@ -100,6 +113,14 @@ class ZigZag:
         self.captures = spec.get("captures", True)
         self.initial_only = False
         self.reach = UNBOUNDED
+        # the squares reached after n steps, starting with either step
+        ends = set()
+        for start in (0, 1):
+            x = y = 0
+            for n in range(2 * MAX_RIDE):
+                x, y = x + self.steps[(start + n) % 2][0], y + self.steps[(start + n) % 2][1]
+                ends.add((x, y))
+        self.capture_offsets = frozenset(ends) if self.captures else frozenset()
 
     def targets(self, b, origin, colour, out, limit, unmoved=None):
         offsets = [x + y * STRIDE for x, y in self.steps]

@@ -137,6 +137,9 @@ class Ruleset:
                 self._collect_attackers(code, colour, leap_attackers[colour])
         for colour in (0, 1):
             self.leap_attack[colour] = tuple((off, frozenset(codes)) for off, codes in leap_attackers[colour].items())
+        # per table: the (file, rank) offsets its generators can capture on, or None when some
+        # generator's are not worked out; check detection skips a piece that cannot reach
+        self.complex_offsets = [_capture_offsets(gens) for gens in self.complex]
 
         self.drops = bool(r["drops"])
         depth = r["promotion_zone"]
@@ -331,3 +334,10 @@ def compile_rules(variant: Variant, options: dict | None = None) -> Ruleset:
     if cached is None or cached.variant is not variant:
         cached = _CACHE[key] = Ruleset(variant, resolved)
     return cached
+
+
+def _capture_offsets(generators) -> frozenset | None:
+    capturing = [g for g in generators if g.captures]
+    if any(g.capture_offsets is None for g in capturing):
+        return None
+    return frozenset().union(*(g.capture_offsets for g in capturing))

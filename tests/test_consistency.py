@@ -222,3 +222,21 @@ def test_fast_position_strings_equal_the_reference_writer(variant):
             return None if code < 2 else (code >> 1, code & 1)
 
         assert board.position() == format_position(board.rules, cell, board.hands, board.turn, board.move_number)
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_is_attacked_agrees_with_every_piece_s_moves(variant):
+    """``is_attacked`` (direction scans, leap tables, and a filtered look at pieces with
+    generators) says a square is attacked exactly when some piece of that colour has a move
+    that captures on it (destination or a square captured on the way)."""
+    for board in random_positions(variant, seed=11, count=12):
+        targets = {}
+        for s, piece in board.pieces().items():
+            code = board._board[s]
+            targets[s] = board._piece_targets(s, code)
+        for sq, piece in board.pieces().items():
+            by = piece.colour ^ 1
+            expected = any(to == sq and to != s or sq in kills
+                           for s, found in targets.items() if board.piece_at(s).colour == by
+                           for to, kills in found)
+            assert board.is_attacked(sq, by) == expected, (board.position(), square_name(sq), by)
