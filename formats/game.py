@@ -108,7 +108,9 @@ class Headers:
         return [(k, v) for k, v in self._items]
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Headers) and self.items() == other.items()
+        """The same tags with the same values, in any order (a writer may put them in its own
+        order: LSN writes the roster tags first)."""
+        return isinstance(other, Headers) and dict(self._items) == dict(other._items)
 
     def __repr__(self) -> str:
         return f"Headers({self.items()!r})"

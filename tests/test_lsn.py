@@ -810,3 +810,12 @@ def test_doc_examples_round_trip_to_the_same_games():
     for block, game in _doc_games():
         if game.valid:
             assert read_game(write_game(game)) == game
+
+
+def test_headers_equal_in_any_order_but_not_with_other_values():
+    from formats.game import Headers
+    a = Headers([("Event", "x"), ("Sente", "A"), ("Gote", "B")])
+    assert a == Headers([("Sente", "A"), ("Gote", "B"), ("Event", "x")])
+    assert a != Headers([("Sente", "A"), ("Gote", "B"), ("Event", "y")])
+    assert a != Headers([("Sente", "A"), ("Gote", "B")])
+    assert a.items()[0] == ("Event", "x")  # the order read is kept
