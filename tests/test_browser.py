@@ -136,6 +136,9 @@ def test_a_permalink_opens_at_its_ply_and_flip_turns_the_board(page, live_server
     assert shown(page) == expected(boards[12])  # the same pieces
     page.keyboard.press("ArrowRight")
     at_ply(page, boards, 13)
+    page.keyboard.press("f")  # the key turns it back
+    page.wait_for_function("document.querySelector('#btn-flip').getAttribute('aria-pressed') == 'false'")
+    assert y_of("a1") > y_of("a16")
 
 
 def test_search_from_a_ply_and_follow_an_explorer_move(page, live_server, browser_archive):

@@ -232,7 +232,7 @@
     var button = document.getElementById(id);
     if (button) button.addEventListener("click", actions[id]);
   });
-  var keys = {ArrowLeft: "btn-back", ArrowRight: "btn-forward", Home: "btn-start", End: "btn-end"};
+  var keys = {ArrowLeft: "btn-back", ArrowRight: "btn-forward", Home: "btn-start", End: "btn-end", f: "btn-flip"};
   document.addEventListener("keydown", function (event) {
     var tag = event.target.tagName;
     if (event.altKey || event.ctrlKey || event.metaKey || tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
