@@ -192,3 +192,28 @@ def test_screenshots_of_large_boards_are_readable(page, live_server, browser_arc
     path = out / f"viewer-{variant}.png"
     page.screenshot(path=str(path), full_page=False)
     assert path.stat().st_size > 20_000
+
+
+def test_kanji_or_piece_ids_on_the_pieces(page, live_server, browser_archive):
+    shogi = load_variant("shogi")
+    kanji = {p.id: p.kanji for p in shogi.pieces if p.kanji}
+    gid = a_game(browser_archive, "shogi", min_plies=20)
+    page.goto(f"{live_server}/games/{gid}?ply=20")
+
+    def labels():
+        return dict(page.eval_on_selector_all(
+            "#board symbol[data-piece]", "els => els.map(s => [s.dataset.piece, s.querySelector('text').textContent])"))
+
+    assert labels() == {pid: kanji.get(pid, pid) for pid in labels()}
+    assert page.is_visible("#btn-labels")
+    page.keyboard.press("l")
+    page.wait_for_function("document.querySelector('#btn-labels').getAttribute('aria-pressed') == 'true'")
+    assert all(pid == text for pid, text in labels().items())
+    page.reload()  # the browser remembers the choice
+    page.wait_for_function("document.querySelector('#btn-labels').getAttribute('aria-pressed') == 'true'")
+    assert all(pid == text for pid, text in labels().items())
+    page.click("#btn-labels")
+    assert labels() == {pid: kanji.get(pid, pid) for pid in labels()}
+    # a variant without kanji has no such button
+    page.goto(f"{live_server}/games/{a_game(browser_archive, 'dai-kagamigi')}")
+    assert not page.is_visible("#btn-labels")

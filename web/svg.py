@@ -111,6 +111,11 @@ def _add_symbols(defs, rules: Ruleset) -> None:
                    font_size=_label_size(label), font_family=LABEL_FONT, font_weight=600,
                    fill=COLOURS["promoted"] if piece.index in promoted else COLOURS["label"])
         text.text = label
+        if piece.kanji:  # the viewer can switch to IDs (readers of the IDs, or no Japanese font)
+            text.set("data-kanji", piece.kanji)
+            text.set("data-id", piece.id)
+            text.set("data-id-size", str(_label_size(piece.id)))
+            text.set("data-kanji-size", str(_label_size(piece.kanji)))
         _el(symbol, "title").text = f"{piece.id} {piece.name}"
 
 

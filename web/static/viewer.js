@@ -115,7 +115,7 @@
         span.className = "hand-piece";
         span.setAttribute("data-piece", item[0]);
         span.title = item[0];
-        span.textContent = data.labels[item[0]] || item[0];
+        span.textContent = idLabels ? item[0] : data.labels[item[0]] || item[0];
         if (item[1] > 1) {
           var sub = document.createElement("sub");
           sub.textContent = "\u00d7" + item[1];
@@ -219,6 +219,26 @@
     show();
   }
 
+  /* Kanji or piece IDs on the pieces (where the variant has kanji); remembered by the browser. */
+  var kanjiTexts = svg.querySelectorAll("symbol text[data-kanji]");
+  var idLabels = false;
+
+  function setLabels(ids) {
+    idLabels = ids;
+    kanjiTexts.forEach(function (t) {
+      t.textContent = t.getAttribute(ids ? "data-id" : "data-kanji");
+      t.setAttribute("font-size", t.getAttribute(ids ? "data-id-size" : "data-kanji-size"));
+    });
+    var button = document.getElementById("btn-labels");
+    if (button) {
+      button.setAttribute("aria-pressed", ids ? "true" : "false");
+      button.textContent = ids ? "Kanji" : "IDs";
+      button.title = (ids ? "Show kanji instead of piece IDs" : "Show piece IDs instead of kanji") + " (L)";
+    }
+    try { localStorage.setItem("daikifu-labels", ids ? "id" : "kanji"); } catch (e) { /* private mode */ }
+    drawHands();
+  }
+
   /* --- controls ---------------------------------------------------------------------------- */
 
   var actions = {
@@ -226,13 +246,14 @@
     "btn-back": function () { if (nodes[current].p !== null) goTo(nodes[current].p); },
     "btn-forward": function () { if (children[current].length) goTo(children[current][0]); },
     "btn-end": function () { goTo(endOfLine(current)); },
-    "btn-flip": toggleFlip
+    "btn-flip": toggleFlip,
+    "btn-labels": function () { if (kanjiTexts.length) setLabels(!idLabels); }
   };
   Object.keys(actions).forEach(function (id) {
     var button = document.getElementById(id);
     if (button) button.addEventListener("click", actions[id]);
   });
-  var keys = {ArrowLeft: "btn-back", ArrowRight: "btn-forward", Home: "btn-start", End: "btn-end", f: "btn-flip"};
+  var keys = {ArrowLeft: "btn-back", ArrowRight: "btn-forward", Home: "btn-start", End: "btn-end", f: "btn-flip", l: "btn-labels"};
   document.addEventListener("keydown", function (event) {
     var tag = event.target.tagName;
     if (event.altKey || event.ctrlKey || event.metaKey || tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
@@ -252,6 +273,12 @@
   if (slider) slider.addEventListener("input", function () { goTo(+slider.value); });
   if (positionBox) positionBox.addEventListener("focus", function () { positionBox.select(); });
   scrollToCurrent();
+  if (kanjiTexts.length) {
+    document.getElementById("btn-labels").hidden = false;
+    var stored = null;
+    try { stored = localStorage.getItem("daikifu-labels"); } catch (e) { /* private mode */ }
+    if (stored === "id") setLabels(true);
+  }
   if (flip) {
     var column = svg.closest(".board-column");
     if (column) column.classList.add("flipped");
