@@ -17,10 +17,11 @@ from typing import Iterable, Sequence
 from lxml import etree
 from markupsafe import Markup
 
+from .svg import SVG_NS, element
+
 __all__ = ["bar_chart", "stacked_bar", "stacked_bars", "histogram", "result_segments", "RESULT_ORDER",
            "RESULT_LABELS", "RESULT_COLOURS"]
 
-SVG_NS = "http://www.w3.org/2000/svg"
 
 #: Result keys in the order they are stacked (Sente's share on the left, Gote's on the right).
 RESULT_ORDER = ("sente_wins", "draws", "gote_wins", "unfinished")
@@ -62,9 +63,7 @@ def _svg(width: float, height: float, label: str, css_class: str) -> etree._Elem
 
 
 def _sub(parent, tag: str, text: str | None = None, **attrs) -> etree._Element:
-    el = etree.SubElement(parent, f"{{{SVG_NS}}}{tag}")
-    for name, value in attrs.items():
-        el.set(name.rstrip("_").replace("_", "-"), value if isinstance(value, str) else _num(value))
+    el = element(parent, tag, **{k: v if isinstance(v, str) else _num(v) for k, v in attrs.items()})
     if text is not None:
         el.text = _clean(text)
     return el

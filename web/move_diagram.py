@@ -41,6 +41,8 @@ from replay.generators import UNBOUNDED, PatternGenerator
 from replay.rules import CAPTURE, EMPTY, MOVE, OFF, Ruleset
 from replay.squares import CELLS, STRIDE, square
 
+from .svg import PENTAGON, SVG_NS, element as _el
+
 __all__ = ["Target", "Ray", "MoveDiagram", "piece_moves", "zones_of", "diagram_svg", "legend_svg",
            "WAYS"]
 
@@ -58,11 +60,9 @@ WAYS = {
     "special": "only by a special move that XBetza cannot write: see the description",
     "hop": "only by hopping over a piece on the way",
 }
-SVG_NS = "http://www.w3.org/2000/svg"
 COLOURS = {"both": "#2d5f8b", "move": "#4f8f3a", "capture": "#b00020", "grid": "#b9a27a",
            "cell": "#fbf1da", "tint-both": "#cfe0f0", "tint-move": "#dcefd3", "tint-capture": "#f5d3d3",
            "tint-screened": "#ece4f5", "piece": "#fdf3dc", "piece-edge": "#6b4f2a", "label": "#1d1d1f"}
-PENTAGON = "50,7 82,22 90,94 10,94 18,22"  # the board's piece shape, in a 100x100 box
 
 
 @dataclass
@@ -266,15 +266,6 @@ def _effects(generator, board) -> set:
 
 
 # --- drawing --------------------------------------------------------------------------------------
-
-
-def _el(parent, tag: str, **attrs):
-    """A child element; attribute names use ``_`` for ``-`` (``data_dx`` -> ``data-dx``)."""
-    el = etree.SubElement(parent, f"{{{SVG_NS}}}{tag}")
-    for name, value in attrs.items():
-        if value is not None:
-            el.set(name.rstrip("_").replace("_", "-"), str(value))
-    return el
 
 
 def _square_words(v) -> str:

@@ -61,8 +61,9 @@ HIGHLIGHT_FILL = {"hl-path": ("#f7e36b", 0.35), "hl-from": ("#f2c94c", 0.55), "h
 HIGHLIGHT_ORDER = ("hl-path", "hl-from", "hl-to", "hl-capture", "hl-error")
 
 
-def _el(parent, tag: str, **attrs) -> etree._Element:
-    """A child element; attribute names use ``_`` for ``-`` (``data_sq`` -> ``data-sq``)."""
+def element(parent, tag: str, **attrs) -> etree._Element:
+    """A child SVG element (for every picture the viewer draws: boards, move diagrams, charts);
+    attribute names use ``_`` for ``-`` (``data_sq`` -> ``data-sq``), None values are left out."""
     el = etree.SubElement(parent, f"{{{SVG_NS}}}{tag}")
     for name, value in attrs.items():
         if value is not None:
@@ -103,11 +104,11 @@ def _add_symbols(defs, rules: Ruleset) -> None:
     promoted = promoted_types(rules)
     for piece in rules.types:
         label = piece.kanji or piece.id
-        symbol = _el(defs, "symbol", id=symbol_id(rules, piece.index), viewBox=f"0 0 {PIECE_BOX} {PIECE_BOX}",
+        symbol = element(defs, "symbol", id=symbol_id(rules, piece.index), viewBox=f"0 0 {PIECE_BOX} {PIECE_BOX}",
                      data_piece=piece.id, class_="promoted" if piece.index in promoted else None)
-        _el(symbol, "polygon", points=PENTAGON, fill=COLOURS["piece"], stroke=COLOURS["piece-edge"],
+        element(symbol, "polygon", points=PENTAGON, fill=COLOURS["piece"], stroke=COLOURS["piece-edge"],
             stroke_width=3, stroke_linejoin="round")
-        text = _el(symbol, "text", x=50, y=60, text_anchor="middle", dominant_baseline="central",
+        text = element(symbol, "text", x=50, y=60, text_anchor="middle", dominant_baseline="central",
                    font_size=_label_size(label), font_family=LABEL_FONT, font_weight=600,
                    fill=COLOURS["promoted"] if piece.index in promoted else COLOURS["label"])
         text.text = label
@@ -116,7 +117,7 @@ def _add_symbols(defs, rules: Ruleset) -> None:
             text.set("data-id", piece.id)
             text.set("data-id-size", str(_label_size(piece.id)))
             text.set("data-kanji-size", str(_label_size(piece.kanji)))
-        _el(symbol, "title").text = f"{piece.id} {piece.name}"
+        element(symbol, "title").text = f"{piece.id} {piece.name}"
 
 
 def piece_symbol_defs(rules: Ruleset) -> str:
@@ -127,7 +128,7 @@ def piece_symbol_defs(rules: Ruleset) -> str:
     svg.set("height", "0")
     svg.set("aria-hidden", "true")
     svg.set("style", "position:absolute")
-    _add_symbols(_el(svg, "defs"), rules)
+    _add_symbols(element(svg, "defs"), rules)
     return etree.tostring(svg, encoding="unicode")
 
 
@@ -223,17 +224,17 @@ def board_svg(board: Board, *, last: Move | None = None, flip: bool = False,
                         ("data-cell", cell), ("data-margin", margin), ("data-flip", int(bool(flip)))):
         if value is not None:
             svg.set(name, str(value))
-    _el(svg, "title").text = title or f"{rules.variant.name} position"
-    _add_symbols(_el(svg, "defs"), rules)
+    element(svg, "title").text = title or f"{rules.variant.name} position"
+    _add_symbols(element(svg, "defs"), rules)
 
-    squares = _el(svg, "g", class_="squares", stroke=COLOURS["grid"], stroke_width=1)
-    _el(squares, "rect", x=margin, y=margin, width=files * cell, height=ranks * cell, fill=COLOURS["square"],
+    squares = element(svg, "g", class_="squares", stroke=COLOURS["grid"], stroke_width=1)
+    element(squares, "rect", x=margin, y=margin, width=files * cell, height=ranks * cell, fill=COLOURS["square"],
         class_="board-bg")
     zone_first, zone_second = rules.zone
     for sq in rules.squares:
         x, y = corner(sq)
         in_zone = zone_first[sq] or zone_second[sq]
-        _el(squares, "rect", x=x, y=y, width=cell, height=cell, data_sq=square_name(sq),
+        element(squares, "rect", x=x, y=y, width=cell, height=cell, data_sq=square_name(sq),
             class_="sq zone" if in_zone else "sq", fill=COLOURS["zone"] if in_zone else COLOURS["square"])
     _zone_lines(svg, rules, margin, cell, flip)
     if coords:
@@ -245,23 +246,23 @@ def board_svg(board: Board, *, last: Move | None = None, flip: bool = False,
     marks = dict(marks or {})
     if error_square is not None:
         marks["error"] = [error_square] if isinstance(error_square, int) else list(error_square)
-    layer = _el(svg, "g", class_="highlights")
+    layer = element(svg, "g", class_="highlights")
     for cls in HIGHLIGHT_ORDER:
         fill, opacity = HIGHLIGHT_FILL[cls]
         for sq in marks.get({"hl-from": "from", "hl-to": "to", "hl-path": "path", "hl-capture": "captured",
                              "hl-error": "error"}[cls], ()):
             x, y = corner(sq)
-            _el(layer, "rect", x=x, y=y, width=cell, height=cell, data_sq=square_name(sq), class_=cls,
+            element(layer, "rect", x=x, y=y, width=cell, height=cell, data_sq=square_name(sq), class_=cls,
                 fill=fill, fill_opacity=opacity)
 
-    pieces = _el(svg, "g", class_="pieces")
+    pieces = element(svg, "g", class_="pieces")
     inset = round(cell * 0.04)
     size = cell - 2 * inset
     for sq, piece in sorted(board.pieces().items()):
         x, y = corner(sq)
         turned = (piece.colour == SECOND) != bool(flip)
         centre = f"{x + cell / 2:g} {y + cell / 2:g}"
-        _el(pieces, "use", href="#" + symbol_id(rules, rules.type_by_id[piece.id].index),
+        element(pieces, "use", href="#" + symbol_id(rules, rules.type_by_id[piece.id].index),
             x=x + inset, y=y + inset, width=size, height=size, data_sq=square_name(sq), data_piece=piece.id,
             class_="piece gote" if piece.colour == SECOND else "piece sente",
             transform=f"rotate(180 {centre})" if turned else None)
@@ -279,18 +280,18 @@ def _zone_lines(svg, rules: Ruleset, margin: int, cell: int, flip: bool) -> None
     for n in list(rules.rules.get("zones") or ())[:-1]:
         bound += n
         after.update({bound - 1, ranks - bound - 1})
-    layer = _el(svg, "g", class_="zone-lines", stroke=COLOURS["zone-line"], stroke_width=max(2, cell // 16))
+    layer = element(svg, "g", class_="zone-lines", stroke=COLOURS["zone-line"], stroke_width=max(2, cell // 16))
     for r in sorted(a for a in after if 0 <= a < ranks - 1):
         y = margin + ((r + 1) if flip else (ranks - 1 - r)) * cell
-        _el(layer, "line", x1=margin, x2=margin + files * cell, y1=y, y2=y, data_after_rank=r)
+        element(layer, "line", x1=margin, x2=margin + files * cell, y1=y, y2=y, data_after_rank=r)
 
 
 def _coordinates(svg, files: int, ranks: int, margin: int, cell: int, flip: bool) -> None:
-    layer = _el(svg, "g", class_="coords", fill=COLOURS["coord"], font_size=max(9, round(cell * 0.32)),
+    layer = element(svg, "g", class_="coords", fill=COLOURS["coord"], font_size=max(9, round(cell * 0.32)),
                 font_family="sans-serif", text_anchor="middle", dominant_baseline="central")
     for f in range(files):
         x = margin + ((files - 1 - f) if flip else f) * cell + cell / 2
-        _el(layer, "text", x=f"{x:g}", y=f"{margin + ranks * cell + margin / 2:g}", data_file=f).text = FILE_LETTERS[f]
+        element(layer, "text", x=f"{x:g}", y=f"{margin + ranks * cell + margin / 2:g}", data_file=f).text = FILE_LETTERS[f]
     for r in range(ranks):
         y = margin + (r if flip else ranks - 1 - r) * cell + cell / 2
-        _el(layer, "text", x=f"{margin / 2:g}", y=f"{y:g}", data_rank=r).text = str(r + 1)
+        element(layer, "text", x=f"{margin / 2:g}", y=f"{y:g}", data_rank=r).text = str(r + 1)
