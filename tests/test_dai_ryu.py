@@ -16,6 +16,8 @@ from replay import FIRST, SECOND, Board, Move, load_variant
 from replay.squares import parse_square, square, square_name
 from replay.perft import divide as perft_divide, perft
 
+from position_support import position_text
+
 VARIANT = load_variant("dai-ryu-shogi")
 FILES, RANKS = 9, 16
 LETTERS = "abcdefghi"
@@ -30,21 +32,7 @@ def sq(name: str) -> int:
 
 def position(pieces: dict, turn: str = "b", hands: str = "-") -> str:
     """A position string from {"e5": "R", "e12": "r", "e2": "+R"} (upper case = first player)."""
-    rows = []
-    for rank in range(RANKS, 0, -1):
-        row, empty = "", 0
-        for f in LETTERS:
-            ident = pieces.get(f"{f}{rank}")
-            if ident is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            bare = len(ident) == 1 or (len(ident) == 2 and ident[0] == "+")
-            row += ident if bare else f"({ident})"
-        rows.append(row + (str(empty) if empty else ""))
-    return f"{'/'.join(rows)} {turn} {hands} 1"
+    return position_text(pieces, FILES, RANKS, turn, hands)
 
 
 def board(pieces: dict, turn: str = "b", hands: str = "-", **options) -> Board:
