@@ -14,13 +14,13 @@ from importlib import metadata
 
 import click
 
-from formats.notation import notations
-from replay import (Board, IncompleteVariantError, Move, PositionError, UnknownVariantError, Variant,
+from daikifu.formats.notation import notations
+from daikifu.replay import (Board, IncompleteVariantError, Move, PositionError, UnknownVariantError, Variant,
                     VariantError, list_variants, load_variant)
-from replay.perft import perft
-from replay.variant import variant_file_errors
-from replay.variant_info import piece_betza, piece_moves, rule_lines, subvariants, variant_json, variant_summary
-from replay.squares import square_file, square_name, square_rank
+from daikifu.replay.perft import perft
+from daikifu.replay.variant import variant_file_errors
+from daikifu.replay.variant_info import piece_betza, piece_moves, rule_lines, subvariants, variant_json, variant_summary
+from daikifu.replay.squares import square_file, square_name, square_rank
 
 from .randomplay import random_game
 
@@ -532,7 +532,7 @@ def variant_import(page, out, slug, name, index, pieces, as_json):
       daikifu variant import page.html --out my-variant.toml
       daikifu variant import page.html --piece W=F3sW -o dai.toml
     """
-    from replay.diagram_import import DiagramImportError, import_page
+    from daikifu.replay.diagram_import import DiagramImportError, import_page
     text = click.get_text_stream("stdin").read() if page == "-" else open(page, encoding="utf-8", errors="replace").read()
     overrides = {}
     for item in pieces:
@@ -568,7 +568,7 @@ def _register_commands() -> None:
     generate_command.register(main)
     commands.register(main)
     query_commands.register(main)
-    from web import cli as web_cli
+    from daikifu.web import cli as web_cli
     web_cli.register(main)
 
 

@@ -2,7 +2,7 @@
 
 They are added to the main ``daikifu`` group by :func:`register`::
 
-    from archive.commands import register
+    from daikifu.archive.commands import register
     register(main)
 
 Every command takes ``--db PATH`` (default: ``$DAIKIFU_DB``, else ``daikifu.db`` in the current
@@ -16,8 +16,8 @@ import sys
 
 import click
 
-from replay import UnknownVariantError, VariantError, load_variant
-from replay.variant import extra_variants_dir
+from daikifu.replay import UnknownVariantError, VariantError, load_variant
+from daikifu.replay.variant import extra_variants_dir
 
 from .store import DEFAULT_DB, ENV_DB, STATUSES, Archive, ArchiveError
 from .output import fit as _fit, text_width as _width, write_bytes as _write_bytes
@@ -312,7 +312,7 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
       daikifu show 12 --ply 30
       daikifu show 3f9a2c --json
     """
-    from formats.jsonexport import move_dict
+    from daikifu.formats.jsonexport import move_dict
 
     archive = _open(db_path)
     with archive, _variants_env(ctx):
@@ -419,9 +419,9 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
       daikifu export --player Taro --format json -o taro.json
       daikifu export --variant shogi --format kif -o "game-{n}.kif"
     """
-    from formats.jsonexport import game_to_dict
-    from formats.kif import KifError, write_kif
-    from formats.lsn import write_game
+    from daikifu.formats.jsonexport import game_to_dict
+    from daikifu.formats.kif import KifError, write_kif
+    from daikifu.formats.lsn import write_game
 
     if as_json:
         fmt = "json"

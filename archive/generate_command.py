@@ -2,7 +2,7 @@
 
 The command is defined here and added to the main group by :func:`register`::
 
-    from archive.generate_command import register
+    from daikifu.archive.generate_command import register
     register(main)
 """
 
@@ -13,7 +13,7 @@ from collections import Counter
 
 import click
 
-from replay import IncompleteVariantError, UnknownVariantError, VariantError, load_variant
+from daikifu.replay import IncompleteVariantError, UnknownVariantError, VariantError, load_variant
 
 from .selfplay import ADJUDICATION_MARGIN, DEFAULT_MAX_PLIES, ENGINES, SelfPlayGame, generate_games
 

@@ -36,9 +36,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from formats.game import GameError
-from formats.kif import KifError, looks_like_kif, read_kif
-from formats.lsn import GameBuilder, Visitor, read_games
+from daikifu.formats.game import GameError
+from daikifu.formats.kif import KifError, looks_like_kif, read_kif
+from daikifu.formats.lsn import GameBuilder, Visitor, read_games
 
 from .store import Archive, Record, make_record
 
@@ -266,7 +266,7 @@ def _kif_records(data, name: str, lenient: bool) -> list[Record]:
         games = read_kif(data, source=name, lenient=lenient)
     except KifError as exc:
         # not readable as KIF at all: one invalid game holding the whole text
-        from formats.game import Game
+        from daikifu.formats.game import Game
         game = Game("shogi")
         game.errors = [exc.error if isinstance(exc.error, GameError) else GameError(str(exc))]
         game.errors[0].file = game.errors[0].file or name

@@ -41,10 +41,10 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Iterable, Iterator
 
-from formats.lsn import parse_ruleset
-from formats.notation import move_notation
-from replay import Board, Move, PositionError, UnknownVariantError, VariantError, compile_rules, load_variant
-from replay.rules import Ruleset
+from daikifu.formats.lsn import parse_ruleset
+from daikifu.formats.notation import move_notation
+from daikifu.replay import Board, Move, PositionError, UnknownVariantError, VariantError, compile_rules, load_variant
+from daikifu.replay.rules import Ruleset
 
 from .store import Archive, is_game_id
 

@@ -2,7 +2,7 @@
 
 They are added to the main ``daikifu`` group by :func:`register`::
 
-    from archive.query_commands import register
+    from daikifu.archive.query_commands import register
     register(main)
 
 Like the other archive commands they take ``--db PATH`` (default: ``$DAIKIFU_DB``, else
@@ -16,8 +16,8 @@ import json
 
 import click
 
-from replay import UnknownVariantError, VariantError, load_variant
-from replay.variant import extra_variants_dir
+from daikifu.replay import UnknownVariantError, VariantError, load_variant
+from daikifu.replay.variant import extra_variants_dir
 
 from .queries import (EXPLORER_SAMPLE, QueryError, Replayer, explore, parse_material, search_material,
                       search_position, target, tune_for_queries)

@@ -14,7 +14,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from replay import Board, Move, Outcome
+from daikifu.replay import Board, Move, Outcome
 
 __all__ = ["RandomGame", "random_game", "pick_move"]
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import click
 
-from formats.game import Game
-from formats.jsonexport import game_to_dict
-from formats.kif import KifError, looks_like_kif, read_kif, write_kif
-from formats.lsn import read_games, write_game
-from replay.variant import extra_variants_dir
+from daikifu.formats.game import Game
+from daikifu.formats.jsonexport import game_to_dict
+from daikifu.formats.kif import KifError, looks_like_kif, read_kif, write_kif
+from daikifu.formats.lsn import read_games, write_game
+from daikifu.replay.variant import extra_variants_dir
 from .output import write_bytes as _write
 
 FORMATS = ("auto", "lsn", "kif")

@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from typing import Iterator
 
-from formats.game import Game
-from formats.lsn import write_game
-from replay import Board, compile_rules, load_variant
+from daikifu.formats.game import Game
+from daikifu.formats.lsn import write_game
+from daikifu.replay import Board, compile_rules, load_variant
 
 __all__ = ["random_moves", "random_record", "random_records", "write_records"]
 

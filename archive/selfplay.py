@@ -35,13 +35,13 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from formats.game import Game
-from formats.lsn import write_game
-from replay import FIRST, Board, Move, Outcome
-from replay.position import format_piece
-from replay.rules import Ruleset, compile_rules
-from replay.squares import STRIDE, square, square_file, square_rank
-from replay.variant import Variant, load_variant
+from daikifu.formats.game import Game
+from daikifu.formats.lsn import write_game
+from daikifu.replay import FIRST, Board, Move, Outcome
+from daikifu.replay.position import format_piece
+from daikifu.replay.rules import Ruleset, compile_rules
+from daikifu.replay.squares import STRIDE, square, square_file, square_rank
+from daikifu.replay.variant import Variant, load_variant
 
 __all__ = ["PieceValues", "piece_values", "EngineSettings", "ENGINES", "PAIRINGS", "Searcher",
            "SelfPlayGame", "play_game", "generate_games", "adjudicate", "DEFAULT_MAX_PLIES",

@@ -35,9 +35,9 @@ from typing import Iterator
 
 import sqlite_utils
 
-from formats.game import Game, GameError
-from formats.lsn import format_ruleset
-from replay import Board, Move
+from daikifu.formats.game import Game, GameError
+from daikifu.formats.lsn import format_ruleset
+from daikifu.replay import Board, Move
 
 from . import schema
 
@@ -208,7 +208,7 @@ def make_record(game: Game, source_format: str = "lsn", hashes=None) -> Record:
         status = "valid"
     source = game.source
     if not source:  # a game made in Python: store its canonical LSN (so it can be read back)
-        from formats.lsn import write_game
+        from daikifu.formats.lsn import write_game
         source = write_game(game) if game.variant.playable else ""
     packed = pack_source(source)
     if branched:
@@ -246,7 +246,7 @@ def _annotations(game: Game, marked: list) -> list:
         out.append((0, None, game.comment, None, _clock(game.comment)))
     if not marked:
         return out
-    from formats.notation import move_notation
+    from daikifu.formats.notation import move_notation
     board = game.start_board()
     wanted = dict(marked)
     last = marked[-1][0]
@@ -784,9 +784,9 @@ def _import_row(row: dict) -> dict:
 def read_stored(source: str, source_format: str, file: str | None = None) -> Game:
     """Read a stored game text again (LSN or KIF), leniently."""
     if source_format == "kif":
-        from formats.kif import read_kif
+        from daikifu.formats.kif import read_kif
         return read_kif(source, source=file, lenient=True)[0]
-    from formats.lsn import read_game
+    from daikifu.formats.lsn import read_game
     game = read_game(source, file=file, lenient=True)
     if game is None:
         raise ArchiveError("the stored text holds no game")

@@ -38,10 +38,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from archive.importer import _HashingBuilder, import_paths  # noqa: E402
-from archive.sample import random_record  # noqa: E402
-from archive.store import Archive, Record, make_record  # noqa: E402
-from formats.lsn import read_games, write_game  # noqa: E402
+from daikifu.archive.importer import _HashingBuilder, import_paths  # noqa: E402
+from daikifu.archive.sample import random_record  # noqa: E402
+from daikifu.archive.store import Archive, Record, make_record  # noqa: E402
+from daikifu.formats.lsn import read_games, write_game  # noqa: E402
 
 
 def _one(args):

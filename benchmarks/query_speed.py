@@ -48,12 +48,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from archive.importer import import_paths  # noqa: E402
-from archive.queries import (Replayer, candidates, confirm_candidates, explore, parse_material,  # noqa: E402
+from daikifu.archive.importer import import_paths  # noqa: E402
+from daikifu.archive.queries import (Replayer, candidates, confirm_candidates, explore, parse_material,  # noqa: E402
                              search_material, search_position, target, tune_for_queries)
-from archive.sample import random_record  # noqa: E402
-from archive.store import Archive, Record  # noqa: E402
-from formats.lsn import write_game  # noqa: E402
+from daikifu.archive.sample import random_record  # noqa: E402
+from daikifu.archive.store import Archive, Record  # noqa: E402
+from daikifu.formats.lsn import write_game  # noqa: E402
 
 
 def _one(args):

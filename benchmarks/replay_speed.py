@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from archive.randomplay import random_game  # noqa: E402
-from replay import Board, compile_rules, list_variants, load_variant  # noqa: E402
+from daikifu.archive.randomplay import random_game  # noqa: E402
+from daikifu.replay import Board, compile_rules, list_variants, load_variant  # noqa: E402
 
 
 def make_games(rules, games: int, plies: int, seed: int, capture_bias: float) -> list[list]:

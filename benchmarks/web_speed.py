@@ -37,10 +37,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from archive.importer import import_paths  # noqa: E402
-from archive.sample import random_record  # noqa: E402
-from archive.store import Archive  # noqa: E402
-from formats.lsn import write_game  # noqa: E402
+from daikifu.archive.importer import import_paths  # noqa: E402
+from daikifu.archive.sample import random_record  # noqa: E402
+from daikifu.archive.store import Archive  # noqa: E402
+from daikifu.formats.lsn import write_game  # noqa: E402
 
 
 def long_game(plies: int, variant: str = "dai-kagamigi"):
@@ -69,7 +69,7 @@ def serve(db: Path):
     from werkzeug.serving import make_server
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
 
-    from web import create_app
+    from daikifu.web import create_app
     server = make_server("127.0.0.1", 0, create_app(db), threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{server.server_port}", server

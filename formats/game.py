@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from replay import Board, Move, compile_rules, load_variant
-from replay.variant import Variant
+from daikifu.replay import Board, Move, compile_rules, load_variant
+from daikifu.replay.variant import Variant
 
 __all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER"]
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import json
 
-from replay import load_variant
-from replay.squares import square_name
+from daikifu.replay import load_variant
+from daikifu.replay.squares import square_name
 
 from .game import Game, GameError, GameNode
 from .notation import move_notation

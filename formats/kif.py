@@ -39,10 +39,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from replay import Board, IllegalMoveError, Move, PositionError, load_variant
-from replay.position import format_position
-from replay.squares import parse_square, square, square_file, square_name, square_rank
-from replay.variant import Variant, VariantError
+from daikifu.replay import Board, IllegalMoveError, Move, PositionError, load_variant
+from daikifu.replay.position import format_position
+from daikifu.replay.squares import parse_square, square, square_file, square_name, square_rank
+from daikifu.replay.variant import Variant, VariantError
 
 from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode
 

@@ -28,8 +28,8 @@ import io
 import re
 from typing import IO, Iterable, Iterator
 
-from replay import Board, IncompleteVariantError, UnknownVariantError, VariantError, load_variant
-from replay.position import PositionError
+from daikifu.replay import Board, IncompleteVariantError, UnknownVariantError, VariantError, load_variant
+from daikifu.replay.position import PositionError
 
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode
 from .notation import NotationError, move_notation, parse_move

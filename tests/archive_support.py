@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from archive.importer import import_paths
-from archive.store import Archive
+from daikifu.archive.importer import import_paths
+from daikifu.archive.store import Archive
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "data" / "sample"

@@ -44,7 +44,7 @@ def live_server(browser_archive):
     """The viewer served over HTTP on a free local port; yields its base URL."""
     from werkzeug.serving import make_server
 
-    from web import create_app
+    from daikifu.web import create_app
     server = make_server("127.0.0.1", 0, create_app(browser_archive), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -7,9 +7,9 @@ So USI ``7g`` is file index 9 - 7 = 2 and rank index 9 - 7 = 2, our ``c3``.
 
 from __future__ import annotations
 
-from replay import Board, Move
-from replay.squares import square, square_file, square_rank
-from replay.perft import perft  # noqa: F401 (re-exported for the shogi tests)
+from daikifu.replay import Board, Move
+from daikifu.replay.squares import square, square_file, square_rank
+from daikifu.replay.perft import perft  # noqa: F401 (re-exported for the shogi tests)
 
 USI_RANKS = "abcdefghi"
 

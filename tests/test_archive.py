@@ -19,13 +19,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from archive.cli import main
-from archive.commands import register
-from archive.importer import sniff
-from archive.sample import random_record, random_records, write_records
-from archive.store import Archive, ArchiveError, digest_of, make_record
-from formats.game import Game
-from formats.lsn import read_games, write_game
+from daikifu.archive.cli import main
+from daikifu.archive.commands import register
+from daikifu.archive.importer import sniff
+from daikifu.archive.sample import random_record, random_records, write_records
+from daikifu.archive.store import Archive, ArchiveError, digest_of, make_record
+from daikifu.formats.game import Game
+from daikifu.formats.lsn import read_games, write_game
 
 register(main)
 
@@ -226,7 +226,7 @@ def test_duplicates_and_prefix_duplicates(tmp_path):
     for m in game.mainline_moves():
         node = node.add_variation(m)
         board.push(m)
-    from archive.sample import random_moves
+    from daikifu.archive.sample import random_moves
     import random
     for m in random_moves(board, 10, random.Random(3)):
         node = node.add_variation(m)
@@ -351,7 +351,7 @@ def test_parallel_import_gives_the_same_archive(tmp_path):
     path = tmp_path / "g.lsn"
     path.write_text(text, encoding="utf-8")
     kif = tmp_path / "g.kif"
-    kif.write_bytes(__import__("formats.kif", fromlist=["write_kif"]).write_kif(
+    kif.write_bytes(__import__("daikifu.formats.kif", fromlist=["write_kif"]).write_kif(
         random_record("shogi", 9, plies=(30, 30)), encoding="cp932"))
     results = []
     for jobs in (1, 2):
@@ -368,7 +368,7 @@ def test_parallel_import_gives_the_same_archive(tmp_path):
 
 
 def test_formats_are_recognised_by_content(tmp_path):
-    from formats.kif import write_kif
+    from daikifu.formats.kif import write_kif
     folder = tmp_path / "records"
     (folder / "sub").mkdir(parents=True)
     lsn_file(folder / "games.kif", few_games(1, seed=2))  # LSN with a KIF name
@@ -524,7 +524,7 @@ def big_file(tmp_path_factory):
 
 def _start_import(path, db, *extra):
     env = dict(os.environ, DAIKIFU_COMMIT_SECONDS="0.05", PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "archive.commands", "import", str(path), "--db", str(db),
+    return subprocess.Popen([sys.executable, "-m", "daikifu.archive.commands", "import", str(path), "--db", str(db),
                              "--json", *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
@@ -622,7 +622,7 @@ def test_reading_while_an_import_runs(big_file, tmp_path):
 
 @pytest.mark.skipif(not KIF_DIR.is_dir(), reason="shared/data/real/kif is not present")
 def test_real_kif_records_import_and_are_found_by_position(tmp_path):
-    from formats.kif import read_kif
+    from daikifu.formats.kif import read_kif
     db = tmp_path / "kif.db"
     summary = run_json("import", KIF_DIR, "--db", db)
     files = sorted(p for p in KIF_DIR.iterdir() if p.is_file())
@@ -651,7 +651,7 @@ def test_real_kif_records_import_and_are_found_by_position(tmp_path):
 
 def test_variants_dir_reaches_the_readers_and_workers(tmp_path, monkeypatch):
     import re
-    from replay.variant import ENV_VAR, bundled_directory
+    from daikifu.replay.variant import ENV_VAR, bundled_directory
     vdir = tmp_path / "variants"
     vdir.mkdir()
     text = (bundled_directory() / "shogi.toml").read_text(encoding="utf-8")

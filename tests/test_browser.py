@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from archive.store import Archive
-from formats.notation import parse_move
-from replay import Board, load_variant
-from replay.squares import square_name
+from daikifu.archive.store import Archive
+from daikifu.formats.notation import parse_move
+from daikifu.replay import Board, load_variant
+from daikifu.replay.squares import square_name
 
 pytestmark = pytest.mark.browser
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from archive.cli import main
-from formats.notation import move_notation, notations, parse_move
-from replay import Board, list_variants
-from replay.describe import describe, direction_phrase
-from replay.variant import bundled_directory
+from daikifu.archive.cli import main
+from daikifu.formats.notation import move_notation, notations, parse_move
+from daikifu.replay import Board, list_variants
+from daikifu.replay.describe import describe, direction_phrase
+from daikifu.replay.variant import bundled_directory
 
 SQUARE = re.compile(r"[a-p]\d{1,2}\Z")
 SHOGI_START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
@@ -117,7 +117,7 @@ def test_every_command_has_help_with_example_and_json(command):
 
 
 def test_module_entry_point_runs():
-    out = subprocess.run([sys.executable, "-m", "archive.cli", "--help"], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-m", "daikifu", "--help"], capture_output=True, text=True,
                          cwd=Path(__file__).resolve().parents[1], check=True)
     assert "Usage:" in out.stdout and "perft" in out.stdout
 
@@ -489,7 +489,7 @@ def test_demo_default_variant():
 
 def test_random_game_stops_when_the_game_ends():
     import random
-    from archive.randomplay import random_game
+    from daikifu.archive.randomplay import random_game
     board = Board("shogi", "4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1")
     game = random_game(board, 10, random.Random(1))
     assert game.moves == [] and game.outcome.termination == "checkmate"

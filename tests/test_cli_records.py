@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from archive.cli import main
-from formats.kif import read_kif
-from formats.lsn import read_games
+from daikifu.archive.cli import main
+from daikifu.formats.kif import read_kif
+from daikifu.formats.lsn import read_games
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 

@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 from flask import Flask
 
-from archive import schema
-from archive.cli import main
-from archive.store import Archive, ArchiveError
+from daikifu.archive import schema
+from daikifu.archive.cli import main
+from daikifu.archive.store import Archive, ArchiveError
 
 from archive_support import SAMPLE
 

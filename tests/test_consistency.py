@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from replay import Board, IllegalMoveError, Move, list_variants
-from replay.squares import square_name
+from daikifu.replay import Board, IllegalMoveError, Move, list_variants
+from daikifu.replay.squares import square_name
 
 PLAYABLE = [v for v in list_variants() if v.playable]
 
@@ -132,7 +132,7 @@ def test_two_hundred_random_games(variant):
 
 
 def test_square_names():
-    from replay.squares import parse_square, square
+    from daikifu.replay.squares import parse_square, square
     assert square_name(square(0, 0)) == "a1"
     assert square_name(square(14, 14)) == "o15"
     assert square_name(square(8, 15)) == "i16"
@@ -169,8 +169,8 @@ def random_positions(variant, seed, count, density=0.3):
             for colour in (0, 1):
                 for t in rng.sample(rules.droppable, min(3, len(rules.droppable))):
                     hands[colour][t] = rng.randint(1, 2)
-        from replay.position import format_position
-        from replay.squares import square
+        from daikifu.replay.position import format_position
+        from daikifu.replay.squares import square
         text = format_position(variant, lambda f, r: cells.get(square(f, r)), hands, rng.randrange(2), 1)
         try:
             b = Board(rules, text)
@@ -211,8 +211,8 @@ def test_random_positions_generator_and_single_move_check_agree(variant):
 def test_fast_position_strings_equal_the_reference_writer(variant):
     """``Board.position`` (precomputed tables) writes what ``format_position`` writes square by
     square, for random positions with every piece type, hands included."""
-    from replay.position import format_position
-    from replay.squares import square
+    from daikifu.replay.position import format_position
+    from daikifu.replay.squares import square
 
     for board in random_positions(variant, seed=7, count=15):
         b = board._board

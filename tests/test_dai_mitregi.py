@@ -19,9 +19,9 @@ from collections import Counter
 
 import pytest
 
-from replay import FIRST, SECOND, Board, Move, load_variant
-from replay.squares import parse_square, square, square_file, square_name, square_rank
-from replay.perft import divide as perft_divide, perft
+from daikifu.replay import FIRST, SECOND, Board, Move, load_variant
+from daikifu.replay.squares import parse_square, square, square_file, square_name, square_rank
+from daikifu.replay.perft import divide as perft_divide, perft
 
 from position_support import position_text
 

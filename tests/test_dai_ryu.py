@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from replay import FIRST, SECOND, Board, Move, load_variant
-from replay.squares import parse_square, square, square_name
-from replay.perft import divide as perft_divide, perft
+from daikifu.replay import FIRST, SECOND, Board, Move, load_variant
+from daikifu.replay.squares import parse_square, square, square_name
+from daikifu.replay.perft import divide as perft_divide, perft
 
 from position_support import position_text
 

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from replay import Board, IncompleteVariantError
-from replay.diagram_import import (DiagramImportError, find_definitions, import_page, parse_definition,
+from daikifu.replay import Board, IncompleteVariantError
+from daikifu.replay.diagram_import import (DiagramImportError, find_definitions, import_page, parse_definition,
                                    to_toml, to_variant_data)
-from replay.position import format_piece, parse_position
-from replay.squares import square
-from replay.variant import load_variant, load_variant_file, variant_from_dict
+from daikifu.replay.position import format_piece, parse_position
+from daikifu.replay.squares import square
+from daikifu.replay.variant import load_variant, load_variant_file, variant_from_dict
 
 SEED = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "000_bd72b228147d2619.txt"
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from replay import Board, Move, load_variant
-from replay.position import format_position
-from replay.squares import parse_square as sq
-from replay.perft import perft
+from daikifu.replay import Board, Move, load_variant
+from daikifu.replay.position import format_position
+from daikifu.replay.squares import parse_square as sq
+from daikifu.replay.perft import perft
 
 DAI = load_variant("dai-kagamigi")
 CHU = load_variant("chu-kagamigi")

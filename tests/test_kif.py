@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from formats.game import Game, GameError
-from formats.kif import HANDICAPS, KifError, looks_like_kif, read_kif, write_kif
-from replay import Board, Move
-from replay.squares import parse_square as sq
-from replay.squares import square_file, square_rank
+from daikifu.formats.game import Game, GameError
+from daikifu.formats.kif import HANDICAPS, KifError, looks_like_kif, read_kif, write_kif
+from daikifu.replay import Board, Move
+from daikifu.replay.squares import parse_square as sq
+from daikifu.replay.squares import square_file, square_rank
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real"
 KIF_DIR = REAL / "kif"
@@ -527,7 +527,7 @@ def test_chu_kagamigi_game_with_drops_round_trips():
 def lion_game() -> Game:
     """A Dai Kagamigi position with a Lion Dog (!LD) next to enemy pieces: double capture, igui,
     pass, then a promotion and a declined promotion."""
-    from replay.position import format_position
+    from daikifu.replay.position import format_position
     variant = Game("dai-kagamigi").variant
     pieces = {"h2": ("!LD", 0), "h3": ("P", 1), "h4": ("P", 1), "a1": ("K", 0), "o15": ("K", 1),
               "e10": ("P", 0), "f10": ("P", 0), "n14": ("G", 1), "b14": ("S", 1)}

@@ -13,14 +13,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import replay
-from replay import Board, Move, load_variant
-from replay.squares import square, square_file, square_rank
-from replay.variant import UnknownVariantError
+from daikifu import replay
+from daikifu.replay import Board, Move, load_variant
+from daikifu.replay.squares import square, square_file, square_rank
+from daikifu.replay.variant import UnknownVariantError
 
-from formats import lsn
-from formats.game import RESULTS, SEVEN_TAG_ROSTER, Game
-from formats.lsn import (GameBuilder, HeadersOnly, Visitor, normalize_comment, read_game, read_games,
+from daikifu.formats import lsn
+from daikifu.formats.game import RESULTS, SEVEN_TAG_ROSTER, Game
+from daikifu.formats.lsn import (GameBuilder, HeadersOnly, Visitor, normalize_comment, read_game, read_games,
                          write_game, write_games)
 
 PLAYABLE = [v for v in replay.list_variants() if v.playable]
@@ -813,7 +813,7 @@ def test_doc_examples_round_trip_to_the_same_games():
 
 
 def test_headers_equal_in_any_order_but_not_with_other_values():
-    from formats.game import Headers
+    from daikifu.formats.game import Headers
     a = Headers([("Event", "x"), ("Sente", "A"), ("Gote", "B")])
     assert a == Headers([("Sente", "A"), ("Gote", "B"), ("Event", "x")])
     assert a != Headers([("Sente", "A"), ("Gote", "B"), ("Event", "y")])

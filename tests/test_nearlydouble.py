@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from replay.position import PositionError
+from daikifu.replay.position import PositionError
 
-from replay import Board, IncompleteVariantError, load_variant
-from replay.squares import FILE_LETTERS, parse_square, square_file, square_name, square_rank
-from replay.perft import perft
+from daikifu.replay import Board, IncompleteVariantError, load_variant
+from daikifu.replay.squares import FILE_LETTERS, parse_square, square_file, square_name, square_rank
+from daikifu.replay.perft import perft
 
 FILES, RANKS = 13, 12
 PLAYABLE = ["handy-mitregi", "kyoomagi", "planetary-shogi", "nearlydouble-chogi", "pashtun-shogi",

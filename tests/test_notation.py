@@ -9,12 +9,12 @@ import time
 
 import pytest
 
-import replay
-from replay import Board, Move, load_variant
-from replay.position import format_position
-from replay.squares import parse_square
+from daikifu import replay
+from daikifu.replay import Board, Move, load_variant
+from daikifu.replay.position import format_position
+from daikifu.replay.squares import parse_square
 
-from formats.notation import NotationError, move_notation, notations, parse_move
+from daikifu.formats.notation import NotationError, move_notation, notations, parse_move
 
 PLAYABLE = [v for v in replay.list_variants() if v.playable]
 DAI = "dai-kagamigi"

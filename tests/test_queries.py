@@ -32,14 +32,14 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from archive.importer import import_paths
-from archive.queries import (QueryError, explore, parse_material, position_key, search_material,
+from daikifu.archive.importer import import_paths
+from daikifu.archive.queries import (QueryError, explore, parse_material, position_key, search_material,
                              search_position, target)
-from archive.query_commands import register
-from archive.stats import archive_stats, elo_ratings, histogram, nice_width, quantile, stats_rows
-from archive.sample import random_moves, random_record, write_records
-from archive.store import Archive, ArchiveError
-from formats.game import Game
+from daikifu.archive.query_commands import register
+from daikifu.archive.stats import archive_stats, elo_ratings, histogram, nice_width, quantile, stats_rows
+from daikifu.archive.sample import random_moves, random_record, write_records
+from daikifu.archive.store import Archive, ArchiveError
+from daikifu.formats.game import Game
 
 GAMES = """\
 [Variant "shogi"]

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from replay import FIRST, SECOND, Board, IllegalMoveError, Outcome
+from daikifu.replay import FIRST, SECOND, Board, IllegalMoveError, Outcome
 
 from shogi_helpers import flip_sfen, flip_usi, perft, play_usi, raw_move, sfen, to_usi
 

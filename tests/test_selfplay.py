@@ -13,12 +13,12 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from archive.generate_command import register
-from archive.selfplay import (ADJUDICATION_MARGIN, DATE, ENGINES, EVENT, MATE, PAIRINGS, Searcher, adjudicate,
+from daikifu.archive.generate_command import register
+from daikifu.archive.selfplay import (ADJUDICATION_MARGIN, DATE, ENGINES, EVENT, MATE, PAIRINGS, Searcher, adjudicate,
                               generate_games, is_mated, piece_values, play_game)
-from formats.lsn import read_games
-from replay import Board, IncompleteVariantError, Move, compile_rules, list_variants, load_variant
-from replay.squares import parse_square as sq
+from daikifu.formats.lsn import read_games
+from daikifu.replay import Board, IncompleteVariantError, Move, compile_rules, list_variants, load_variant
+from daikifu.replay.squares import parse_square as sq
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample"
@@ -366,7 +366,7 @@ def test_annotated_sample_has_the_promised_features():
     assert any(n.starting_comment for n, _ in nodes) and any(n.comment for n, _ in nodes)
     assert max(depth for _, depth in nodes) >= 2  # a variation inside a variation
     # what the writer writes back is the file itself
-    from formats.lsn import write_game
+    from daikifu.formats.lsn import write_game
     assert "".join(write_game(g) + "\n" for g in games) == text
 
 

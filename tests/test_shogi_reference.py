@@ -24,8 +24,8 @@ import pytest
 
 shogi = pytest.importorskip("shogi")
 
-from replay import Board, Move  # noqa: E402
-from replay.squares import square_file, square_rank  # noqa: E402
+from daikifu.replay import Board, Move  # noqa: E402
+from daikifu.replay.squares import square_file, square_rank  # noqa: E402
 
 from shogi_helpers import (USI_RANKS, flip_sfen, legal_move, perft, raw_move,  # noqa: E402
                            reference_perft, sfen, to_usi)

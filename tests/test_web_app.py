@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from archive.store import Archive
-from web import SECURITY_HEADERS, create_app
+from daikifu.archive.store import Archive
+from daikifu.web import SECURITY_HEADERS, create_app
 
 from archive_support import sample_archive
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from web import create_app
+from daikifu.web import create_app
 
 from archive_support import sample_archive
 

@@ -16,14 +16,14 @@ import time
 import pytest
 from lxml import etree, html
 
-from archive.importer import import_paths
-from archive.sample import random_records, write_records
-from archive.store import Archive
-from formats.game import Game
-from formats.lsn import read_games
-from formats.notation import move_notation, parse_move
-from replay import FIRST, Board, parse_square, square_name
-from web import create_app
+from daikifu.archive.importer import import_paths
+from daikifu.archive.sample import random_records, write_records
+from daikifu.archive.store import Archive
+from daikifu.formats.game import Game
+from daikifu.formats.lsn import read_games
+from daikifu.formats.notation import move_notation, parse_move
+from daikifu.replay import FIRST, Board, parse_square, square_name
+from daikifu.web import create_app
 
 SAMPLE = __import__("pathlib").Path(__file__).resolve().parents[1] / "data" / "sample"
 SCRIPT = "<script>alert(1)</script>"
@@ -128,7 +128,7 @@ def ids(db, games):
     with Archive(db, readonly=True) as a:
         rows = {r["digest"]: r["id"] for r in a.games(status="all")}
         by_players = {(r["sente"], r["gote"]): r["id"] for r in a.games(status="all")}
-    from archive.store import make_record
+    from daikifu.archive.store import make_record
     out = {name: rows[make_record(g).digest] for name, g in games.items()}
     out["invalid"] = by_players[("Ivan", "Vera")]
     out["unknown"] = by_players[("Mars", "Venus")]
@@ -529,7 +529,7 @@ def test_a_400_ply_dai_kagamigi_page_is_small_and_quick(client, ids):
 
 @pytest.mark.parametrize("name", ["lion", "big", "annotated0", "hostile"])
 def test_the_record_downloads_read_back_to_the_same_game(client, ids, games, db, name):
-    from formats.kif import read_kif
+    from daikifu.formats.kif import read_kif
     gid, game = ids[name], games[name]
     lsn = client.get(f"/games/{gid}/record.lsn")
     assert lsn.status_code == 200 and "attachment" in lsn.headers["Content-Disposition"]

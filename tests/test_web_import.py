@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from lxml import html
 
-from archive.store import Archive
-from formats.kif import write_kif
-from formats.lsn import read_games
-from web import create_app
+from daikifu.archive.store import Archive
+from daikifu.formats.kif import write_kif
+from daikifu.formats.lsn import read_games
+from daikifu.web import create_app
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "shogi.lsn"
 

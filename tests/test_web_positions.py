@@ -17,11 +17,11 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 from lxml import html
 
-from archive.queries import position_key
-from archive.store import Archive
-from formats.notation import move_notation
-from replay import Board, list_variants, square_name
-from web import create_app
+from daikifu.archive.queries import position_key
+from daikifu.archive.store import Archive
+from daikifu.formats.notation import move_notation
+from daikifu.replay import Board, list_variants, square_name
+from daikifu.web import create_app
 
 from archive_support import sample_archive
 
@@ -202,7 +202,7 @@ def test_large_board_position_from_a_game(client, replays):
 
 
 def test_matches_are_paged(client, app, replays, monkeypatch):
-    import web.positions as positions
+    import daikifu.web.positions as positions
     monkeypatch.setattr(positions, "PER_PAGE", 4)
     want = sorted(reaching(replays, "shogi", position_key(Board("shogi").position())))
     assert len(want) > 8

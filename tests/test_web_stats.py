@@ -15,10 +15,10 @@ from urllib.parse import urlencode
 import pytest
 from lxml import etree, html
 
-from archive.importer import import_paths
-from archive.stats import archive_stats
-from archive.store import Archive
-from web import charts, create_app
+from daikifu.archive.importer import import_paths
+from daikifu.archive.stats import archive_stats
+from daikifu.archive.store import Archive
+from daikifu.web import charts, create_app
 
 from archive_support import sample_archive
 

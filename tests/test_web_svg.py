@@ -12,10 +12,10 @@ import random
 import pytest
 from lxml import etree
 
-from archive.sample import random_moves
-from formats.notation import parse_move
-from replay import FIRST, SECOND, Board, list_variants, parse_square, square_file, square_name, square_rank
-from web.svg import board_svg, hands, highlight_squares, move_highlight, piece_symbol_defs, promoted_types
+from daikifu.archive.sample import random_moves
+from daikifu.formats.notation import parse_move
+from daikifu.replay import FIRST, SECOND, Board, list_variants, parse_square, square_file, square_name, square_rank
+from daikifu.web.svg import board_svg, hands, highlight_squares, move_highlight, piece_symbol_defs, promoted_types
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 PLAYABLE = [v.slug for v in list_variants() if v.playable]

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from lxml import html
 
-from archive.store import Archive
-from replay import Board, compile_rules, list_variants, load_variant
-from replay.position import format_position
-from replay.squares import square_file, square_rank
-from web import create_app
+from daikifu.archive.store import Archive
+from daikifu.replay import Board, compile_rules, list_variants, load_variant
+from daikifu.replay.position import format_position
+from daikifu.replay.squares import square_file, square_rank
+from daikifu.web import create_app
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
@@ -256,7 +256,7 @@ def test_diagram_draws_slides_with_arrows_and_capture_only_marks(client):
 @pytest.mark.parametrize("slug, option", [("dai-mitregi", ("ranks", "16")),
                                           ("dai-ryu-shogi", ("knights", "shogi-files"))])
 def test_options_that_change_the_setup_show_their_start_position(client, slug, option):
-    from replay.squares import square_name
+    from daikifu.replay.squares import square_name
     doc = html.fromstring(client.get(f"/variants/{slug}").data)
     key = "=".join(option)
     figure, = doc.xpath(f"//figure[contains(@class, 'option-setup')][@data-option='{key}']")

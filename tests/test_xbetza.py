@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from replay.variant import VariantError
-from replay.xbetza import XBetzaError, parse
+from daikifu.replay.variant import VariantError
+from daikifu.replay.xbetza import XBetzaError, parse
 from xbetza_support import effects, make_variant
 
 

@@ -24,8 +24,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay.variant import VariantError
-from replay.xbetza import XBetzaError
+from daikifu.replay.variant import VariantError
+from daikifu.replay.xbetza import XBetzaError
 from xbetza_support import (PASS, REFERENCE, absolute_effects, describe, effects, make_variant,
                             plain, raw_effects, ray, rotated, setup)
 

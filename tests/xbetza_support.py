@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from replay.board import Board
-from replay.squares import square, square_file, square_rank
-from replay.variant import variant_from_dict
+from daikifu.replay.board import Board
+from daikifu.replay.squares import square, square_file, square_rank
+from daikifu.replay.variant import variant_from_dict
 
 SIZE = 15
 CENTRE = (7, 7)  # h8: file h = index 7, rank 8 = index 7

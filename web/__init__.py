@@ -1,6 +1,6 @@
 """The web viewer: a Flask application over an archive (``daikifu serve``).
 
-    from web import create_app
+    from daikifu.web import create_app
     app = create_app("games.db")                      # read-only
     app = create_app("games.db", allow_import=True)   # the import page may add games
 
@@ -17,8 +17,8 @@ from pathlib import Path
 
 from flask import Flask
 
-from archive.store import default_path
-from replay.variant import ENV_VAR
+from daikifu.archive.store import default_path
+from daikifu.replay.variant import ENV_VAR
 
 #: The largest request body accepted (an uploaded or pasted record), in bytes.
 MAX_UPLOAD = 2 * 1024 * 1024

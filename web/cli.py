@@ -6,8 +6,8 @@ import threading
 
 import click
 
-from archive.commands import CONTEXT, db_option
-from archive.store import Archive, ArchiveError
+from daikifu.archive.commands import CONTEXT, db_option
+from daikifu.archive.store import Archive, ArchiveError
 
 from . import MAX_UPLOAD, create_app
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import Flask, abort, current_app, g
 
-from archive.queries import Replayer, tune_for_queries
-from archive.store import Archive, ArchiveError
+from daikifu.archive.queries import Replayer, tune_for_queries
+from daikifu.archive.store import Archive, ArchiveError
 
 
 def archive() -> Archive:

@@ -24,15 +24,15 @@ from pathlib import Path
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
-from archive.queries import QueryError
-from archive.store import GAME_SORTS, STATUSES, ArchiveError
-from formats.game import RESULTS, Game, GameNode
-from formats.jsonexport import game_to_dict
-from formats.kif import KifError, write_kif
-from formats.lsn import write_game
-from formats.notation import move_notation
-from replay import FIRST, Board, VariantError
-from replay.squares import parse_square, square_name
+from daikifu.archive.queries import QueryError
+from daikifu.archive.store import GAME_SORTS, STATUSES, ArchiveError
+from daikifu.formats.game import RESULTS, Game, GameNode
+from daikifu.formats.jsonexport import game_to_dict
+from daikifu.formats.kif import KifError, write_kif
+from daikifu.formats.lsn import write_game
+from daikifu.formats.notation import move_notation
+from daikifu.replay import FIRST, Board, VariantError
+from daikifu.replay.squares import parse_square, square_name
 
 from .db import archive, replayer
 from .params import flag_arg, int_arg

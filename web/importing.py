@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from archive.commands import error_text
-from archive.importer import sniff
-from archive.store import Archive, Record, make_record
-from formats.kif import KifError, read_kif
-from formats.lsn import read_games
+from daikifu.archive.commands import error_text
+from daikifu.archive.importer import sniff
+from daikifu.archive.store import Archive, Record, make_record
+from daikifu.formats.kif import KifError, read_kif
+from daikifu.formats.lsn import read_games
 
 from .db import archive
 

@@ -37,9 +37,9 @@ from functools import lru_cache
 
 from lxml import etree
 
-from replay.generators import UNBOUNDED, PatternGenerator
-from replay.rules import CAPTURE, EMPTY, MOVE, OFF, Ruleset
-from replay.squares import CELLS, STRIDE, square
+from daikifu.replay.generators import UNBOUNDED, PatternGenerator
+from daikifu.replay.rules import CAPTURE, EMPTY, MOVE, OFF, Ruleset
+from daikifu.replay.squares import CELLS, STRIDE, square
 
 from .svg import PENTAGON, SVG_NS, element as _el
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
 from markupsafe import Markup
 
-from archive.queries import EXPLORER_SAMPLE, Explorer, QueryError, Target, explore, search_position, target
-from replay import Board, IllegalMoveError, list_variants
+from daikifu.archive.queries import EXPLORER_SAMPLE, Explorer, QueryError, Target, explore, search_position, target
+from daikifu.replay import Board, IllegalMoveError, list_variants
 
 from . import charts
 from .db import archive, replayer

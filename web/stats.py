@@ -21,8 +21,8 @@ from collections import OrderedDict
 
 from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
 
-from archive.stats import ELO_K, ELO_START, archive_stats
-from replay import UnknownVariantError, VariantError, list_variants, load_variant
+from daikifu.archive.stats import ELO_K, ELO_START, archive_stats
+from daikifu.replay import UnknownVariantError, VariantError, list_variants, load_variant
 
 from . import charts
 from .params import flag_arg, int_arg

@@ -37,9 +37,9 @@ from typing import Iterable
 
 from lxml import etree
 
-from replay import FIRST, SECOND, Board, Move
-from replay.rules import Ruleset
-from replay.squares import FILE_LETTERS, square, square_file, square_name, square_rank
+from daikifu.replay import FIRST, SECOND, Board, Move
+from daikifu.replay.rules import Ruleset
+from daikifu.replay.squares import FILE_LETTERS, square, square_file, square_name, square_rank
 
 __all__ = ["board_svg", "piece_symbol_defs", "symbol_id", "piece_label", "promoted_types", "hands",
            "move_highlight", "highlight_squares"]

@@ -16,11 +16,11 @@ from pathlib import Path
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, url_for
 
-from replay.variant_info import piece_betza, piece_moves, rule_lines, variant_json, variant_summary
-from replay import Board, UnknownVariantError, Variant, VariantError, compile_rules, list_variants, load_variant
-from replay.describe import try_describe
-from replay.rules import Ruleset
-from replay.variant import variant_file_errors
+from daikifu.replay.variant_info import piece_betza, piece_moves, rule_lines, variant_json, variant_summary
+from daikifu.replay import Board, UnknownVariantError, Variant, VariantError, compile_rules, list_variants, load_variant
+from daikifu.replay.describe import try_describe
+from daikifu.replay.rules import Ruleset
+from daikifu.replay.variant import variant_file_errors
 
 from . import move_diagram
 from .svg import board_svg
