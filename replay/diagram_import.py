@@ -1,7 +1,7 @@
 """Import a variant from a chessvariants.com Interactive Diagram.
 
 An Interactive Diagram (ID) is defined by one *definition line* (reference:
-``shared/rules/xbetza.md`` section 7): whitespace-separated ``key=value`` parameters, then one
+``docs/rules/xbetza.md`` section 7): whitespace-separated ``key=value`` parameters, then one
 piece spec per piece type::
 
     files=15 ranks=15 promoZone=5 symmetry=rotate maxPromote=31 promoOffset=37 royal=37 ...

@@ -2,7 +2,7 @@
 commands import, games, show and export (archive/commands.py).
 
 Game records are generated (archive/sample.py: seeded random legal games) and imported into
-databases under tmp_path; the KIF checks use the real records in shared/data/real/kif/.
+databases under tmp_path; the KIF checks use the real records in tests/data/real/kif/.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from daikifu.formats.lsn import read_games, write_game
 register(main)
 
 ROOT = Path(__file__).resolve().parents[1]
-KIF_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "real" / "kif"
+KIF_DIR = Path(__file__).resolve().parent / "data" / "real" / "kif"
 VARIANTS = ["shogi", "chu-kagamigi", "dai-kagamigi", "dai-ryu-shogi"]
 
 
@@ -620,7 +620,6 @@ def test_reading_while_an_import_runs(big_file, tmp_path):
 # --- real KIF records ---------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not KIF_DIR.is_dir(), reason="shared/data/real/kif is not present")
 def test_real_kif_records_import_and_are_found_by_position(tmp_path):
     from daikifu.formats.kif import read_kif
     db = tmp_path / "kif.db"

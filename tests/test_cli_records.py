@@ -13,7 +13,7 @@ from daikifu.archive.cli import main
 from daikifu.formats.kif import read_kif
 from daikifu.formats.lsn import read_games
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+DATA = Path(__file__).resolve().parent / "data"
 
 VALID = """[Variant "shogi"]
 [Sente "Alice"]
@@ -70,9 +70,7 @@ def test_validate_reads_standard_input():
 
 
 def test_format_is_recognised_by_content_not_name(tmp_path):
-    kif = SHARED / "data" / "real" / "kif" / "jkf_chudan.kif"
-    if not kif.exists():
-        pytest.skip("shared/data/real is not next to the project")
+    kif = DATA / "real" / "kif" / "jkf_chudan.kif"
     disguised = tmp_path / "looks-like.lsn"
     disguised.write_bytes(kif.read_bytes())
     result = run("validate", "--json", str(disguised))
@@ -127,9 +125,7 @@ def test_convert_invalid_game_warns_and_exits_1(records):
 
 @pytest.fixture
 def dai_page(tmp_path):
-    seed = SHARED / "seeds" / "000_bd72b228147d2619.txt"
-    if not seed.exists():
-        pytest.skip("shared/seeds is not next to the project")
+    seed = DATA / "seeds" / "000_bd72b228147d2619.txt"
     line = re.search(r"files=15[^\n]*", seed.read_text(encoding="utf-8")).group(0)
     page = tmp_path / "dai.html"
     page.write_text(f"<html><head><title>Dai Kagamigi</title></head><body><p>Rules</p>"

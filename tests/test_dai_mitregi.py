@@ -1,7 +1,7 @@
 """Dai Mitregi: drop caps, Leaping and Stepping, compulsory promotion, the promoting King, options.
 
-Expectations come from the rules dossier (shared/rules/variants.md §5) and the Dai Mitregi page
-(shared/seeds/003_...):
+Expectations come from the rules dossier (docs/rules/variants.md §5) and the Dai Mitregi page
+(tests/data/seeds/003_...):
 
 * caps on the player's own unpromoted pieces: 2 Wazchicks and 2 Wings per file, 2 Goldmemsahibs
   per group of alternate files, 16 Fearlesses and 2 each of Bishop, Mitre, Camel, Hump, Goldboar

@@ -1,7 +1,7 @@
 """Dai-Ryu Shogi: zone-dependent moves, promotion in zone 4, drops (pawns without nifu), setup.
 
-Expectations come from the rules dossier (shared/rules/variants.md §4) and the Dai-Ryu page
-(shared/seeds/002_...): a 9x16 board in four zones of four ranks counted from each player's own
+Expectations come from the rules dossier (docs/rules/variants.md §4) and the Dai-Ryu page
+(tests/data/seeds/002_...): a 9x16 board in four zones of four ranks counted from each player's own
 side; a piece moves with the powers of the zone it moves from (zone 2 adds to zone 1, zone 3 to
 zone 2); reconstruction (§4.5): zone 4 = promotion zone, where unpromoted pieces use their zone-3
 moves; promoted pieces = zone-3 moves everywhere; drops anywhere, pawns even on a file with a pawn;

@@ -2,10 +2,10 @@
 
 The main check: the Dai Kagamigi definition line from the seed page, wrapped in a small HTML page,
 imports into a variant that plays like the bundled ``dai-kagamigi.toml`` except where the bundled
-file deliberately follows the page's prose (``shared/rules/variants.md`` section 2.6).  Those
+file deliberately follows the page's prose (``docs/rules/variants.md`` section 2.6).  Those
 differences are listed below as data; everything else is compared square by square.
 
-References: ``shared/rules/xbetza.md`` section 7 (the definition line), ``shared/rules/variants.md``
+References: ``docs/rules/xbetza.md`` section 7 (the definition line), ``docs/rules/variants.md``
 section 2 (Dai Kagamigi).
 """
 
@@ -26,12 +26,10 @@ from daikifu.replay.position import format_piece, parse_position
 from daikifu.replay.squares import square
 from daikifu.replay.variant import load_variant, load_variant_file, variant_from_dict
 
-SEED = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "000_bd72b228147d2619.txt"
+SEED = Path(__file__).resolve().parent / "data" / "seeds" / "000_bd72b228147d2619.txt"
 
 
 def definition_line() -> str:
-    if not SEED.exists():
-        pytest.skip(f"seed file not available: {SEED}")
     for line in SEED.read_text(encoding="utf-8").splitlines():
         if line.strip().startswith("files=15 ranks=15 promoZone=5"):
             return line.strip()
@@ -63,7 +61,7 @@ def html_page(line: str) -> str:
 """
 
 
-# The bundled file deliberately differs from the diagram here (shared/rules/variants.md 2.6).
+# The bundled file deliberately differs from the diagram here (docs/rules/variants.md 2.6).
 # Keys are the diagram's piece names.
 
 

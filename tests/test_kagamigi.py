@@ -1,6 +1,6 @@
 """Dai Kagamigi and Chu Kagamigi: promotion, demotion, Lion-type moves and drops.
 
-Expectations come from the rules dossier (shared/rules/variants.md §2 and §3): promotion zone of
+Expectations come from the rules dossier (docs/rules/variants.md §2 and §3): promotion zone of
 5 ranks (Dai) / 4 ranks (Chu), compulsory promotion where a piece would be stuck (Dai) or on the
 furthest rank (Chu, the page's literal rule), the Lion Dog's up-to-three steps on a line with a
 capture on each, the Soaring Eagle's lion power on the forward diagonals, shogi's drop rules.

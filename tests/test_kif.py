@@ -1,6 +1,6 @@
 """KIF reading and writing (formats/kif.py) against real game records and generated games.
 
-The real records are in shared/data/real/ (see its MANIFEST.md): kif/ holds 65 KIF/KIFU files,
+The real records are in tests/data/real/ (see its MANIFEST.md): kif/ holds 65 KIF/KIFU files,
 malformed/ broken records.  Every kif/ file must read, replay legally and validate; the expected
 number of main-line plies and 変化 blocks is taken from the manifest's "Games / plies" column.
 python-shogi's KIF parser is the independent reference for the main-line moves.
@@ -21,12 +21,11 @@ from daikifu.replay import Board, Move
 from daikifu.replay.squares import parse_square as sq
 from daikifu.replay.squares import square_file, square_rank
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real"
+REAL = Path(__file__).resolve().parent / "data" / "real"
 KIF_DIR = REAL / "kif"
 MALFORMED_DIR = REAL / "malformed"
 MANIFEST = REAL / "MANIFEST.md"
 
-needs_real = pytest.mark.skipif(not KIF_DIR.is_dir(), reason="shared/data/real/ is not present")
 
 
 def _files(directory: Path) -> list[Path]:
@@ -109,13 +108,11 @@ def errors(game: Game) -> list[GameError]:
 # --- the real files ------------------------------------------------------------------------------
 
 
-@needs_real
 def test_the_corpus_is_complete():
     assert len(KIF_FILES) == 65
     assert set(manifest_counts()) == set(KIF_IDS)
 
 
-@needs_real
 @pytest.mark.parametrize("path", KIF_FILES, ids=KIF_IDS)
 def test_real_file_reads_and_validates(path):
     game = read_one(path.read_bytes(), source=path.name)
@@ -130,7 +127,6 @@ def test_real_file_reads_and_validates(path):
                    for w in game.warnings())
 
 
-@needs_real
 @pytest.mark.parametrize("name", sorted(ILLEGAL))
 def test_illegal_moves_are_reported_at_the_right_ply(name):
     expected = ILLEGAL[name]
@@ -181,7 +177,6 @@ def _pyshogi_moves(data: bytes):
         return None
 
 
-@needs_real
 @pytest.mark.parametrize("path", KIF_FILES, ids=KIF_IDS)
 def test_main_line_agrees_with_python_shogi(path):
     data = path.read_bytes()
@@ -195,13 +190,11 @@ def test_main_line_agrees_with_python_shogi(path):
         assert ours == theirs
 
 
-@needs_real
 def test_python_shogi_reads_most_files():
     read = [p for p in KIF_FILES if _pyshogi_moves(p.read_bytes()) is not None]
     assert len(read) == len(KIF_FILES)
 
 
-@needs_real
 @pytest.mark.parametrize("name", sorted(HANDICAP_FILES))
 def test_handicap_games_start_right(name):
     game = read_one((KIF_DIR / name).read_bytes())
@@ -215,7 +208,6 @@ def test_handicap_games_start_right(name):
     assert board.piece_at(first.from_square).colour == 1
 
 
-@needs_real
 def test_handicap_with_board_diagram():
     game = read_one((KIF_DIR / "jkf_9fu.kif").read_bytes())
     # 手合割：その他, 上手の持駒 (Gote) 銀四 桂四, 下手の持駒 (Sente) 飛二 香四, 下手番
@@ -235,7 +227,6 @@ def test_every_handicap_name_gives_a_legal_start():
         assert (game.start or game.rules.start) == sfen and game.valid
 
 
-@needs_real
 @pytest.mark.parametrize("path", KIF_FILES, ids=KIF_IDS)
 @pytest.mark.parametrize("encoding", ["utf-8", "cp932"])
 def test_round_trip(path, encoding):
@@ -254,14 +245,12 @@ def test_round_trip(path, encoding):
     assert write_kif(again, encoding) == data
 
 
-@needs_real
 @pytest.mark.parametrize("pair", TWINS, ids=[a for a, _ in TWINS])
 def test_shift_jis_and_utf8_twins_are_the_same_game(pair):
     a, b = (read_one((KIF_DIR / n).read_bytes()) for n in pair)
     assert a == b
 
 
-@needs_real
 def test_encoding_comes_from_the_bytes_not_the_header():
     # jkf_no_henka.kif says "#KIF version=2.0 encoding=UTF-8" but is Shift_JIS
     sjis = read_one((KIF_DIR / "jkf_no_henka.kif").read_bytes())
@@ -276,7 +265,6 @@ def test_encoding_comes_from_the_bytes_not_the_header():
     assert read_one("\ufeff" + text.replace("\n", "\r\n")) == utf8
 
 
-@needs_real
 def test_headers_are_mapped():
     game = read_one((KIF_DIR / "jkf_henka.kif").read_bytes())
     h = game.headers
@@ -296,7 +284,6 @@ def test_headers_are_mapped():
     assert read_one("開始日時：2017/01/02\n").headers["Date"] == "2017.01.02"
 
 
-@needs_real
 def test_variations_resolve_same_square_against_their_parent_line():
     game = read_one((KIF_DIR / "jkf_doh_branch.kifu").read_bytes())
     main = game.mainline_moves()
@@ -308,7 +295,6 @@ def test_variations_resolve_same_square_against_their_parent_line():
     assert v4.notation == "同　飛(82)"
 
 
-@needs_real
 def test_special_endings_give_result_and_termination():
     cases = {
         "shogihome_e2e01_resign_170.kifu": ("1-0", "resignation"),
@@ -333,7 +319,6 @@ def test_special_endings_give_result_and_termination():
         assert game.valid, name
 
 
-@needs_real
 def test_claims_not_shown_by_the_position_are_flagged():
     # jkf_fork.kif's variations end with 千日手 and 詰み after 3 opening moves: warnings, not errors
     game = read_one((KIF_DIR / "jkf_fork.kif").read_bytes())
@@ -590,7 +575,6 @@ def test_variant_parameter_and_declaration():
 # --- content detection ---------------------------------------------------------------------------
 
 
-@needs_real
 def test_looks_like_kif():
     for path in KIF_FILES:
         assert looks_like_kif(path.read_bytes()), path.name
@@ -621,7 +605,6 @@ def _check_no_crash(data: bytes, source="x") -> None:
     return games
 
 
-@needs_real
 @pytest.mark.parametrize("path", _files(MALFORMED_DIR), ids=[p.name for p in _files(MALFORMED_DIR)])
 def test_malformed_files_give_errors(path):
     try:
@@ -667,7 +650,6 @@ def _mutate(lines: list[bytes], rng: random.Random) -> bytes:
     return b"\n".join(lines)
 
 
-@needs_real
 def test_random_mutations_never_crash():
     rng = random.Random(20240506)
     sources = [KIF_DIR / n for n in ("jkf_fork.kif", "jkf_doh_branch.kifu", "jkf_9fu.kif",

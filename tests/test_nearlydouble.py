@@ -1,5 +1,5 @@
 """Gilman's Shogi-set Nearlydouble Variants (13x12): the expectations come from the rules dossier,
-shared/rules/variants.md, section 6 (and section 1 for the common shogi conventions).
+docs/rules/variants.md, section 6 (and section 1 for the common shogi conventions).
 
 Squares are named from the first player's side (a1 = first player's lower left). Every test of a
 piece is run for both players: the second player's position is the first player's rotated by 180

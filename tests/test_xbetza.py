@@ -1,6 +1,6 @@
 """The XBetza parser: what it accepts, and how it rejects what it does not understand.
 
-Reference: /work/shared/rules/xbetza.md, section 2 (grammar), 2.1 (atoms), 3 (directions),
+Reference: docs/rules/xbetza.md, section 2 (grammar), 2.1 (atoms), 3 (directions),
 4 (modes), 7.3 (the Wrestler's `F3SW`).  The moves themselves are checked in
 ``test_xbetza_moves.py``; here the question is how a string is read.
 """

@@ -1,6 +1,6 @@
 """Generated moves of XBetza pieces, checked against the reference notes.
 
-Reference: /work/shared/rules/xbetza.md ("the notes").  All offsets are ``(dx, dy)`` for the
+Reference: docs/rules/xbetza.md ("the notes").  All offsets are ``(dx, dy)`` for the
 player to move, ``dx > 0`` = towards the mover's right, ``dy > 0`` = forwards.  The second player's
 moves are the first player's rotated by 180 degrees (notes, section 1).  Every piece stands on h8
 of a 15x15 board, so rays reach 7 squares in each direction, as in the notes' tables.
@@ -92,7 +92,7 @@ def load_appendix_a():
 
 
 APPENDIX_A = load_appendix_a()
-_MISSING = f"reference notes not found at {REFERENCE}: Appendix A tests need /work/shared/rules/xbetza.md"
+_MISSING = f"reference notes not found at {REFERENCE}: Appendix A tests need docs/rules/xbetza.md"
 WRESTLER = "F3SW"  # see the notes, Appendix A preamble and 7.3
 
 

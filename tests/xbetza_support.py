@@ -1,6 +1,6 @@
 """Helpers for the XBetza tests: one piece on h8 of an otherwise (nearly) empty 15x15 board.
 
-The reference notes (/work/shared/rules/xbetza.md) describe every move as an offset ``(dx, dy)``
+The reference notes (docs/rules/xbetza.md) describe every move as an offset ``(dx, dy)``
 from the moving piece, for the first player moving up the board.  These helpers build a throw-away
 variant holding the piece under test, put it on h8 (the centre of a 15x15 board, so rays reach 7
 squares in every direction, as in the notes' tables), optionally add blockers at given offsets,
@@ -28,7 +28,7 @@ TEST_ID = "X"  # the piece under test, unless a test gives its own ID
 BLOCKER_ID = "O"  # a plain piece used as an own or enemy blocker (its own moves are ignored)
 KING_ID = "K"  # the royal piece every playable variant needs; it is never put on the board
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "rules" / "xbetza.md"
+REFERENCE = Path(__file__).resolve().parents[1] / "docs" / "rules" / "xbetza.md"
 
 
 # --- building boards ---------------------------------------------------------------------------
