@@ -46,6 +46,23 @@ def hand_counts(board: Board) -> list[list]:
     return [[[pid, n] for pid, _, n in side] for side in hands(board)]
 
 
+def root_node(board: Board) -> dict:
+    """The node of the position the board stands in, as the root of the viewer's move tree."""
+    node = {"p": None, "d": 0, "m": None, "c": [], "pos": board.position()}
+    if board.rules.drops:
+        node["hd"] = hand_counts(board)
+    return node
+
+
+def viewer_data(board: Board, element_id: str, ruleset: str = "") -> dict:
+    """The ``game-data`` of a page showing one position (position search, a variant's setup) on
+    the board ``element_id``: a move tree of the position alone, which analysis adds to."""
+    rules = board.rules
+    return {"game": None, "variant": rules.variant.slug, "ruleset": ruleset, "plies": 0, "current": 0,
+            "flip": False, "drops": rules.drops, "labels": {t.id: t.kanji or t.id for t in rules.types},
+            "error": None, "nodes": [root_node(board)], "board": element_id}
+
+
 def push_node(board: Board, move: Move, text: str, position: str | None = None) -> dict:
     """Play ``move`` (not checked) and describe it as a node of the viewer's move tree:
     ``m`` its text, ``c`` the squares it changes as ``[square, piece before, piece after]``,

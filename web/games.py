@@ -34,7 +34,7 @@ from daikifu.formats.notation import move_notation
 from daikifu.replay import FIRST, VariantError
 from daikifu.replay.squares import parse_square, square_name
 
-from .analysis import hand_counts, push_node
+from .analysis import push_node, root_node
 from .db import archive, replayer
 from .params import flag_arg, int_arg
 from .svg import board_svg, hands
@@ -247,10 +247,7 @@ class _TreeWalk:
         self.drops = self.board.rules.drops
         self.want, self.flip, self.error = want, flip, error
         self.svg = self.shown_hands = None
-        root = {"p": None, "d": 0, "m": None, "c": [], "pos": self.board.position()}
-        if self.drops:
-            root["hd"] = hand_counts(self.board)
-        self.nodes = [root]
+        self.nodes = [root_node(self.board)]
         if want == 0:
             self._draw(None)
 
