@@ -496,6 +496,12 @@
     mark(move.to, move.captures.length ? "an-capture" : "an-move");
   });
   moveSelect.addEventListener("keydown", function (event) {
+    var step = {ArrowLeft: "btn-back", ArrowRight: "btn-forward"}[event.key];
+    if (step && document.getElementById(step)) {  // along the line, as on the board
+      event.preventDefault();
+      document.getElementById(step).click();
+      return;
+    }
     if (event.key !== "Enter") return;
     var move = answer && answer.moves[+moveSelect.value];
     if (!move) return;
