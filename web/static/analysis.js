@@ -390,6 +390,12 @@
           history.replaceState(null, "", url);
           var field = document.querySelector(".position-form input[name=position]");
           if (field) field.value = position;
+          var edit = document.getElementById("edit-position");
+          if (edit) {
+            var target = new URL(edit.href, location.href);
+            target.searchParams.set("position", position);
+            edit.href = target.toString();
+          }
         }).catch(function (error) { setStatus("The search could not follow: " + error.message); });
     }, 250);
   }
