@@ -178,6 +178,9 @@ def test_impossible_positions_are_explained():
     assert kinds("shogi", {"e1": "K"}) == ["no-royal"]
     problems = position_problems(compile_rules(load_variant("shogi")), "bad")
     assert [p.kind for p in problems] == ["syntax"]
+    dai = load_variant("dai-kagamigi")  # no drops: no pieces in hand
+    problems = position_problems(compile_rules(dai), position_text({"h1": "K", "h15": "k"}, 15, 15, hands="G"))
+    assert [p.kind for p in problems] == ["syntax"] and "no drops" in problems[0].message
 
 
 def test_the_check_endpoint(client):
