@@ -28,11 +28,12 @@ import io
 import re
 from typing import IO, Iterable, Iterator
 
-from daikifu.replay import Board, IncompleteVariantError, UnknownVariantError, VariantError, load_variant
+from daikifu.replay import (Board, IncompleteVariantError, OptionSyntaxError, UnknownVariantError, VariantError,
+                            load_variant, parse_options)
 from daikifu.replay.position import PositionError
 
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode
-from .notation import NotationError, move_notation, parse_move
+from daikifu.replay.notation import NotationError, move_notation, parse_move
 
 __all__ = ["Visitor", "GameBuilder", "HeadersOnly", "read_games", "read_game", "write_game",
            "write_games", "LSNError", "parse_ruleset", "format_ruleset", "normalize_comment"]
@@ -86,17 +87,13 @@ def normalize_comment(text: str) -> str:
 
 
 def parse_ruleset(text: str) -> dict:
-    """``"soaring-eagle=literal, pass=forbidden"`` -> ``{"soaring-eagle": "literal", ...}``."""
-    options = {}
-    text = re.sub(r"\s*=\s*", "=", text)
-    for part in re.split(r"[,;]\s*|\s+", text.strip()):
-        if not part:
-            continue
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise ValueError(f"rule set {text!r}: expected option=value, got {part!r}")
-        options[key.strip()] = value.strip()
-    return options
+    """``"soaring-eagle=literal, pass=forbidden"`` -> ``{"soaring-eagle": "literal", ...}`` (the
+    rules core's one option parser, :func:`daikifu.replay.parse_options`); a malformed part is a
+    ``ValueError`` naming the tag's text."""
+    try:
+        return parse_options(text)
+    except OptionSyntaxError as exc:
+        raise ValueError(f"rule set {text!r}: expected option=value: {exc}") from None
 
 
 def format_ruleset(variant, options: dict) -> str:
@@ -350,7 +347,7 @@ def _split_games(lines: Iterable[str]) -> Iterator[tuple[int, int, list[str]]]:
         if in_comment or line.strip():
             seen_moves = True
         in_comment = _scan_comments(line, in_comment)
-    if any(l.strip() for l in current):
+    if any(text.strip() for text in current):
         yield start_line, start_offset, current
 
 
