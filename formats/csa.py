@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from daikifu.replay import Board, Move, load_variant
+from daikifu.replay import Board, Move
 from daikifu.replay.squares import square, square_file, square_rank
 
 from .game import Game, GameError
@@ -275,7 +275,7 @@ class _GameText:
             self.position.seen = True
             self.position.grid = [list(r) for r in _HIRATE]
             rest = s[2:]
-            for x, y, code in _PLACE_RE.findall(rest):
+            for x, y, _code in _PLACE_RE.findall(rest):
                 try:
                     sq = _square(x, y)
                 except ValueError as exc:
