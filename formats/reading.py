@@ -424,3 +424,26 @@ register_format(RecordFormat("usi", "USI", _lazy("usi", "looks_like_usi"), _lazy
                 before="kif")
 register_format(RecordFormat("jkf", "JKF", _lazy("jkf", "looks_like_jkf"), _lazy("jkf", "read_jkf"),
                              _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board), before="lsn")
+
+
+def _read_ki2(text, *, file, variant, lenient):
+    from .ki2 import read_ki2
+    from .kif import KifError
+    try:
+        return read_ki2(text, source=file, variant=variant, lenient=lenient)
+    except KifError as exc:
+        return [unreadable_game(text, exc.error, file)]
+
+
+def _write_ki2(game, encoding):
+    from .ki2 import write_ki2
+    from .kif import KifError
+    try:
+        return write_ki2(game, encoding=encoding)
+    except KifError as exc:
+        raise UnsupportedConversion(str(exc)) from None
+
+
+register_format(RecordFormat("ki2", "KI2", _lazy("ki2", "looks_like_ki2"), _read_ki2, _write_ki2,
+                             ("ki2", "ki2u"), japanese=True, encodings=("utf-8", "cp932"),
+                             variants=_shogi_board), before="kif")
