@@ -157,6 +157,22 @@ class _Player:
         return ok
 
 
+def _canonical_start(headers: list, variant: str) -> list:
+    """The SFEN tag as the position writer writes it (hands in the variant's order), and none for
+    the variant's start position, so that the same position read from any format compares equal."""
+    sfen = dict(headers).get("SFEN")
+    if sfen is None:
+        return headers
+    try:
+        board = Board(variant, sfen)
+    except (ValueError, KeyError, IndexError):
+        return headers  # reported by the game builder, with the text as written
+    canonical = board.position()
+    if canonical == board.rules.start:
+        return [(k, v) for k, v in headers if k != "SFEN"]
+    return [(k, canonical if k == "SFEN" else v) for k, v in headers]
+
+
 def play(raw: RawGame, variant: str, *, visitor: type[Visitor] | Visitor | None = None, lenient: bool = False,
          file: str | None = None):
     """Replay ``raw`` and return what the visitor's ``end_game`` returns (a :class:`Game` for the
@@ -169,6 +185,7 @@ def play(raw: RawGame, variant: str, *, visitor: type[Visitor] | Visitor | None 
         headers.insert(0, ("Variant", variant))
     if raw.termination:
         headers.append(("Termination", raw.termination))
+    headers = _canonical_start(headers, variant)
     for name, value in headers:
         v.visit_header(name, value)
     game = v.end_headers()
