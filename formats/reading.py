@@ -45,7 +45,7 @@ from .game import Game, GameError
 
 __all__ = ["RecordFormat", "FORMATS", "register_format", "NotARecordError", "Decoded", "decode_record",
            "detect_format", "read_record", "read_text", "write_record", "write_records", "format_names",
-           "REPLACED_MESSAGE", "UnsupportedConversion"]
+           "REPLACED_MESSAGE", "UnsupportedConversion", "record_text", "finish_game", "unreadable_game"]
 
 REPLACED_MESSAGE = "undecodable bytes replaced by U+FFFD"
 HEAD_CHARS = 65536  # text looked at to recognise a format
@@ -206,7 +206,7 @@ def detect_format(text: str, name: str | None = None) -> str | None:
 # --- reading -------------------------------------------------------------------------------------
 
 
-def _flag(game: Game, file: str | None) -> Game:
+def finish_game(game: Game, file: str | None) -> Game:
     """The pipeline's part of every game: a warning on each line with a U+FFFD, and a line on
     game-level errors (a missing Variant tag ...), the game's first line."""
     start = game.source_line or 1
@@ -249,7 +249,23 @@ def read_text(text: str, *, fmt: str | None = None, name: str | None = None, var
     if text.startswith("\ufeff"):
         text = text[1:]
     for game in FORMATS[fmt].read(text, file=name, variant=variant, lenient=lenient):
-        yield _flag(game, name)
+        yield finish_game(game, name)
+
+
+def record_text(data: bytes | str, *, name: str | None = None, fmt: str | None = None) -> tuple[str, str]:
+    """(text, format) of a record: the bytes decoded by the policy above (UTF-8 formats are not
+    read as cp932 or EUC-JP) and the format detected (or ``fmt``).  Raises
+    :class:`NotARecordError` when no format fits."""
+    if fmt is not None and fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    decoded = decode_record(data, japanese=fmt is None or FORMATS[fmt].japanese)
+    found = fmt or detect_format(decoded.text, name)
+    if found is None:
+        raise NotARecordError(name)
+    if not FORMATS[found].japanese and decoded.encoding in ("cp932", "euc_jp"):
+        decoded = decode_record(data, japanese=False)  # UTF-8 formats: bad bytes are bad bytes
+    text = decoded.text
+    return (text[1:] if text.startswith("\ufeff") else text), found
 
 
 def read_record(data: bytes | str, *, name: str | None = None, fmt: str | None = None,
@@ -258,16 +274,11 @@ def read_record(data: bytes | str, *, name: str | None = None, fmt: str | None =
 
     ``name`` names the source in errors and is the extension hint; ``fmt`` names the format
     (default: detected); ``variant`` is the variant of records that name none (default shogi for
-    the Japanese formats); ``lenient`` keeps the moves before a bad one (the game is flagged
-    instead of invalid).  Raises :class:`NotARecordError` when no format fits.
+    the Japanese formats and USI); ``lenient`` keeps the moves before a bad one (the game is
+    flagged instead of invalid).  Raises :class:`NotARecordError` when no format fits.
     """
-    decoded = decode_record(data, japanese=fmt is None or FORMATS[fmt].japanese if fmt in FORMATS else True)
-    found = fmt or detect_format(decoded.text, name)
-    if found is None:
-        raise NotARecordError(name)
-    if isinstance(data, (bytes, bytearray)) and not FORMATS[found].japanese and decoded.encoding in ("cp932", "euc_jp"):
-        decoded = decode_record(data, japanese=False)  # UTF-8 formats: bad bytes are bad bytes
-    return read_text(decoded.text, fmt=found, name=name, variant=variant, lenient=lenient)
+    text, found = record_text(data, name=name, fmt=fmt)
+    return read_text(text, fmt=found, name=name, variant=variant, lenient=lenient)
 
 
 # --- writing -------------------------------------------------------------------------------------
