@@ -809,12 +809,9 @@ def _import_row(row: dict) -> dict:
 
 
 def read_stored(source: str, source_format: str, file: str | None = None) -> Game:
-    """Read a stored game text again (LSN or KIF), leniently."""
-    if source_format == "kif":
-        from daikifu.formats.kif import read_kif
-        return read_kif(source, source=file, lenient=True)[0]
-    from daikifu.formats.lsn import read_game
-    game = read_game(source, file=file, lenient=True)
+    """Read a stored game text again (in its format), leniently."""
+    from daikifu.formats.reading import read_text
+    game = next(iter(read_text(source, fmt=source_format, name=file, lenient=True)), None)
     if game is None:
         raise ArchiveError("the stored text holds no game")
     return game
