@@ -164,7 +164,7 @@ def profile(lsn: Path, db: Path, top: int) -> str:
         elif name in ("lsn.py", "game.py"):
             area = "formats/lsn.py + game.py (reader, game tree)"
         elif name == "notation.py":
-            area = "formats/notation.py (parse_move)"
+            area = "replay/notation.py (parse_move)"
         elif name in ("board.py", "rules.py", "squares.py", "position.py", "generators.py"):
             area = "replay/* (board: check and push)"
         elif name in ("store.py", "importer.py"):

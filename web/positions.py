@@ -25,6 +25,7 @@ from daikifu.archive.queries import EXPLORER_SAMPLE, Explorer, QueryError, Targe
 from daikifu.replay import Board, IllegalMoveError, list_variants
 
 from . import charts
+from .analysis import viewer_data
 from .db import archive, replayer
 from .params import int_arg
 from .svg import board_svg, hands
@@ -162,7 +163,7 @@ def search():
         board=Markup(board_svg(t.board, cell=_cell(t), element_id="position-board",
                                title=f"{t.board.variant.name} position")),
         hands=hands(t.board) if t.board.rules.drops else None, confirm_all=_confirm_all(),
-        variant_name=t.board.variant.name)
+        variant_name=t.board.variant.name, viewer_data=viewer_data(t.board, "position-board", t.ruleset or ""))
 
 
 @bp.get("/api/positions")
