@@ -40,9 +40,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the record builders are test support
 
 from daikifu.archive.importer import import_paths  # noqa: E402
-from daikifu.archive.sample import random_record  # noqa: E402
+from record_builders import random_record  # noqa: E402
 from daikifu.archive.store import Archive  # noqa: E402
 from daikifu.formats.lsn import write_game  # noqa: E402
 from daikifu.replay.squares import square_name  # noqa: E402

@@ -337,29 +337,53 @@ class Board:
             if p in codes and (not R.verify[p] or self._reaches(sq + off, p, sq)):
                 return True
         if self._complex_sq[by]:
-            attackers = R.complex_attackers[by]
-            f0, r0 = sq % STRIDE, sq // STRIDE
-            for s in self._complex_sq[by]:
-                code = b[s]
-                if code not in attackers:
-                    continue
-                table = R.table_of(code, s)
-                d = (f0 - s % STRIDE, r0 - s // STRIDE)
-                offsets = R.complex_offsets[table]
-                if offsets is not None and d not in offsets:
-                    continue  # none of its generators can ever capture there
-                dist = max(abs(d[0]), abs(d[1]))
-                gens = [g for g in R.complex[table] if g.captures and dist <= g.reach
-                        and (g.capture_offsets is None or d in g.capture_offsets)]
-                if gens:
-                    for to, kills in self._complex_targets(s, code, gens):
-                        if sq in kills or (to == sq and to != s):
-                            return True
+            for s, code, gens in self._complex_attackers(sq, by):
+                for to, kills in self._complex_targets(s, code, gens):
+                    if sq in kills or (to == sq and to != s):
+                        return True
         return False
+
+    def _complex_attackers(self, sq: int, by: int):
+        """``(square, code, generators)`` for each piece of ``by`` with generators that could ever
+        capture on ``sq`` from where it stands (whatever stands between): the generators that can."""
+        R = self.rules
+        b = self._board
+        attackers = R.complex_attackers[by]
+        f0, r0 = sq % STRIDE, sq // STRIDE
+        for s in self._complex_sq[by]:
+            code = b[s]
+            if code not in attackers:
+                continue
+            table = R.table_of(code, s)
+            d = (f0 - s % STRIDE, r0 - s // STRIDE)
+            offsets = R.complex_offsets[table]
+            if offsets is not None and d not in offsets:
+                continue  # none of its generators can ever capture there
+            dist = max(abs(d[0]), abs(d[1]))
+            gens = [g for g in R.complex[table] if g.captures and dist <= g.reach
+                    and (g.capture_offsets is None or d in g.capture_offsets)]
+            if gens:
+                yield s, code, gens
 
     def _reaches(self, s: int, code: int, target: int) -> bool:
         """Whether the piece ``code`` on ``s`` can capture on ``target`` (used to confirm attacks)."""
-        return any(to == target or target in kills for to, kills in self._piece_targets(s, code))
+        R = self.rules
+        idx = code if R.zoned[code] is None else R.zoned[code][s]
+        if R.complex[idx]:
+            return any(to == target or target in kills for to, kills in self._piece_targets(s, code))
+        # leaps and slides only: look the step up, as _pseudo_reason does
+        b = self._board
+        p = b[target]
+        if p == EMPTY:
+            need = MOVE
+        elif p != OFF and (p & 1) != (code & 1):
+            need = CAPTURE
+        else:
+            return False
+        for kind, step, k, m in R.by_delta[idx].get(target - s, ()):
+            if m & need and (kind == "leap" or all(b[s + step * i] == EMPTY for i in range(1, k))):
+                return True
+        return False
 
     def is_check(self) -> bool:
         """Whether the side to move has its royal piece attacked."""
@@ -434,6 +458,17 @@ class Board:
     def pseudo_legal_moves(self) -> list[Move]:
         """Moves that follow the pieces' movement and the drop rules, not yet checked for check."""
         out: list[Move] = []
+        for moves in self._pseudo_chunks():
+            out += moves
+        return out
+
+    def reference_legal_moves(self) -> list[Move]:
+        """:meth:`legal_moves` the plain way, for tests of the fast path: every piece's targets
+        worked out square by square, every move played and the royal piece looked at."""
+        return list(self._legal(self._reference_pseudo_moves()))
+
+    def _reference_pseudo_moves(self) -> list[Move]:
+        out: list[Move] = []
         c = self.turn
         for sq, code in list(self._pieces[c].items()):
             for to, kills in self._piece_targets(sq, code):
@@ -480,8 +515,185 @@ class Board:
         return out
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move in the position."""
-        return list(self._legal(self.pseudo_legal_moves()))
+        """Every legal move in the position (in the order of :meth:`pseudo_legal_moves`)."""
+        out: list[Move] = []
+        for moves in self._legal_chunks():
+            out += moves
+        return out
+
+    def _legal_chunks(self):
+        """The legal moves, a list per piece and then the drops, in the order of
+        :meth:`pseudo_legal_moves`.
+
+        The plain way plays every move and looks for an attack on the royal piece.  When no enemy
+        piece with a generator could capture on the royal's square from where it stands (its reach
+        and capture offsets say), every attack on the royal is a leap or a slide, and then:
+
+        * out of check, a move can only expose the royal by opening a line to an enemy slider: only
+          moves of the royal, of a piece that may stand alone between the royal and such a slider
+          (an over-approximation from the attack tables) and moves that capture on the way are
+          played to check; drops need no check at all;
+        * in check, a move other than the royal's that neither captures nor lands on an empty
+          square of a line from the royal leaves every attack standing: only the others are played
+          to check, and drops only on those lines.
+        """
+        R = self.rules
+        c = self.turn
+        royal = self._royal[c]
+        b = self._board
+        if royal is not None and self._complex_may_attack(royal, c ^ 1):
+            for moves in self._pseudo_chunks():
+                yield list(self._legal(moves))
+            return
+        check = royal is not None and self.is_attacked(royal, c ^ 1)
+        if check:
+            lines = self._open_lines(royal)
+            safe = self._stays_safe
+            for sq, code in list(self._pieces[c].items()):
+                moves = self._piece_moves(sq, code)
+                if sq == royal:
+                    yield [m for m in moves if safe(m, c)]
+                else:
+                    yield [m for m in moves
+                           if (m.kills or b[m.to_square] or m.to_square in lines) and safe(m, c)]
+            if R.drops:
+                yield from self._drop_chunks(lines)
+            return
+        pinned = () if royal is None else self._pin_candidates(royal, c)
+        for sq, code in list(self._pieces[c].items()):
+            moves = self._piece_moves(sq, code)
+            if royal is None:
+                yield moves
+            elif sq == royal or sq in pinned:
+                yield [m for m in moves if self._stays_safe(m, c)]
+            elif R.complex[code]:
+                yield [m for m in moves if not m.kills or self._stays_safe(m, c)]
+            else:
+                yield moves
+        if R.drops:
+            yield from self._drop_chunks(None)
+
+    def _drop_chunks(self, lines):
+        """The legal drops, a list per piece type in hand; in check, only on the squares ``lines``
+        (each then played to check), else anywhere the drop rules allow."""
+        R = self.rules
+        c = self.turn
+        b = self._board
+        hand = self.hands[c]
+        enemy_royal = self._royal[c ^ 1]
+        targets = None
+        for t in R.droppable:
+            if not hand[t]:
+                continue
+            if targets is None:
+                targets = [sq for sq in R.squares if not b[sq]] if lines is None else sorted(lines)
+            code = t * 2 + c
+            table, some_dead = R.drop_table(code)
+            moves = [table[sq] for sq in targets]
+            if some_dead:
+                moves = [m for m in moves if m is not None]
+            full = self._full_regions(t, c)
+            if full:
+                moves = [m for m in moves if not any(_region(per, m.to_square) in regions for per, regions in full)]
+            if lines is not None:
+                moves = [m for m in moves if self._stays_safe(m, c)]
+            if t in R.drop_mate_forbidden and enemy_royal is not None:
+                # the drop mates only if it checks; without hoppers of the mover's that could use
+                # it as a screen, only the dropped piece itself can give that check
+                deltas = None if self._complex_may_attack(enemy_royal, c) else R.attack_deltas(code)
+                moves = [m for m in moves if (deltas is not None and enemy_royal - m.to_square not in deltas)
+                         or not self._is_drop_mate(m)]
+            yield moves
+
+    def _open_lines(self, sq: int) -> set:
+        """The empty squares on the eight lines from ``sq`` up to the first piece on each."""
+        b = self._board
+        out = set()
+        for step in DIRECTIONS:
+            t = sq + step
+            while not b[t]:
+                out.add(t)
+                t += step
+        return out
+
+    def _pseudo_chunks(self):
+        """The pseudo-legal moves, a list per piece and then the drops."""
+        for sq, code in list(self._pieces[self.turn].items()):
+            yield self._piece_moves(sq, code)
+        if self.rules.drops:
+            yield self._drops()
+
+    def _piece_moves(self, sq: int, code: int) -> list[Move]:
+        """The pseudo-legal moves of one piece, from the ready-made tables of the rule set."""
+        R = self.rules
+        idx = code if R.zoned[code] is None else R.zoned[code][sq]
+        if R.complex[idx]:
+            out: list[Move] = []
+            for to, kills in self._piece_targets(sq, code):
+                self._with_promotion(sq, code, to, kills, out)
+            return out
+        b = self._board
+        colour = code & 1
+        leaps, rays = R.move_table(code, sq)
+        out = []
+        for to, m, moves in leaps:
+            p = b[to]
+            if not p:
+                if m & MOVE:
+                    out += moves
+            elif (p & 1) != colour and m & CAPTURE:
+                out += moves
+        for ray in rays:
+            for to, m, moves in ray:
+                p = b[to]
+                if not p:
+                    if m & MOVE:
+                        out += moves
+                    continue
+                if (p & 1) != colour and m & CAPTURE:
+                    out += moves
+                break
+        if R.dedupe[idx]:
+            return list(dict.fromkeys(out))
+        return out
+
+    def _stays_safe(self, move: Move, colour: int) -> bool:
+        self._push(move)
+        exposed = self._exposed(colour)
+        self._pop()
+        return not exposed
+
+    def _pin_candidates(self, royal: int, colour: int) -> set:
+        """The mover's pieces that may stand alone between its royal piece and an enemy slider
+        that attacks along that line (from the attack tables, which may over-approximate)."""
+        b = self._board
+        ra = self.rules.ray_attack[colour ^ 1]
+        out = set()
+        d = 0
+        for step in DIRECTIONS:
+            t = royal + step
+            p = b[t]
+            while not p:
+                t += step
+                p = b[t]
+            if p != OFF and (p & 1) == colour:
+                first = t
+                t += step
+                k = (t - royal) // step
+                p = b[t]
+                while not p:
+                    t += step
+                    k += 1
+                    p = b[t]
+                if p != OFF and (p & 1) != colour and ra[p][d] >= k:
+                    out.add(first)
+            d += 1
+        return out
+
+    def _complex_may_attack(self, sq: int, by: int) -> bool:
+        """Whether some piece of ``by`` with generators could ever capture on ``sq`` from where it
+        stands, whatever stands between (its reach and capture offsets say)."""
+        return next(self._complex_attackers(sq, by), None) is not None
 
     def _legal(self, moves):
         """The legal ones among pseudo-legal ``moves`` (the board is unchanged at each yield)."""
@@ -512,7 +724,8 @@ class Board:
             self._pop()
 
     def _has_legal_move(self) -> bool:
-        return next(self._legal(self.pseudo_legal_moves()), None) is not None
+        """Whether the side to move has a legal move: stops at the first piece that has one."""
+        return any(self._legal_chunks())
 
     # --- checking one move -----------------------------------------------------------------------
 

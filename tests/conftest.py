@@ -1,5 +1,9 @@
-"""Fixtures for the browser tests (tests/test_browser.py): the viewer on a local port and headless
-Chromium driving it.
+"""Suite-wide settings, and the fixtures of the browser tests (tests/test_browser.py): the viewer on
+a local port and headless Chromium driving it.
+
+Property tests are deterministic: the hypothesis profile derandomises them (the same examples on
+every run and machine) and keeps no example database, so a run never depends on an earlier one.
+``HYPOTHESIS_PROFILE=explore`` draws fresh random examples for a search by hand.
 
 Playwright drives Debian's ``chromium`` (``scripts/test`` installs it when missing); it never
 downloads a browser of its own.  ``DAIKIFU_CHROMIUM`` names another Chromium binary, and
@@ -15,6 +19,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("daikifu", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("explore", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "daikifu"))
 
 # Chromium's own network traffic (updates, sync, safe browsing) is refused on closed machines and
 # only slows the start down; --no-sandbox because the tests may run as root.

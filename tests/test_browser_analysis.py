@@ -13,7 +13,7 @@ import pytest
 
 from daikifu.archive.store import Archive
 from daikifu.formats.lsn import read_game
-from daikifu.formats.notation import notations
+from daikifu.replay.notation import notations
 from daikifu.replay import Board
 from daikifu.replay.squares import square_name
 

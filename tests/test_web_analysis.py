@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 
 from daikifu.formats.lsn import read_game
-from daikifu.formats.notation import parse_move
+from daikifu.replay.notation import parse_move
 from daikifu.replay import Board, compile_rules, load_variant, parse_square, square_name
 from daikifu.replay.legality import position_problems
 from daikifu.web import create_app

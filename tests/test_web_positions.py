@@ -19,7 +19,7 @@ from lxml import html
 
 from daikifu.archive.queries import position_key
 from daikifu.archive.store import Archive
-from daikifu.formats.notation import move_notation
+from daikifu.replay.notation import move_notation
 from daikifu.replay import Board, list_variants, square_name
 from daikifu.web import create_app
 

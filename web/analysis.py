@@ -16,7 +16,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 from daikifu.archive.queries import QueryError
 from daikifu.formats.game import Game
 from daikifu.formats.lsn import write_game
-from daikifu.formats.notation import notations
+from daikifu.replay.notation import notations
 from daikifu.replay import FIRST, Board, IllegalMoveError, Move, PositionError, parse_square
 from daikifu.replay.legality import position_problems
 from daikifu.replay.squares import square_name

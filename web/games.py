@@ -30,7 +30,7 @@ from daikifu.formats.game import RESULTS, Game, GameNode
 from daikifu.formats.jsonexport import game_to_dict
 from daikifu.formats.kif import KifError, write_kif
 from daikifu.formats.lsn import write_game
-from daikifu.formats.notation import move_notation
+from daikifu.replay.notation import move_notation
 from daikifu.replay import FIRST, VariantError
 from daikifu.replay.squares import parse_square, square_name
 
@@ -121,8 +121,7 @@ def _row_json(row: dict) -> dict:
 
 def _variant_choices() -> list[tuple[str, int]]:
     """(slug, games) of every variant in the archive, for the filter form."""
-    return [tuple(r) for r in archive().conn.execute(
-        "SELECT variant, count(*) FROM games GROUP BY variant ORDER BY variant")]
+    return archive().variant_counts()
 
 
 # --- the list -------------------------------------------------------------------------------------

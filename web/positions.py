@@ -73,7 +73,7 @@ def _target() -> Target | None:
     a, rp = archive(), replayer()
     try:
         if game_id is not None:
-            if a.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+            if not a.has_game(game_id):
                 abort(404, description=f"no game {game_id} in this archive")
             return target(a, position, variant, game_id=game_id, ply=ply, replayer=rp)
         if position is None:  # a variant alone: its start position
