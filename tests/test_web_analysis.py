@@ -16,6 +16,7 @@ from daikifu.formats.lsn import read_game
 from daikifu.replay.notation import parse_move
 from daikifu.replay import Board, compile_rules, load_variant, parse_square, square_name
 from daikifu.replay.legality import position_problems
+from daikifu.replay.usi import usi_to_move
 from daikifu.web import create_app
 
 from archive_support import sample_archive
@@ -52,6 +53,7 @@ def check_against_the_rules(variant: str, position: str, answer: dict, square: s
             captured.add(move.to_square)
         assert set(entry["captures"]) == {square_name(sq) for sq in captured}
         assert parse_move(board, entry["lsn"]) == move  # the text names exactly this move
+        assert usi_to_move(board, entry["usi"]) == move
         after = board.copy(stack=False)
         after.play(move)
         assert entry["position"] == after.position()

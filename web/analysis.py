@@ -20,6 +20,7 @@ from daikifu.replay.notation import notations
 from daikifu.replay import FIRST, Board, IllegalMoveError, Move, PositionError, parse_square
 from daikifu.replay.legality import position_problems
 from daikifu.replay.squares import square_name
+from daikifu.replay.usi import move_to_usi
 
 from .db import replayer
 from .params import flag_arg
@@ -94,6 +95,7 @@ def move_json(board: Board, move: Move, text: str, after: str | None = None) -> 
     out = {
         "lsn": text,
         "uci": move.uci(),
+        "usi": move_to_usi(board.rules, move),
         "piece": piece,
         "from": None if origin is None else square_name(origin),
         "steps": [square_name(sq) for sq in move.kills],
