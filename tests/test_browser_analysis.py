@@ -290,3 +290,30 @@ def test_analysis_by_touch_on_a_phone(phone, live_server, browser_archive):
     phone.wait_for_selector("#move-list .analysis-move")
     board.push(move)
     assert shown(phone) == expected(board)
+
+
+def test_igui_and_pass_are_offered(page, live_server):
+    pieces = {"h1": "K", "h15": "k", "e5": "!LD", "e6": "p"}
+    position = position_text(pieces, 15, 15)
+    board = Board("dai-kagamigi", position)
+    igui = next(m for m in board.legal_moves() if m.to_square == m.from_square and m.kills)
+    passing = next(m for m in board.legal_moves() if m.is_pass)
+    open_position(page, live_server, "dai-kagamigi", position)
+    click_square(page, "e5")
+    page.click("#analysis-choice button:has-text('Pass')")
+    until(page, "document.querySelector('#position-string').textContent.includes(' w ')")
+    assert page.text_content("#position-string").strip() == _after(board, passing)
+    page.keyboard.press("ArrowLeft")
+    ready(page)
+    click_square(page, "e5")
+    click_square(page, "e6")
+    page.click("#analysis-choice button:has-text('igui')")
+    until(page, "document.querySelector('#position-string').textContent.includes(' w ')")
+    assert page.text_content("#position-string").strip() == _after(board, igui)
+    assert page.locator("#analysis-lines .analysis-move").last.text_content() == "!LDx!e6"
+
+
+def _after(board: Board, move) -> str:
+    after = board.copy(stack=False)
+    after.play(move)
+    return after.position()

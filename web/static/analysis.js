@@ -286,7 +286,7 @@
   }
 
   /* Write the new node's move beside the game's: after its parent in the parent's line, or
-   * in a new indented line under the parent's move. */
+   * in a new indented line after the parent's move (and the lines already there). */
   function place(index, node) {
     if (!moveList) return null;
     var parent = node.p;
@@ -303,7 +303,10 @@
     var anchor = moveList.querySelector('.move[data-node="' + parent + '"]');
     if (anchor) {
       var after = anchor;
-      while (after.nextElementSibling && after.nextElementSibling.matches(".nag, .comment")) after = after.nextElementSibling;
+      // after the move's glyphs, comment and variations (earlier lines from here included)
+      while (after.nextElementSibling && after.nextElementSibling.matches(".nag, .comment, .variation")) {
+        after = after.nextElementSibling;
+      }
       after.after(div);
     } else {
       moveList.appendChild(div);
