@@ -19,7 +19,7 @@ from daikifu.formats.lsn import write_game
 from daikifu.replay.notation import notations
 from daikifu.replay import FIRST, Board, IllegalMoveError, Move, PositionError, parse_square
 from daikifu.replay.legality import position_problems
-from daikifu.replay.squares import square_name
+from daikifu.replay.squares import MAX_FILES, MAX_RANKS, square, square_name
 from daikifu.replay.usi import move_to_usi
 
 from .db import replayer
@@ -30,6 +30,8 @@ bp = Blueprint("analysis", __name__)
 
 MAX_POSITION = 4000  # characters, as for position search
 MAX_LINE = 1000  # moves of a line written as a record
+#: square number -> name, for every square of the largest board (written thousands of times a request)
+NAME = {square(f, r): square_name(square(f, r)) for f in range(MAX_FILES) for r in range(MAX_RANKS)}
 
 
 # --- one move as the viewer shows it ---------------------------------------------------------------
@@ -75,9 +77,9 @@ def push_node(board: Board, move: Move, text: str, position: str | None = None) 
         list(dict.fromkeys((move.from_square, *move.kills, move.to_square)))
     before = [token(board.piece_at(sq)) for sq in touched]
     board.push(move)
-    changes = [[square_name(sq), old, token(board.piece_at(sq))] for sq, old in zip(touched, before)]
+    changes = [[NAME[sq], old, token(board.piece_at(sq))] for sq, old in zip(touched, before)]
     node = {"m": text, "c": [c for c in changes if c[1] != c[2]],
-            "h": {key[0] if key != "captured" else "x": [square_name(sq) for sq in value]
+            "h": {key[0] if key != "captured" else "x": [NAME[sq] for sq in value]
                   for key, value in marks.items() if value}}
     if board.rules.drops:
         node["hd"] = hand_counts(board)
@@ -89,7 +91,6 @@ def move_json(board: Board, move: Move, text: str, after: str | None = None) -> 
     """One legal move for ``/api/moves`` (``after``: the position string after it, if known)."""
     origin = move.from_square
     piece = move.drop if origin is None else board.piece_at(origin).id
-    captures = [square_name(sq) for sq in board.captured_squares(move)]
     node = push_node(board, move, text, after)
     board.pop()
     out = {
@@ -97,10 +98,10 @@ def move_json(board: Board, move: Move, text: str, after: str | None = None) -> 
         "uci": move.uci(),
         "usi": move_to_usi(board.rules, move),
         "piece": piece,
-        "from": None if origin is None else square_name(origin),
-        "steps": [square_name(sq) for sq in move.kills],
-        "to": square_name(move.to_square),
-        "captures": captures,
+        "from": None if origin is None else NAME[origin],
+        "steps": [NAME[sq] for sq in move.kills],
+        "to": NAME[move.to_square],
+        "captures": node["h"].get("x", []),  # every square it takes, in path order
         "promotion": move.promotion,
         "drop": move.drop,
         "igui": origin == move.to_square and bool(move.kills),

@@ -485,8 +485,16 @@
     if (el) onSquare(el.getAttribute("data-sq"));
   });
   document.querySelectorAll(".hand").forEach(function (hand) {
+    hand.addEventListener("pointerover", function (event) {
+      var piece = event.target.closest(".hand-piece");
+      if (!piece || event.pointerType === "touch") return;
+      clearTimeout(hoverTimer);
+      hoverTimer = setTimeout(function () { showPiece(piece.getAttribute("data-piece"), piece); }, 400);
+    });
+    hand.addEventListener("pointerout", function (event) { if (event.target.closest(".hand-piece")) hidePiece(); });
     hand.addEventListener("click", function (event) {
       var piece = event.target.closest(".hand-piece");
+      hidePiece();
       if (!piece || !answer) return;
       var side = hand.id === "hand-sente" ? "sente" : "gote";
       if (side !== answer.turn) return;
