@@ -41,6 +41,7 @@
   var answer = null;  // the answer for the position shown
   var selection = null;  // {from: square or null, drop: piece ID or null, path: [stops chosen]}
   var lineOf = {};  // analysis node -> the element its line is written in
+  var loadTimer = null;
 
   /* --- the moves of the position shown ---------------------------------------------------------- */
 
@@ -77,16 +78,21 @@
     answer = null;
     moveSelect.textContent = "";
     setStatus("Loading the legal moves\u2026");
-    load(node.pos).then(function (result) {
-      if (nodes[viewer.current()] !== node) return;  // stepped on meanwhile
-      answer = result;
-      fillMoveList();
-      var text = turnName(result) + " to move" + (result.check ? ", in check" : "") + ": " +
-        result.moves.length + " legal move" + (result.moves.length === 1 ? "" : "s") + ".";
-      if (result.outcome) text = "Game over: " + result.outcome.termination + " (" + result.outcome.result + ").";
-      setStatus(text);
-    }).catch(function (error) { setStatus("The moves could not be loaded: " + error.message); });
     updateLine();
+    // one request once the stepping stops (holding an arrow key asks for no position on the way)
+    clearTimeout(loadTimer);
+    loadTimer = setTimeout(function () {
+      if (nodes[viewer.current()] !== node) return;
+      load(node.pos).then(function (result) {
+        if (nodes[viewer.current()] !== node) return;  // stepped on meanwhile
+        answer = result;
+        fillMoveList();
+        var text = turnName(result) + " to move" + (result.check ? ", in check" : "") + ": " +
+          result.moves.length + " legal move" + (result.moves.length === 1 ? "" : "s") + ".";
+        if (result.outcome) text = "Game over: " + result.outcome.termination + " (" + result.outcome.result + ").";
+        setStatus(text);
+      }).catch(function (error) { setStatus("The moves could not be loaded: " + error.message); });
+    }, cache[node.pos] ? 0 : 120);
   }
 
   function fillMoveList() {
