@@ -195,3 +195,37 @@ def test_the_check_endpoint(client):
     assert client.get("/api/position-check?variant=shogi").status_code == 400
     r = client.get("/api/position-check?" + urlencode({"variant": "shogi", "position": Board("shogi").position()}))
     assert r.get_json() == {"variant": "shogi", "position": Board("shogi").position(), "valid": True, "problems": []}
+
+
+# --- the board editor's page -----------------------------------------------------------------------
+
+
+def test_the_editor_page_offers_every_piece_of_both_sides(client):
+    import json
+
+    from lxml import html
+    variant = load_variant("chu-kagamigi")
+    r = client.get("/positions?edit=1&variant=chu-kagamigi")
+    assert r.status_code == 200
+    doc = html.fromstring(r.data)
+    palette = {(b.get("data-piece"), b.get("data-colour")) for b in doc.xpath("//button[contains(@class, 'palette-piece')]")}
+    assert palette == {(p.id, c) for p in variant.pieces for c in ("0", "1")}
+    data = json.loads(doc.xpath("//script[@id='editor-data']")[0].text)
+    assert data["position"] == data["start"] and data["drops"] is True
+    start = Board("chu-kagamigi")
+    assert set(data["start"]["pieces"]) == {square_name(sq) for sq in start.pieces()}
+    # a position to edit is read as given, hands and side to move included
+    position = position_text({"f1": "K", "f12": "k"}, 12, 12, turn="w", hands="2Pg")
+    data = json.loads(html.fromstring(client.get("/positions?" + urlencode(
+        {"edit": 1, "variant": "chu-kagamigi", "position": position})).data).xpath("//script[@id='editor-data']")[0].text)
+    assert data["position"] == {"pieces": {"f1": "K", "f12": "k"}, "hands": [{"P": 2}, {"G": 1}], "turn": "w"}
+
+
+@pytest.mark.parametrize("query, words", [
+    ({"variant": "no-such-variant"}, "unknown variant"),
+    ({"variant": "shogi", "position": "9/9 b - 1"}, "2 ranks given"),
+    ({"variant": "shogi", "position": "x" * 5000}, "too long"),
+])
+def test_the_editor_refuses_bad_parameters(client, query, words):
+    r = client.get("/positions?" + urlencode({"edit": 1, **query}))
+    assert r.status_code == 400 and words in r.get_data(as_text=True)

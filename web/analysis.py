@@ -19,6 +19,7 @@ from daikifu.formats.lsn import write_game
 from daikifu.replay.notation import notations
 from daikifu.replay import FIRST, Board, IllegalMoveError, Move, PositionError, parse_square
 from daikifu.replay.legality import position_problems
+from daikifu.replay.rules import Ruleset
 from daikifu.replay.squares import MAX_FILES, MAX_RANKS, square, square_name
 from daikifu.replay.usi import move_to_usi
 
@@ -141,9 +142,15 @@ def _rules_and_position(required: bool = False):
               "variant is required: a variant's slug, name or alias")
     if len(position or "") > MAX_POSITION or len(variant) > 200 or len(ruleset) > 1000:
         abort(400, description=f"a parameter is too long (position: at most {MAX_POSITION} characters)")
+    return rules_for(variant, ruleset), position
+
+
+def rules_for(variant: str, ruleset: str = "") -> Ruleset:
+    """The compiled rules of a variant (slug, name or alias) and rule set, from the cache of the
+    application's replayer; an unknown or unplayable one is a 400 saying why."""
     rp = replayer()
     try:
-        return rp.rules(rp.variant(variant).slug, ruleset), position
+        return rp.rules(rp.variant(variant).slug, ruleset)
     except QueryError as exc:
         abort(400, description=str(exc))
 

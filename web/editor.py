@@ -11,24 +11,15 @@ from __future__ import annotations
 
 from flask import abort, render_template, request, url_for
 
-from daikifu.archive.queries import QueryError
 from daikifu.replay import Board, list_variants
 from daikifu.replay.position import PositionError, format_piece, parse_position
 from daikifu.replay.rules import Ruleset
 from daikifu.replay.squares import square_name
 
-from .db import replayer
+from .analysis import rules_for
 from .svg import board_svg, promoted_types, symbol_id
 
 MAX_POSITION = 4000  # characters, as for position search
-
-
-def _rules(variant: str, ruleset: str) -> Ruleset:
-    rp = replayer()
-    try:
-        return rp.rules(rp.variant(variant).slug, ruleset)
-    except QueryError as exc:
-        abort(400, description=str(exc))
 
 
 def _pieces(rules: Ruleset, text: str) -> dict:
@@ -65,7 +56,7 @@ def editor_page():
     position = args.get("position", "").strip() or None
     if position is not None and len(position) > MAX_POSITION:
         abort(400, description=f"the position string is too long (at most {MAX_POSITION} characters)")
-    rules = _rules(variant, ruleset)
+    rules = rules_for(variant, ruleset)
     data = editor_data(rules, position, ruleset)
     empty = "/".join([str(rules.files)] * rules.ranks) + " b - 1"
     cell = 40 if max(rules.files, rules.ranks) <= 12 else 34
