@@ -8,9 +8,11 @@ endpoint's own helpers.
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlencode
 
 import pytest
+from lxml import html
 
 from daikifu.formats.lsn import read_game
 from daikifu.replay.notation import parse_move
@@ -201,9 +203,6 @@ def test_the_check_endpoint(client):
 
 
 def test_the_editor_page_offers_every_piece_of_both_sides(client):
-    import json
-
-    from lxml import html
     variant = load_variant("chu-kagamigi")
     r = client.get("/positions?edit=1&variant=chu-kagamigi")
     assert r.status_code == 200
