@@ -73,6 +73,8 @@ def test_the_lion_dog_shows_the_moves_of_the_rules_core_stop_by_stop(page, live_
     enemies = {square_name(sq) for sq in board.pieces(1)}
     assert marked(page, "an-capture") == first & enemies  # captures are told apart from quiet moves
     assert marked(page, "an-self") == {"e5"}  # pass or igui: back to its own square
+    status = page.text_content("#analysis-status")  # the marks in words too
+    assert status.startswith("!LD on e5: moves to ") and all(sq in status for sq in first - {"e5"})
     for stop in sorted(first):
         if not any(len(s) > 1 and s[0] == stop for s in moves):
             continue

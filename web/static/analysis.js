@@ -177,14 +177,21 @@
     if (selection.from) mark(selection.from, "an-from");
     selection.path.forEach(function (sq) { mark(sq, "an-step"); });
     var next = nextStops(moves);
+    var quiet = [], taking = [];
     Object.keys(next).forEach(function (sq) {
       if (sq === selection.from) {
         mark(sq, "an-self");  // pass, or igui: back to its own square
       } else {
         var captures = next[sq].some(function (m) { return m.captures.indexOf(sq) >= 0; });
         mark(sq, captures ? "an-capture" : "an-move");
+        (captures ? taking : quiet).push(sq);
       }
     });
+    // the marks in words, for screen readers and for anyone who cannot tell the colours apart
+    var who = selection.drop ? selection.drop + " in hand" : moves[0].piece + " on " + selection.from;
+    setStatus(who + (selection.path.length ? " via " + selection.path.join(", ") : "") + ": " +
+      (quiet.length ? "moves to " + quiet.join(" ") : "") + (quiet.length && taking.length ? "; " : "") +
+      (taking.length ? "captures on " + taking.join(" ") : "") + (quiet.length || taking.length ? "." : ""));
     if (selection.from && next[selection.from]) {
       var back = next[selection.from];
       var igui = back.some(function (m) { return m.igui; });
