@@ -1126,6 +1126,9 @@ def looks_like_kif(data: bytes | str) -> bool:
             return True
         if _RE_BORDER.match(line) and "-" * 9 in line:
             return True
+        row = _RE_ROW.match(line)
+        if row and row.group(2) and _japanese_number(row.group(2)) is not None:  # | ・ ・ ...|一
+            return True
         m = _RE_HEADER.match(line)
         if m and m.group(1).strip(_SPACE) in _KNOWN_KEYS:
             return True

@@ -1,0 +1,342 @@
+"""The reading pipeline (formats/reading.py) and the KI2, CSA, JKF and USI readers and writers,
+on the real records in tests/data/real (see its MANIFEST.md for provenance and the ply counts)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from daikifu.archive.importer import import_paths
+from daikifu.archive.store import Archive, make_record
+from daikifu.formats.reading import (REPLACED_MESSAGE, NotARecordError, decode_record, detect_format,
+                                     read_record, write_record)
+from daikifu.replay import Board, Move
+from daikifu.replay.squares import parse_square
+from daikifu.web.importing import decode_upload
+from daikifu.web.importing import read_record as web_read_record
+
+from position_support import position_text
+
+REAL = Path(__file__).parent / "data" / "real"
+NOT_A_RECORD = "not a record in a format daikifu reads (LSN, KIF, KI2, CSA, JKF, USI)"
+
+# Where the MANIFEST's ply count is not the number of moves (checked by hand, see the report):
+MANIFEST_CORRECTIONS = {
+    # JKF: the MANIFEST counts the "special" entry (TORYO) as a ply; the KIF twin has 117 moves
+    "other/jkf_ryuou201409020101.jkf": [117],
+    "other/tsshogi_sample04.jkf": [79],
+    # the 変化：3手 block starts after the main line's last move (激指 writes it so): the KIF reader
+    # reads it as the main line's continuation, so the main line has 4 moves
+    "kif/bioshogi_branch_gekisashi.kif": [4],
+}
+
+
+def _manifest() -> dict:
+    """File -> (games, [main-line plies of each game]) from the MANIFEST's tables."""
+    rows = {}
+    for line in (REAL / "MANIFEST.md").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\| `([^`]+)` \|", line)
+        cells = [c.strip() for c in line.split("|")]
+        if not m or len(cells) < 9:
+            continue
+        counts = re.match(r"(\d+) / ([\d+]+)", cells[7])
+        if counts:
+            rows[m.group(1)] = (int(counts.group(1)), [int(x) for x in counts.group(2).split("+")])
+    return rows
+
+
+MANIFEST = _manifest()
+READABLE = sorted(f for f in MANIFEST if f.split("/")[0] in ("kif", "ki2", "csa") or f.endswith((".jkf", ".sfen")))
+
+
+def read(path: str, **kwargs) -> list:
+    return list(read_record((REAL / path).read_bytes(), name=path, **kwargs))
+
+
+def test_manifest_is_read():
+    assert len([f for f in READABLE if f.startswith("ki2/")]) == 26
+    assert len([f for f in READABLE if f.startswith("csa/")]) == 31
+    assert len([f for f in READABLE if f.startswith("kif/")]) == 65
+
+
+@pytest.mark.parametrize("path", READABLE)
+def test_real_record_validates_with_manifest_counts(path):
+    games = read(path)
+    errors = [str(e) for g in games for e in g.errors if e.kind == "error"]
+    assert not errors, errors
+    expected_games, plies = MANIFEST[path]
+    assert len(games) == expected_games
+    assert [len(g.mainline_moves()) for g in games] == MANIFEST_CORRECTIONS.get(path, plies)
+
+
+@pytest.mark.parametrize("path, ply, line, words", [
+    ("malformed/bioshogi_hansoku_nifu.ki2", 88, 26, "most unpromoted P allowed on that file"),
+    ("malformed/kfjs_illegal_move.kif", 3, 11, "cannot make that move"),
+    ("malformed/kifuzo_incomplete_moves.csa", 2, 4, "side-to-move line among the moves"),
+    ("malformed/kifuzo_invalid_drop.csa", 1, 3, "00 is not on the board"),
+    ("malformed/kifuzo_incomplete_board.kifu", None, 1, "the board diagram has 2 ranks"),
+    ("malformed/kifuzo_mixed_format.kifu", None, 2, "unrecognised line 'N-Gote太郎'"),
+])
+def test_malformed_records_are_caught_where_they_go_wrong(path, ply, line, words):
+    (game,) = read(path)
+    first = next(e for e in game.errors if e.kind == "error")
+    assert (first.ply, first.line) == (ply, line)
+    assert words in first.message
+    assert first.file == path
+
+
+def test_nifu_says_what_is_wrong_at_ply_88():
+    (game,) = read("malformed/bioshogi_hansoku_nifu.ki2")
+    assert len(game.mainline_moves()) == 87
+    (error,) = [e for e in game.errors if e.kind == "error"]
+    assert error.move == "△５五歩" and error.column == 25
+
+
+@pytest.mark.parametrize("path", ["other/tenjiku_qanl-mate.txt", "chu/colin-adams_EVEN.fsy"])
+def test_no_record_is_said_so(path):
+    with pytest.raises(NotARecordError) as err:
+        read(path)
+    assert str(err.value) == f"{path}: {NOT_A_RECORD}"
+    with pytest.raises(NotARecordError):
+        list(read_record(b"just some words\nand more\n", name="notes.kif"))
+
+
+def test_detection_is_by_content_not_by_name():
+    csa = (REAL / "csa/skc_v22.csa").read_bytes()
+    assert detect_format(decode_record(csa).text, "game.kif") == "csa"
+    (game,) = read_record(csa, name="game.kif")
+    assert len(game.mainline_moves()) == 2
+    # a KIF with headers only and no moves looks like KI2 as much as KIF: the extension decides
+    header_only = "先手：A\n後手：B\n"
+    assert detect_format(header_only, "x.ki2") == "ki2" and detect_format(header_only, "x.kif") == "kif"
+
+
+def test_format_override():
+    usi = b"position startpos moves 7g7f\n"
+    assert [len(g.mainline_moves()) for g in read_record(usi, fmt="usi")] == [1]
+    (game,) = read_record(usi, fmt="lsn", name="x")
+    assert not game.valid  # read as LSN, as asked: no tags, not a move in LSN
+
+
+def test_decoding_policy():
+    # declared UTF-8, bytes Shift_JIS: the bytes win
+    data = (REAL / "kif/jkf_no_henka.kif").read_bytes()
+    assert b"encoding=UTF-8" in data
+    assert decode_record(data).encoding == "cp932"
+    # EUC-JP (real CSA files use it): readable names, not cp932's half-width katakana
+    euc = decode_record((REAL / "csa/jkf_2005_YAMADA_GPS.csa").read_bytes())
+    assert euc.encoding == "euc_jp" and "山田" in euc.text
+    # a BOM decides; a declared encoding that fits is used
+    assert decode_record(b"\xef\xbb\xbf#KIF version=2.0 encoding=UTF-8\n").encoding == "utf-8-bom"
+    sjis = "'encoding=Shift_JIS\nN+先手\n".encode("cp932")
+    assert decode_record(sjis).encoding == "cp932"
+    # a UTF-8 format is not read as Shift_JIS: bad bytes stay bad
+    (game,) = read_record(b'[Variant "shogi"]\n\n1. P-c4 {caf\x82\xa0} *\n', name="x.lsn")
+    assert game.valid and next(game.mainline()).comment == "caf\ufffd\ufffd"
+
+
+@pytest.mark.parametrize("fmt, data", [
+    ("kif", "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*a comment \x00BAD\n   2 ３四歩(33)\n"),
+    ("lsn", '[Variant "shogi"]\n\n1. P-c4 {a comment \x00BAD} P-g6 *\n'),
+    ("csa", "V2.2\nPI\n+\n+7776FU\n'*a comment \x00BAD\n-3334FU\n"),
+    ("ki2", "手合割：平手\n▲７六歩\n*a comment \x00BAD\n△３四歩\n"),
+])
+def test_undecodable_bytes_are_a_warning_with_the_line_in_every_format(fmt, data):
+    raw = data.encode("utf-8").replace(b"\x00BAD", b"\xff\xfe")
+    (game,) = read_record(raw, name=f"x.{fmt}", fmt=fmt)
+    assert game.valid, [str(e) for e in game.errors]
+    assert len(game.mainline_moves()) == 2
+    (warning,) = [e for e in game.errors if e.message == REPLACED_MESSAGE]
+    assert warning.kind == "warning" and warning.line == data.splitlines().index(
+        next(x for x in data.splitlines() if "BAD" in x)) + 1
+
+
+def test_game_level_errors_carry_a_line():
+    text = '[Variant "shogi"]\n\n1. P-c4 *\n\n[Event "no variant"]\n\n1. P-c4 *\n'
+    games = list(read_record(text.encode(), name="x.lsn"))
+    error = games[1].errors[0]
+    assert "Variant tag is missing" in error.message and error.line == 5 and error.game == 2
+
+
+# --- CSA -------------------------------------------------------------------------------------------
+
+
+def test_csa_several_games_specials_and_times():
+    text = ("V2.2\nN+A\nN-B\n$EVENT:Cup\n$START_TIME:2024/05/06 10:00:00\nPI\n+\n+7776FU,T3\n-3334FU\n"
+            "T5\n'*well played\n%TORYO\n/\nPI82HI\n-\n-3334FU\n%SENNICHITE\n/\nPI\n+\n+7776FU\n%-ILLEGAL_ACTION\n")
+    first, second, third = read_record(text.encode(), name="x.csa")
+    assert first.headers["Sente"] == "A" and first.headers["Event"] == "Cup" and first.headers["Date"] == "2024.05.06"
+    assert first.headers["StartTime"] == "2024/05/06 10:00:00"
+    assert first.result == "0-1" and first.headers["Termination"] == "resignation"  # Sente, to move, resigns
+    nodes = list(first.mainline())
+    assert nodes[0].comment == "[%emt 0:00:03]" and nodes[1].comment == "[%emt 0:00:05] well played"
+    assert second.start.split()[0] == "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
+    assert second.result == "1/2-1/2" and second.source_line == 14
+    assert third.result == "1-0"  # Gote's illegal action: Sente wins
+
+
+def test_csa_writer_writes_what_the_spec_shows():
+    (game,) = read_record(b"position startpos moves 7g7f 3c3d", fmt="usi")
+    game.headers["Sente"], game.headers["Gote"] = "A", "B"
+    game.headers["Termination"], game.result = "resignation", "0-1"
+    expected = "'encoding=UTF-8\nV2.2\nN+A\nN-B\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n"
+    assert write_record(game, "csa").decode() == expected
+
+
+def test_csa_refuses_boards_it_cannot_hold():
+    from daikifu.formats.game import Game
+    from daikifu.formats.reading import UnsupportedConversion
+    with pytest.raises(UnsupportedConversion, match="CSA cannot hold"):
+        write_record(Game("dai-kagamigi"), "csa")
+
+
+# --- KI2 -------------------------------------------------------------------------------------------
+
+
+def sq(name: str) -> int:
+    return parse_square(name)
+
+
+GOLDS = position_text({"e1": "K", "e9": "k", "d1": "G", "f1": "G"}, 9, 9)  # golds on ６九 and ４九
+
+
+@pytest.mark.parametrize("origin, text", [("d1", "５八金左"), ("f1", "５八金右")])
+def test_ki2_relative_markers_written_and_read(origin, text):
+    from daikifu.formats.game import Game
+    game = Game("shogi", start=GOLDS)
+    game.add_variation(Move(sq(origin), sq("e2")))
+    ki2 = write_record(game, "ki2").decode()
+    assert f"▲{text}" in ki2
+    (back,) = read_record(ki2.encode(), fmt="ki2")
+    assert back.mainline_moves() == [Move(sq(origin), sq("e2"))]
+
+
+def test_ki2_straight_and_sideways():
+    start = position_text({"e1": "K", "e9": "k", "e3": "G", "f2": "G", "d2": "G"}, 9, 9)
+    from daikifu.formats.ki2 import _Style, ki2_move_text
+    from daikifu.formats.game import Game
+    style = _Style(Game("shogi", start=start))
+    board = Board("shogi", start)
+    # to ５八 (e2): from ５七 (e3) backwards, from ４八 and ６八 sideways
+    assert ki2_move_text(style, board, Move(sq("e3"), sq("e2")), None) == "５八金引"
+    assert ki2_move_text(style, board, Move(sq("f2"), sq("e2")), None) == "５八金右"
+    assert ki2_move_text(style, board, Move(sq("d2"), sq("e2")), None) == "５八金左"
+
+
+def test_ki2_ambiguous_move_is_an_error_that_says_what_to_write():
+    text = f"手合割：その他\n初期局面：{GOLDS}\n▲５八金\n"
+    (game,) = read_record(text.encode(), fmt="ki2", name="g.ki2")
+    (error,) = [e for e in game.errors if e.kind == "error"]
+    assert error.message == "two 金 can reach ５八: write 右 or 左"
+    assert (error.ply, error.line, error.column, error.move) == (1, 3, 1, "▲５八金")
+    assert set(error.suggestions) >= {"▲５八金右", "▲５八金左"}
+
+
+def test_ki2_promotion_and_drop_words():
+    text = "▲７六歩　△３四歩　▲２二角成　△同　銀　▲４五角打\n"
+    (game,) = read_record(text.encode(), fmt="ki2")
+    moves = game.mainline_moves()
+    assert moves[2].promotion is True and moves[3].to_square == moves[2].to_square
+    assert moves[4] == Move(None, sq("f5"), (), None, "B")
+    assert "▲４五角" in write_record(game, "ki2").decode()  # 打 only where a piece could also move
+
+
+# --- JKF and USI -----------------------------------------------------------------------------------
+
+
+def test_jkf_forks_and_comments_round_trip():
+    (game,) = read("kif/jkf_fork.kif")
+    assert len(game.variations) + sum(len(n.variations) - 1 for n in game.mainline()) >= 2
+    (back,) = read_record(write_record(game, "jkf"), fmt="jkf")
+    assert _tree(back) == _tree(game)
+
+
+def _tree(node, comments: bool = True) -> list:
+    return [(child.move, _TIMES.sub("", child.comment).strip() if comments else "", _tree(child, comments))
+            for child in node.variations]
+
+
+def test_usi_lines_are_games():
+    games = read("other/shogihome_book_src05.sfen")
+    assert [len(g.mainline_moves()) for g in games] == [5, 6]
+    text = b"sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1 moves G*5b\nposition startpos moves 7g7f 7g7f\n"
+    first, second = read_record(text)
+    assert first.valid and first.start.startswith("4k4/9")
+    (error,) = [e for e in second.errors if e.kind == "error"]
+    assert (error.line, error.column, error.ply, error.move) == (2, 30, 2, "7g7f")
+
+
+# --- one pipeline for every entry point --------------------------------------------------------------
+
+
+KIF_TEXT = "開始日時：2024/05/06\n先手：先手太郎\n後手：後手花子\n手合割：平手\n手数----指手--\n   1 ７六歩(77)\n*好手\n   2 ３四歩(33)\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "cp932"])
+def test_the_three_entry_points_agree(tmp_path, encoding):
+    data = KIF_TEXT.encode(encoding)
+    path = tmp_path / "game.kif"
+    path.write_bytes(data)
+    # validate and convert read through read_record
+    (game,) = read_record(data, name=str(path))
+    # the importer (and its workers)
+    db = tmp_path / "a.db"
+    with Archive(str(db)) as a:
+        import_paths(a, [str(path)], jobs=1)
+        stored = a.conn.execute("SELECT digest, tags FROM games").fetchall()
+    with Archive(str(tmp_path / "b.db")) as b:
+        import_paths(b, [str(path)], jobs=2)
+        stored_parallel = b.conn.execute("SELECT digest, tags FROM games").fetchall()
+    # the web import page (an upload)
+    fmt, checked = web_read_record(decode_upload(data, "game.kif"), "game.kif")
+    assert fmt == "kif"
+    rec = checked[0].record
+    assert game.headers["Sente"] == "先手太郎" and game.headers["Gote"] == "後手花子"
+    assert next(game.mainline()).comment == "好手"
+    digest = make_record(game, "kif").digest
+    assert stored == stored_parallel == [(digest, json.dumps(rec.tags, ensure_ascii=False))] or (
+        [(d, json.loads(t)) for d, t in stored] == [(digest, json.loads(json.dumps(rec.tags)))])
+    assert rec.digest == digest and [list(t) for t in rec.tags] == [list(t) for t in make_record(game, "kif").tags]
+
+
+# --- round trip over the whole folder ----------------------------------------------------------------
+
+
+CHAIN = ["lsn", "ki2", "csa", "jkf", "usi", "kif", "lsn"]
+CARRIES = {  # what each format holds: comments, move times, variations, result
+    "lsn": {"comments", "times", "variations", "result"}, "kif": {"comments", "times", "variations", "result"},
+    "ki2": {"comments", "variations", "result"}, "jkf": {"comments", "times", "variations", "result"},
+    "csa": {"comments", "times", "result"}, "usi": set(),
+}
+_TIMES = re.compile(r"\[%emt [\d:]+\]|\[%kiftotal [\d:]+\]")
+
+
+def _comments(game, times: bool = True) -> list:
+    return [n.comment.strip() if times else _TIMES.sub("", n.comment).strip() for n in game.mainline()]
+
+
+@pytest.mark.parametrize("path", READABLE)
+def test_round_trip_through_every_format(path):
+    for game in read(path):
+        for name in list(game.headers):  # LSN tag names are ASCII (issue #15 item 2 is about the rest)
+            if not name.isascii():
+                del game.headers[name]
+        prev, carried = game, {"comments", "variations", "result"}
+        for fmt in CHAIN:
+            data = write_record(prev, fmt)
+            (back,) = read_record(data, fmt=fmt, name=f"{path} as {fmt}")
+            assert back.valid, [str(e) for e in back.errors]
+            assert back.mainline_moves() == game.mainline_moves()
+            assert (back.start or back.rules.start) == (game.start or game.rules.start)
+            carried &= CARRIES[fmt]
+            if "result" in carried:
+                assert back.result == game.result
+            if "comments" in carried:
+                times = "times" in carried
+                assert _comments(back, times) == _comments(game, times)
+            if "variations" in carried:
+                assert _tree(back, "comments" in carried) == _tree(game, "comments" in carried)
+            prev = back
