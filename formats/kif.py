@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from daikifu.replay import Board, IllegalMoveError, Move, PositionError, load_variant
 from daikifu.replay.position import format_position
 from daikifu.replay.squares import parse_square, square, square_file, square_name, square_rank
-from daikifu.replay.variant import Variant, VariantError
+from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, parse_options
 
 from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode
 
@@ -527,10 +527,10 @@ class _Reader:
         options = {}
         opt = next((h for h in headers if h.key == "変種オプション"), None)
         if opt:
-            for part in re.split(r"[,、\s]+", opt.value.strip()):
-                if "=" in part:
-                    k, _, v = part.partition("=")
-                    options[k.strip()] = v.strip()
+            try:
+                options = parse_options(opt.value)
+            except OptionSyntaxError as exc:  # read with the variant's defaults, and say so
+                self.problem(f"variant options {opt.value!r}: {exc}", line=opt.line)
         name = self.variant_arg
         if name is None:
             name = declared.value.strip() if declared and declared.value.strip() else "shogi"

@@ -142,8 +142,7 @@ def _mark_stored(a: Archive, checked: list[Checked]) -> None:
     """Name the games already in the archive (same digest), without writing anything."""
     for item in checked:
         if item.record is not None:
-            row = a.conn.execute("SELECT id FROM games WHERE digest = ?", (item.record.digest,)).fetchone()
-            item.stored_id = row[0] if row else None
+            item.stored_id = a.game_id_of(item.record.digest)
 
 
 def add_games(a: Archive, checked: list[Checked], name: str, fmt: str, store_invalid: bool) -> dict:
