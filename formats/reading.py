@@ -56,7 +56,8 @@ class NotARecordError(ValueError):
 
     def __init__(self, name: str | None):
         self.name = name or "input"
-        super().__init__(f"{self.name}: not a record in a format daikifu reads ({format_names()})")
+        self.reason = f"not a record in a format daikifu reads ({format_names()})"
+        super().__init__(f"{self.name}: {self.reason}")
 
 
 class UnsupportedConversion(ValueError):

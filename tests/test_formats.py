@@ -340,3 +340,81 @@ def test_round_trip_through_every_format(path):
             if "variations" in carried:
                 assert _tree(back, "comments" in carried) == _tree(game, "comments" in carried)
             prev = back
+
+
+# --- the command line ------------------------------------------------------------------------------
+
+
+def cli(*args):
+    from click.testing import CliRunner
+
+    from daikifu.cli import main
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_validate_says_not_a_record_and_exits_2(tmp_path):
+    junk = tmp_path / "notes.txt"
+    junk.write_text("Tenjiku analysis, move 1: P 7l-7k\n", encoding="utf-8")
+    result = cli("validate", str(REAL / "csa/skc_v22.csa"), str(junk))
+    assert result.exit_code == 2
+    assert f"{junk}: {NOT_A_RECORD}" in result.output
+    data = json.loads(cli("validate", "--json", str(junk)).output)
+    assert data == [{"file": str(junk), "status": "not-a-record", "error": f"{junk}: {NOT_A_RECORD}"}]
+
+
+def test_validate_format_and_variant_options(tmp_path):
+    lines = tmp_path / "lines.txt"
+    lines.write_text("startpos moves 7g7f 3c3d\n", encoding="utf-8")
+    (v,) = json.loads(cli("validate", "--json", "--format", "usi", str(lines)).output)
+    assert (v["variant"], v["status"], v["ply_count"]) == ("shogi", "valid", 2)
+    # an LSN game that names no variant: --variant names it
+    lsn = tmp_path / "g.lsn"
+    lsn.write_text('[Event "x"]\n\n1. P-c4 *\n', encoding="utf-8")
+    assert json.loads(cli("validate", "--json", str(lsn)).output)[0]["status"] == "invalid"
+    assert json.loads(cli("validate", "--json", "--variant", "shogi", str(lsn)).output)[0]["status"] == "valid"
+
+
+SHOGI_FORMATS = ["lsn", "kif", "ki2", "csa", "jkf", "usi", "json"]
+
+
+@pytest.mark.parametrize("source", SHOGI_FORMATS)
+def test_convert_between_every_pair_of_formats(tmp_path, source):
+    (game,) = read("kif/jkf_chudan.kif")
+    start = tmp_path / f"game.{source}"
+    start.write_bytes(write_record(game, source))
+    for target in SHOGI_FORMATS:
+        out = tmp_path / f"out-{source}.{target}"
+        result = cli("convert", str(start), "--to", target, "-o", str(out))
+        assert result.exit_code == 0, result.output
+        (back,) = read_record(out.read_bytes(), name=str(out))
+        assert back.mainline_moves() == game.mainline_moves(), (source, target)
+
+
+def test_convert_refuses_what_a_format_cannot_hold(tmp_path):
+    from daikifu.formats.game import Game
+    game = Game("dai-kagamigi")
+    src = tmp_path / "g.lsn"
+    src.write_bytes(write_record(game, "lsn"))
+    result = cli("convert", str(src), "--to", "csa")
+    assert result.exit_code == 1 and "CSA cannot hold a game of Dai Kagamigi" in result.output
+
+
+def test_import_format_variant_and_not_a_record(tmp_path):
+    lines = tmp_path / "lines.txt"
+    lines.write_text("startpos moves 7g7f 3c3d\nstartpos moves 2g2f\n", encoding="utf-8")
+    junk = tmp_path / "notes.txt"
+    junk.write_text("hello\n", encoding="utf-8")
+    db = str(tmp_path / "a.db")
+    data = json.loads(cli("import", "--db", db, "--json", "--format", "usi", str(lines)).output)
+    assert data["imported"] == 2
+    result = cli("import", "--db", db, str(junk))
+    assert result.exit_code == 1 and f"{junk}: {NOT_A_RECORD}" in result.output
+
+
+def test_position_accepts_usi_forms():
+    text = cli("moves", "shogi", "--position", "position startpos moves 7g7f 3c3d", "--json").output
+    sfen = cli("moves", "shogi", "--position", "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3",
+               "--json").output
+    assert json.loads(text) == json.loads(sfen)
+    bad = cli("moves", "shogi", "--position", "startpos moves 7g7f 7g7f")
+    assert bad.exit_code != 0 and "illegal" in bad.output
