@@ -418,3 +418,62 @@ def test_position_accepts_usi_forms():
     assert json.loads(text) == json.loads(sfen)
     bad = cli("moves", "shogi", "--position", "startpos moves 7g7f 7g7f")
     assert bad.exit_code != 0 and "illegal" in bad.output
+
+
+# --- KIF for boards wider than 9 files -------------------------------------------------------------
+
+
+def _kanji_variant(tmp_path, shared: bool = False):
+    """Chu Kagamigi (12x12) with a two-kanji name for every piece (LC and RC share 車 if ``shared``)."""
+    source = (Path(__file__).parents[1] / "replay" / "variants" / "chu-kagamigi.toml").read_text(encoding="utf-8")
+    pool = "甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉戌亥東西南北春夏秋冬梅松竹菊蘭桜桃柳杉桐"
+    out, k = [], 0
+    for line in source.splitlines():
+        line = line.replace('slug = "chu-kagamigi"', 'slug = "kanji-kagamigi"').replace(
+            'name = "Chu Kagamigi"', 'name = "Kanji Kagamigi"').replace('aliases = ["middle mirror chess"]', "aliases = []")
+        out.append(line)
+        m = re.match(r'id = "([^"]+)"', line)
+        if m:  # one name of one or two kanji for every piece
+            name = "車" if shared and m.group(1) in ("LC", "RC") else pool[k % len(pool)] + ("", "将", "龍")[k // len(pool)]
+            out.append(f'kanji = "{name}"')
+            k += 1
+    text = "\n".join(out)
+    (tmp_path / "kanji-kagamigi.toml").write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_wide_board_diagram_with_multi_kanji_names(tmp_path):
+    from daikifu.formats.game import Game
+    from daikifu.replay.variant import extra_variants_dir
+    with extra_variants_dir(_kanji_variant(tmp_path)):
+        board = Board("kanji-kagamigi")
+        for move in board.legal_moves()[:1]:
+            board.push(move)
+        start = board.position().rsplit(" ", 1)[0] + " 1"
+        game = Game("kanji-kagamigi", start=start)
+        text = write_record(game, "kif").decode()
+        assert "初期局面" not in text
+        assert any(line.split()[:3] == ["１２", "１１", "１０"] for line in text.splitlines())
+        assert any(line.endswith("|十二") for line in text.splitlines())
+        (back,) = read_record(text.encode(), fmt="kif")
+        assert back.valid, [str(e) for e in back.errors]
+        assert back.start == start
+
+
+def test_a_shared_name_is_resolved_by_the_origin_and_refused_in_a_diagram(tmp_path):
+    from daikifu.replay.variant import extra_variants_dir
+    with extra_variants_dir(_kanji_variant(tmp_path, shared=True)):
+        start = position_text({"a1": "LC", "l1": "RC", "f1": "K", "f12": "k"}, 12, 12)
+        text = (f"変種：kanji-kagamigi\n初期局面：{start}\n手数----指手--\n   1 a5 車(a1)\n"
+                "   2 f11 K(f12)\n   3 l5 車(l1)\n")
+        (game,) = read_record(text.encode(), fmt="kif")
+        assert game.valid, [str(e) for e in game.errors]
+        moves = game.mainline_moves()
+        assert (moves[0].from_square, moves[2].from_square) == (sq("a1"), sq("l1"))
+        # a diagram cannot tell which piece a shared name means: an error at that square, not a guess
+        board_rows = ["|" + " ・" * 12 + "|" + n for n in "一二三四五六七八九"] + \
+                     ["|" + " ・" * 12 + "|十", "|" + " ・" * 12 + "|十一", "| 車" + " ・" * 11 + "|十二"]
+        diagram = "変種：kanji-kagamigi\n+" + "-" * 36 + "+\n" + "\n".join(board_rows) + "\n+" + "-" * 36 + "+\n"
+        (bad,) = read_record(diagram.encode(), fmt="kif")
+        (error,) = [e for e in bad.errors if e.kind == "error"]
+        assert "shared by LC and RC" in error.message and (error.line, error.column) == (14, 3)
