@@ -141,6 +141,7 @@ def ki2_move_text(style: _Style, board: Board, move: Move, prev_to: int | None) 
 
 
 LOOK_AHEAD = 400  # plies read ahead to settle a move written without the markers it needs
+LOOK_AHEAD_BUDGET = 200_000  # moves resolved while looking ahead, per record (bounds the time on any input)
 
 
 class _Problem(Exception):
@@ -150,6 +151,10 @@ class _Problem(Exception):
 
 
 class _Ki2Reader(_Reader):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.budget = [LOOK_AHEAD_BUDGET]  # shared by every look-ahead of the record
+
     def classify(self, lines):
         items = super().classify(lines)
         out = []
@@ -212,7 +217,7 @@ class _Ki2Reader(_Reader):
         reach = []
         for move in moves:
             board.push(move)
-            reach.append(self.quiet_depth(board, following, move.to_square))
+            reach.append(self.quiet_depth(board, following, move.to_square, self.budget))
             board.pop()
         best = max(reach)
         winners = [m for m, r in zip(moves, reach) if r == best]
@@ -242,7 +247,7 @@ class _Ki2Reader(_Reader):
     def quiet_depth(self, board: Board, items: list, prev_to, budget: list | None = None) -> int:
         """How many of ``items`` can be read one after the other, trying every candidate of an
         ambiguous one (within ``budget`` moves resolved); the board is left as it was."""
-        budget = budget if budget is not None else [LOOK_AHEAD * 20]
+        budget = budget if budget is not None else self.budget
         pushed = 0
         depth = len(items)
         for k, it in enumerate(items):
