@@ -176,6 +176,8 @@ def test_csa_several_games_specials_and_times():
     assert second.start.split()[0] == "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
     assert second.result == "1/2-1/2" and second.source_line == 14
     assert third.result == "1-0"  # Gote's illegal action: Sente wins
+    # each game keeps its own text exactly (what import stores)
+    assert [g.source for g in (first, second, third)] == text.split("/\n")
 
 
 def test_csa_writer_writes_what_the_spec_shows():
