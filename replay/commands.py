@@ -22,6 +22,7 @@ from .position import PositionError
 from .randomplay import random_game
 from .squares import square_file, square_name, square_rank
 from .variant import IncompleteVariantError, UnknownVariantError, Variant, VariantError
+from .usi import position_from_text
 from .variant_info import piece_betza, piece_moves, rule_lines, subvariants, variant_json, variant_summary
 
 PLAYERS = ("first", "second")
@@ -44,7 +45,7 @@ def _board(variant: Variant, position: str | None = None, options=()) -> Board:
         raise fail(f"{variant.name}: {exc}") from None
     if position is not None:
         try:
-            board.set_position(position)
+            board.set_position(position_from_text(board.rules, position))
         except (PositionError, ValueError) as exc:
             raise click.BadParameter(str(exc), param_hint="'--position'") from None
     return board
