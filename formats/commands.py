@@ -1,6 +1,6 @@
 """The record commands: ``validate``, ``convert`` and ``generate`` (the root group,
 :mod:`daikifu.cli`, loads them on demand).  Each is a thin wrapper over this package's functions
-(:func:`daikifu.formats.validate.verdicts`, the readers and writers) and self-play in the rules
+(:func:`daikifu.formats.validate.verdict`, the readers and writers) and self-play in the rules
 core (:mod:`daikifu.replay.selfplay`).
 """
 

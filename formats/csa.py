@@ -3,7 +3,7 @@
 >>> text = "V2.2\\nN+Sente\\nN-Gote\\nPI\\n+\\n+7776FU,T3\\n-3334FU\\n%TORYO\\n"
 >>> game = next(read_csa(text))
 >>> game.headers["Sente"], len(game.mainline_moves()), game.result, game.headers["Termination"]
-('Sente', 2, '1-0', 'resignation')
+('Sente', 2, '0-1', 'resignation')
 
 Reading
     A file holds several games separated by a line ``/``.  Each game: ``V2.2``/``V3.0``, ``N+``/``N-``
