@@ -1196,6 +1196,36 @@ class Board:
 
     # --- helpers for other modules ---------------------------------------------------------------
 
+    def routes(self, move: Move) -> list[int]:
+        """The empty squares through which ``move``, a move that captures nothing on its way, can
+        also be made in two steps by a two-leg move of its piece (a Lion's step out and on, or out
+        and back for a pass), in square order.  lishogi writes such a move through one of them
+        (``6f5e6d``; a pass ``6f5e6f``) and counts each as a move of its own (see
+        :func:`replay.perft.route_count`)."""
+        from .generators import PatternGenerator, walk  # local: generators are the rules' business
+        fr, to = move.from_square, move.to_square
+        if fr is None or move.kills:
+            return []
+        R = self.rules
+        b = self._board
+        code = b[fr]
+        if code < 2:
+            return []
+        limit = max(R.files, R.ranks)
+        out = set()
+        for g in R.complex[R.table_of(code, fr)]:
+            if not isinstance(g, PatternGenerator) or len(g.pattern.legs) != 2 or "m" not in g.pattern.legs[0].modes:
+                continue
+            for dx, dy in g.first:
+                mid = fr + dx + dy * STRIDE
+                if max(abs(dx), abs(dy)) != 1 or b[mid] != EMPTY or mid in out:
+                    continue  # a route through an occupied square captures there: another move
+                found: set = set()
+                walk(b, fr, code & 1, g.pattern, g.first, 1, mid, (dx, dy), (), g.pattern.range, found, limit)
+                if (to, ()) in found:
+                    out.add(mid)
+        return sorted(out)
+
     def captured_squares(self, move: Move) -> list[int]:
         """Every square whose piece the move removes, in path order (destination last)."""
         out = list(move.kills)

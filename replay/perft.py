@@ -11,8 +11,6 @@ lishogi's perft figures for Chu Shogi can be checked as they are.
 from __future__ import annotations
 
 from .board import Board, Move
-from .generators import PatternGenerator, walk
-from .squares import STRIDE
 
 __all__ = ["perft", "divide", "route_count"]
 
@@ -47,35 +45,8 @@ def divide(board: Board, depth: int, routes: bool = False) -> dict[Move, int]:
 
 def route_count(board: Board, move: Move) -> int:
     """In how many ways ``move`` can be written as lishogi writes moves: once as a single move
-    (unless it is a pass), plus once per two-step route through an empty square that a two-leg
-    move of the piece (a Lion's, a Horned Falcon's ...) allows.  A move that captures on its way
-    has one route."""
+    (unless it is a pass), plus once per two-step route through an empty square
+    (:meth:`Board.routes`).  A move that captures on its way has one route."""
     if move.drop is not None or move.kills:
         return 1
-    fr, to = move.from_square, move.to_square
-    R = board.rules
-    code = board._board[fr]
-    colour = code & 1
-    gens = [g for g in R.complex[R.table_of(code, fr)]
-            if isinstance(g, PatternGenerator) and len(g.pattern.legs) == 2]
-    n = 0 if to == fr else 1
-    if not gens:
-        return n
-    b = board._board
-    limit = max(R.files, R.ranks)
-    mids = set()
-    for g in gens:
-        pat = g.pattern
-        if "m" not in pat.legs[0].modes:
-            continue
-        for dx, dy in g.first:
-            if max(abs(dx), abs(dy)) != 1:
-                continue
-            mid = fr + dx + dy * STRIDE
-            if b[mid] != 0:
-                continue  # a route through an occupied square captures there: another move
-            out: set = set()
-            walk(b, fr, colour, pat, g.first, 1, mid, (dx, dy), (), pat.range, out, limit)
-            if (to, ()) in out:
-                mids.add(mid)
-    return n + len(mids)
+    return (0 if move.to_square == move.from_square else 1) + len(board.routes(move))

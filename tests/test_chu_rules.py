@@ -383,3 +383,19 @@ def test_the_start_position_and_perft():
     b = Board(CHU)
     assert b.position() == CHU.start
     assert len(b.legal_moves()) == 36  # shogiops' chushogiPerfts
+
+
+def test_the_board_editor_knows_chu_positions_are_possible():
+    from daikifu.replay import compile_rules
+    from daikifu.replay.legality import position_problems
+
+    rules = compile_rules(CHU)
+
+    def kinds(pieces, turn="b"):
+        return [p.kind for p in position_problems(rules, position_text(pieces, 12, 12, turn))]
+
+    assert kinds({"e1": "K", "f1": "+DE", "e12": "k", "f12": "+de"}) == []  # King and Crown Prince
+    assert kinds({"e6": "K", "e7": "k"}) == []  # moving into check is legal: adjacent Kings occur
+    assert kinds({"e12": "P", "e1": "K", "a12": "k"}) == []  # an unpromoted Pawn on the last rank
+    assert kinds({"e1": "K", "f1": "+DE", "g1": "+DE", "e12": "k"}) == ["royals"]
+    assert kinds({"e1": "K"}) == ["no-royal"]
