@@ -26,23 +26,29 @@ from __future__ import annotations
 
 import io
 import re
+from urllib.parse import unquote_to_bytes
 from typing import IO, Iterable, Iterator
 
-from daikifu.replay import Board, IncompleteVariantError, UnknownVariantError, VariantError, load_variant
+from daikifu.replay import (Board, IncompleteVariantError, OptionSyntaxError, UnknownVariantError, VariantError,
+                            load_variant, parse_options)
 from daikifu.replay.position import PositionError
 
+from .limits import DEFAULT_LIMITS, ReadLimits, check_number
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode
-from .notation import NotationError, move_notation, parse_move
+from daikifu.replay.notation import NotationError, move_notation, parse_move
 
 __all__ = ["Visitor", "GameBuilder", "HeadersOnly", "read_games", "read_game", "write_game",
            "write_games", "LSNError", "parse_ruleset", "format_ruleset", "normalize_comment"]
 
-_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_TAG_LINE_RE = re.compile(r'\s*(?:\[\s*[A-Za-z0-9_]+\s+"(?:[^"\\]|\\.)*"\s*\]\s*)+\Z', re.S)
-_TAG_START_RE = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s+"')
+# A tag name is made of letters, digits and '_' of any script; '%' starts an escape ('%' and two
+# hex digits, a byte of the name's UTF-8), so that any name can be written (docs/notation.md 5.2).
+_TAG_START_RE = re.compile(r'\s*\[\s*([\w%]+)\s+"')
+_TAG_HEAD_RE = re.compile(r'\[\s*([\w%]+)\s+"')
+_TAG_TAIL_RE = re.compile(r'\s*\]\s*')
+_PLAIN_TAG_NAME_RE = re.compile(r"\w+")
 _TOKEN_RE = re.compile(r"""
     (?P<space>\s+)
-  | (?P<comment>\{(?P<text>(?:[^}\\]|\\.?)*)(?P<closed>\})?)   # may be unterminated at the end
+  | (?P<comment>\{)                                           # its end is found by _find_close
   | (?P<line_comment>;[^\n]*)
   | (?P<escape>(?<![^\n])%[^\n]*)                             # PGN's escape: '%' in column 1
   | (?P<open>\()
@@ -51,7 +57,6 @@ _TOKEN_RE = re.compile(r"""
   | (?P<word>[^\s{}();]+)
   | (?P<other>.)
 """, re.S | re.X)
-_COMMENT_SCAN_RE = re.compile(r"\\.?|\}", re.S)  # inside a comment: an escape or the end
 _OUTSIDE_SCAN_RE = re.compile(r"[{;]")  # outside a comment: a comment starts
 _MOVE_NUMBER_RE = re.compile(r"(\d+)\.+(.*)\Z", re.S)
 _GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
@@ -79,24 +84,22 @@ def normalize_comment(text: str) -> str:
 
     A comment that is empty or only whitespace is no comment (``""``); the writer leaves it out.
     """
-    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.strip()
 
 
 # --- rule sets ----------------------------------------------------------------------------------
 
 
 def parse_ruleset(text: str) -> dict:
-    """``"soaring-eagle=literal, pass=forbidden"`` -> ``{"soaring-eagle": "literal", ...}``."""
-    options = {}
-    text = re.sub(r"\s*=\s*", "=", text)
-    for part in re.split(r"[,;]\s*|\s+", text.strip()):
-        if not part:
-            continue
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise ValueError(f"rule set {text!r}: expected option=value, got {part!r}")
-        options[key.strip()] = value.strip()
-    return options
+    """``"soaring-eagle=literal, pass=forbidden"`` -> ``{"soaring-eagle": "literal", ...}`` (the
+    rules core's one option parser, :func:`daikifu.replay.parse_options`); a malformed part is a
+    ``ValueError`` naming the tag's text."""
+    try:
+        return parse_options(text)
+    except OptionSyntaxError as exc:
+        raise ValueError(f"rule set {text!r}: expected option=value: {exc}") from None
 
 
 def format_ruleset(variant, options: dict) -> str:
@@ -146,34 +149,43 @@ class GameBuilder(Visitor):
         self.number = number
         self.line = line
         self.errors = []
+        self.places = {}  # tag name -> (line, column), set by the reader
 
     def visit_header(self, name, value):
         self.headers.append((name, value))
 
     def end_headers(self):
-        self.game = _game_from_headers(self.headers, self.default_variant, self.errors)
+        self.game = _game_from_headers(self.headers, self.default_variant, self.errors, self.places, self.line)
         self.game.number = self.number
         self.game.source_line = self.line
         self.node = self.game
         self.stack = []  # (node before the variation, its parent, number of its variations)
-        self.pending_comment = ""
+        # comments in a row are collected and joined once (joining one at a time is quadratic)
+        self.pending_comment: list[str] = []  # before the first move of a variation
+        self.comment: list[str] = []  # after self.node's move
         return self.game
 
+    def _flush(self):
+        if self.comment:
+            self.node.comment = _join(self.node.comment, " ".join(self.comment))
+            self.comment = []
+
     def visit_move(self, board, move, notation, line, column):
+        self._flush()
         self.node = self.node.add_variation(move)
         self.node.notation = notation
         self.node.source_line, self.node.source_column = line, column
         if self.pending_comment:
-            self.node.starting_comment = self.pending_comment
-            self.pending_comment = ""
+            self.node.starting_comment = " ".join(self.pending_comment)
+            self.pending_comment = []
 
     def visit_comment(self, text, before_first_move=False):
         if not text:
             return
         if before_first_move and self.stack:
-            self.pending_comment = _join(self.pending_comment, text)
+            self.pending_comment.append(text)
         else:
-            self.node.comment = _join(self.node.comment, text)
+            self.comment.append(text)
 
     def visit_nag(self, nag):
         if self.node is not self.game:
@@ -181,20 +193,23 @@ class GameBuilder(Visitor):
 
     def begin_variation(self):
         # a variation is an alternative to the last move: it hangs from that move's parent
+        self._flush()
         parent = self.node.parent
         self.stack.append((self.node, parent, len(parent.variations)))
         self.node = parent
-        self.pending_comment = ""
+        self.pending_comment = []
 
     def end_variation(self):
+        self._flush()
         self.node = self.stack.pop()[0]
-        self.pending_comment = ""
+        self.pending_comment = []
 
     def drop_variation(self):
+        self.comment = []
         node, parent, count = self.stack.pop()
         del parent.variations[count:]
         self.node = node
-        self.pending_comment = ""
+        self.pending_comment = []
 
     def visit_result(self, result):
         self.game.result = result
@@ -205,6 +220,7 @@ class GameBuilder(Visitor):
     def end_game(self, source, offset):
         if self.game is None:
             self.end_headers()
+        self._flush()
         self.game.source = source
         self.game.source_offset = offset
         return self.game
@@ -231,8 +247,17 @@ def _join(a: str, b: str) -> str:
     return f"{a} {b}" if a and b else a or b
 
 
-def _game_from_headers(headers, default_variant, errors) -> Game:
-    """Create the game from its tags: variant, rule set and start position."""
+def _game_from_headers(headers, default_variant, errors, places=None, first_line=None) -> Game:
+    """Create the game from its tags: variant, rule set and start position.
+
+    ``places`` maps a tag name to the (line, column) where it was read and ``first_line`` is the
+    game's first line: a problem with a tag is located at the tag, a missing tag at the game."""
+    places = places or {}
+
+    def at(name):
+        line, column = places.get(name, (first_line, None))
+        return {"line": line, "column": column}
+
     values = {}
     for name, value in headers:
         values.setdefault(_COLOUR_TAGS.get(name, name), value)
@@ -262,19 +287,21 @@ def _game_from_headers(headers, default_variant, errors) -> Game:
         if variant is None:
             game.variant_missing = True
         game.errors.append(GameError(problem, expected="a Variant tag naming a known variant"
-                                     if variant is None else "option=value pairs the variant defines"))
+                                     if variant is None else "option=value pairs the variant defines",
+                                     **at("Variant" if variant is None else "RuleSet")))
     else:
         try:
             game = Game(variant, options)
         except (ValueError, VariantError) as exc:  # options the rules compiler refuses
             game = Game(variant)
-            game.errors.append(GameError(f"RuleSet tag: {exc}", expected="options the variant can use"))
+            game.errors.append(GameError(f"RuleSet tag: {exc}", expected="options the variant can use",
+                                         **at("RuleSet")))
             ruleset_ok = False
         if not variant.playable:
             try:
                 variant.require_playable()
             except IncompleteVariantError as exc:
-                game.errors.append(GameError(str(exc)))
+                game.errors.append(GameError(str(exc), **at("Variant")))
     start = values.get("SFEN") or values.get("FEN")
     start_ok = True
     if start and game.valid:
@@ -282,7 +309,8 @@ def _game_from_headers(headers, default_variant, errors) -> Game:
             Board(game.rules, start)
             game.start = start
         except (PositionError, ValueError, KeyError, IndexError) as exc:
-            game.errors.append(GameError(f"SFEN tag: {exc}", expected="a position string"))
+            game.errors.append(GameError(f"SFEN tag: {exc}", expected="a position string",
+                                         **at("SFEN" if values.get("SFEN") else "FEN")))
             start_ok = False
     elif start:
         start_ok = False
@@ -307,51 +335,174 @@ def _game_from_headers(headers, default_variant, errors) -> Game:
 # --- splitting a file into games ----------------------------------------------------------------
 
 
-def _split_games(lines: Iterable[str]) -> Iterator[tuple[int, int, list[str]]]:
-    """Group lines into games: (first line number, character offset, lines).
+class _LongLine(str):
+    """Stands for a line longer than the line limit: its text is not kept, only its ``length``."""
+
+    length = 0
+
+
+def _long_line(length: int) -> _LongLine:
+    line = _LongLine("\n")
+    line.length = length
+    return line
+
+
+def _lines(source, limit: int) -> Iterator[str]:
+    """The lines of ``source``; one longer than ``limit`` characters (without its line end) is read
+    in pieces of at most that size and given as a :class:`_LongLine`, so memory stays bounded."""
+    readline = getattr(source, "readline", None)
+    if readline is None:
+        for line in source:
+            yield _long_line(len(line.rstrip("\r\n"))) if len(line.rstrip("\r\n")) > limit else line
+        return
+    while True:
+        line = readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith("\n"):
+            length = len(line)
+            while not line.endswith("\n"):
+                line = readline(limit + 1)
+                if not line:
+                    break
+                length += len(line)
+            yield _long_line(length - line.endswith("\n"))
+        else:
+            yield line
+
+
+def _find_close(text: str, char: str, start: int) -> int:
+    """The index of the first ``char`` at or after ``start`` that no backslash escapes, or -1.
+
+    A backslash escapes the character after it, so ``char`` ends the text when an even number of
+    backslashes stands before it (linear: each backslash is counted once).
+
+    >>> _find_close(r'a\\"b"c', '"', 0)
+    4
+    >>> _find_close(r'a\\\\"b', '"', 0)
+    3
+    """
+    i = start
+    while True:
+        j = text.find(char, i)
+        if j < 0:
+            return -1
+        k = j
+        while k > start and text[k - 1] == "\\":
+            k -= 1
+        if (j - k) % 2 == 0:
+            return j
+        i = j + 1
+
+
+def _scan_tags(line: str) -> tuple[list[tuple[str, str, int]], int]:
+    """The tag pairs at the start of ``line``: ``([(name, raw value, column)], end)`` where ``end``
+    is the index after the last pair and the whitespace after it.  The name is as written (see
+    :func:`_read_tag_name`), the value still escaped."""
+    pos = len(line) - len(line.lstrip())
+    tags = []
+    while True:
+        head = _TAG_HEAD_RE.match(line, pos)
+        if head is None:
+            break
+        close = _find_close(line, '"', head.end())
+        tail = _TAG_TAIL_RE.match(line, close + 1) if close >= 0 else None
+        if tail is None:
+            break
+        tags.append((head.group(1), line[head.end():close], pos + 1))
+        pos = tail.end()
+    return tags, pos
+
+
+def _read_tag_name(name: str) -> str:
+    """A tag name as written -> the name (``%`` escapes decoded, docs/notation.md 5.2)."""
+    if "%" not in name:
+        return name
+    try:
+        return unquote_to_bytes(name).decode("utf-8")
+    except UnicodeDecodeError:
+        return name  # not an escape this writer makes: keep the name as written
+
+
+def _write_tag_name(name: str) -> str:
+    """A tag name as LSN writes it: letters, digits and '_' as they are, anything else (and '%')
+    as '%' and two hex digits per UTF-8 byte.
+
+    >>> _write_tag_name("終了日時"), _write_tag_name("Time Control"), _write_tag_name("50%")
+    ('終了日時', 'Time%20Control', '50%25')
+    """
+    if _PLAIN_TAG_NAME_RE.fullmatch(name):
+        return name
+    if not name:
+        raise ValueError("a tag name cannot be empty")
+    return "".join(c if _PLAIN_TAG_NAME_RE.fullmatch(c)
+                   else "".join(f"%{b:02X}" for b in c.encode("utf-8")) for c in name)
+
+
+def _split_games(lines: Iterable[str], max_record: int = DEFAULT_LIMITS.max_record
+                 ) -> Iterator[tuple[int, int, list[str], int | None]]:
+    """Group lines into games: (first line number, character offset, lines, overflow).
 
     A game starts with a tag line that follows movetext, or that repeats a tag name of the game
     being collected (so games without movetext are told apart).  Comments (which may span lines
-    and contain anything, also '[') are followed, so nothing inside one starts a game.
+    and contain anything, also '[') are followed, so nothing inside one starts a game.  Lines
+    beyond ``max_record`` characters of one game are not kept: ``overflow`` is then the number of
+    the line where the game went over the limit (else None).
     """
     current: list[str] = []
     start_line = 1
     offset = 0
     start_offset = 0
+    size = 0
+    overflow = None
     seen_moves = False
     tag_names: set = set()
     in_comment = False
+
+    def keep(line, number):
+        nonlocal size, overflow
+        size += line.length if isinstance(line, _LongLine) else len(line)
+        if overflow is None and size > max_record:
+            overflow = number
+        if overflow is None:
+            current.append(line)
+
     for number, line in enumerate(lines, start=1):
-        if number == 1 and line.startswith("\ufeff"):
+        length = line.length if isinstance(line, _LongLine) else len(line)
+        if number == 1 and line.startswith("\ufeff") and not isinstance(line, _LongLine):
             line = line[1:]
-        if not in_comment:
+        if isinstance(line, _LongLine):
+            pass  # movetext (or a tag line) that is not kept: an error of its game
+        elif not in_comment:
             tag = _TAG_START_RE.match(line)
             if tag is not None:
-                whole = _TAG_LINE_RE.match(line) is not None
-                names = {m.group(1) for m in _TAG_RE.finditer(line)} if whole else {tag.group(1)}
+                tags, end = _scan_tags(line)
+                whole = bool(tags) and end == len(line)
+                names = {name for name, _, _ in tags} if whole else {tag.group(1)}
                 if current and (seen_moves or names & tag_names):
-                    yield start_line, start_offset, current
-                    current, seen_moves, tag_names = [], False, set()
+                    yield start_line, start_offset, current, overflow
+                    current, seen_moves, tag_names, size, overflow = [], False, set(), 0, None
                     start_line, start_offset = number, offset
                 tag_names |= names
-                current.append(line)
-                offset += len(line)
+                keep(line, number)
+                offset += length
                 continue  # (a broken tag line is reported by the reader)
             if not current and not line.strip():
-                start_line, start_offset = number + 1, offset + len(line)
-                offset += len(line)
+                start_line, start_offset = number + 1, offset + length
+                offset += length
                 continue
             if line.startswith("%") or line.lstrip().startswith(";"):  # escape or line comment
-                current.append(line)
-                offset += len(line)
+                keep(line, number)
+                offset += length
                 continue
-        current.append(line)
-        offset += len(line)
-        if in_comment or line.strip():
+        keep(line, number)
+        offset += length
+        if in_comment or isinstance(line, _LongLine) or line.strip():
             seen_moves = True
-        in_comment = _scan_comments(line, in_comment)
-    if any(l.strip() for l in current):
-        yield start_line, start_offset, current
+        if not isinstance(line, _LongLine):
+            in_comment = _scan_comments(line, in_comment)
+    if any(isinstance(x, _LongLine) or x.strip() for x in current):
+        yield start_line, start_offset, current, overflow
 
 
 def _scan_comments(line: str, in_comment: bool) -> bool:
@@ -359,13 +510,11 @@ def _scan_comments(line: str, in_comment: bool) -> bool:
     pos = 0
     while True:
         if in_comment:
-            for m in _COMMENT_SCAN_RE.finditer(line, pos):
-                if m.group() == "}":
-                    in_comment = False
-                    pos = m.end()
-                    break
-            else:
+            end = _find_close(line, "}", pos)
+            if end < 0:
                 return True
+            in_comment = False
+            pos = end + 1
         else:
             m = _OUTSIDE_SCAN_RE.search(line, pos)
             if m is None or m.group() == ";":
@@ -379,24 +528,29 @@ def _scan_comments(line: str, in_comment: bool) -> bool:
 
 def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] | Visitor | None = None,
                lenient: bool = False, file: str | None = None,
-               default_variant: str | None = None) -> Iterator:
+               default_variant: str | None = None, limits: ReadLimits | None = None) -> Iterator:
     """Read every game of an LSN text, one at a time (constant memory in the number of games).
 
     ``source`` is an open text file, an iterable of lines, or a whole string.  Yields what the
     visitor's ``end_game`` returns (a :class:`Game` for the default :class:`GameBuilder`).
     ``file`` names the source in errors (default: the open file's name).  Problems in the text
     never raise: they become errors (or, in lenient mode, warnings) of the game concerned.
+    ``limits`` bounds a game's size, a line, a comment and the nesting of variations (see
+    :class:`~formats.limits.ReadLimits`): a game beyond one is an invalid game with a located
+    error, found without reading the rest of it into memory; the other games are read as usual.
     """
+    limits = limits or DEFAULT_LIMITS
     if isinstance(source, str):
         source = io.StringIO(source)
     if file is None:
         name = getattr(source, "name", None)
         file = name if isinstance(name, str) else None
-    for n, (line, offset, lines) in enumerate(_split_games(source), start=1):
+    games = _split_games(_lines(source, limits.max_line), limits.max_record)
+    for n, (line, offset, lines, overflow) in enumerate(games, start=1):
         v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant)
         if isinstance(v, GameBuilder) and default_variant and not v.default_variant:
             v.default_variant = default_variant
-        yield _read_one(lines, line, offset, n, v, lenient, file)
+        yield _read_one(lines, line, offset, n, v, lenient, file, limits, overflow)
 
 
 def read_game(source, **kwargs):
@@ -404,50 +558,55 @@ def read_game(source, **kwargs):
     return next(read_games(source, **kwargs), None)
 
 
-def _read_one(lines, first_line, offset, number, visitor, lenient, file):
+def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits, overflow):
     text = "".join(lines)
     visitor.begin_game(number, first_line)
     headers = []
+    places = {}  # tag name -> (line, column) of its first occurrence
     tag_errors = []
-    line_no = first_line
+    fatal = []  # beyond a limit: the game is not read further, in lenient mode too
     body_start_line = first_line
     body_lines = []
     in_tags = True
-    for raw in lines:
+    for line_no, raw in enumerate(lines, start=first_line):
+        if isinstance(raw, _LongLine):
+            fatal.append((f"a line of {raw.length} characters, over the limit of {limits.max_line}",
+                          line_no, limits.max_line + 1))
+            if not in_tags:
+                body_lines.append(raw)
+            continue
         if in_tags:
             if not raw.strip() or raw.startswith("%") or raw.lstrip().startswith(";"):
-                line_no += 1
                 continue
             if _TAG_START_RE.match(raw):
-                pos = len(raw) - len(raw.lstrip())
-                while True:
-                    m = _TAG_RE.match(raw, pos)
-                    if not m:
-                        break
-                    headers.append((m.group(1), _unescape(m.group(2))))
+                tags, pos = _scan_tags(raw)
+                for name, value, column in tags:
+                    name = _read_tag_name(name)
+                    headers.append((name, _unescape(value)))
+                    places.setdefault(_COLOUR_TAGS.get(name, name), (line_no, column))
                     visitor.visit_header(*headers[-1])
-                    pos = m.end()
-                    while pos < len(raw) and raw[pos].isspace():
-                        pos += 1
                 if pos < len(raw) and raw[pos] != ";":  # (a ';' comment after the tags is dropped)
                     if raw[pos] == "[":
-                        tag_errors.append((f"malformed tag pair {raw[pos:].rstrip()[:40]!r}", line_no, pos + 1))
+                        tag_errors.append((f"malformed tag pair {raw[pos:pos + 40].rstrip()!r}", line_no, pos + 1))
                     else:  # movetext after the tags on the same line: keep its columns
                         in_tags = False
                         body_start_line = line_no
                         body_lines.append(" " * pos + raw[pos:])
-                        continue
-                line_no += 1
                 continue
             in_tags = False
             body_start_line = line_no
         body_lines.append(raw)
+    if overflow is not None:
+        fatal.append((f"the game is longer than the limit of {limits.max_record} characters",
+                      overflow, 1))
+    if isinstance(visitor, GameBuilder):
+        visitor.places = places
     game = visitor.end_headers()
     if game is Visitor.SKIP:
         return visitor.end_game(text, offset)
     if not isinstance(game, Game):  # a visitor that builds no game: replay on a game of our own
         errors = []
-        game = _game_from_headers(headers, None, errors)
+        game = _game_from_headers(headers, None, errors, places, first_line)
         for e in game.errors:
             visitor.visit_error(e)
         own = game
@@ -455,12 +614,19 @@ def _read_one(lines, first_line, offset, number, visitor, lenient, file):
         own = None
     if own is None:
         game.source_file = file
-    ctx = _Context(visitor, game, lenient, file, number)
+    ctx = _Context(visitor, game, lenient, file, number, limits)
+    for message, line, column in fatal:
+        ctx.error(message, line, column, expected="a record within the reader's limits (docs/notation.md 5.7)",
+                  ply=False, kind="error")
+        ctx.stopped = True
     for message, line, column in tag_errors:
         ctx.error(message, line, column, expected='[Name "value"]', ply=False)
         if not lenient:
             ctx.stopped = True
-    ctx.run("".join(body_lines), body_start_line)
+    if not fatal:
+        ctx.run("".join(body_lines), body_start_line)
+    else:
+        ctx.claim_errors()
     _finish(game, ctx, headers, report=visitor.visit_error if own is not None else game.errors.append)
     return visitor.end_game(text, offset)
 
@@ -472,8 +638,9 @@ class _Context:
     line; a variation takes back the last move on the same board and ``stack`` remembers it.
     """
 
-    def __init__(self, visitor, game, lenient, file, number):
+    def __init__(self, visitor, game, lenient, file, number, limits=DEFAULT_LIMITS):
         self.visitor = visitor
+        self.limits = limits
         self.game = game
         self.lenient = lenient
         self.file = file
@@ -511,25 +678,43 @@ class _Context:
     def active(self) -> bool:
         return not self.stopped and self.skip_level is None
 
-    def run(self, body: str, first_line: int):
+    def claim_errors(self):
+        """Errors found before the movetext (from the tags) name this file and game."""
         for e in self.game.errors:
             e.file = e.file or self.file
             e.game = e.game or self.number
+
+    def run(self, body: str, first_line: int):
+        """Read the movetext: one pass over ``body``, comments found with :func:`_find_close`,
+        so time and memory are linear in its length."""
+        self.claim_errors()
         line, line_start = first_line, 0
-        for m in _TOKEN_RE.finditer(body):
+        pos, end = 0, len(body)
+        match = _TOKEN_RE.match
+        while pos < end:
+            m = match(body, pos)
             kind = m.lastgroup
-            if kind in ("text", "closed"):
-                kind = "comment"
-            column = m.start() - line_start + 1
-            if kind == "space" or kind == "line_comment" or kind == "escape":
+            start, pos = pos, m.end()
+            column = start - line_start + 1
+            if kind == "space":
                 pass
             elif kind == "comment":
+                close = _find_close(body, "}", pos)
+                pos = end if close < 0 else close + 1
                 if self.active:
-                    if m.group("closed") is None:
+                    if close < 0:
                         self.error("comment not closed", line, column, expected="'}'")
                         self.stop()
+                    elif close - start - 1 > self.limits.max_comment:
+                        self.error(f"a comment of {close - start - 1} characters, over the limit of "
+                                   f"{self.limits.max_comment}", line, column,
+                                   expected="a shorter comment (raise the comment limit to read it)",
+                                   kind="error")
+                        self.stop()
                     else:
-                        self.visitor.visit_comment(_unescape_comment(m.group("text")), self.moves == 0)
+                        self.visitor.visit_comment(_unescape_comment(body[start + 1:close]), self.moves == 0)
+            elif kind == "line_comment" or kind == "escape":
+                continue  # no line end inside
             elif self.result is not None:
                 if self.active:
                     self.error(f"text after the result: {m.group()[:30]!r}", line, column,
@@ -541,26 +726,46 @@ class _Context:
             elif kind == "close":
                 self.close_variation(line, column)
             elif kind == "nag":
-                if self.active and self.moves:
-                    self.visitor.visit_nag(int(m.group()[1:]))
+                if self.active:
+                    nag = self.nag(m.group(), line, column)
+                    if nag is not None and self.moves:
+                        self.visitor.visit_nag(nag)
             elif kind == "word":
                 self.word(m.group(), line, column)
+                continue  # no line end inside
             elif self.active:
                 self.error(f"unexpected {m.group()!r}", line, column, expected="a move")
                 if not self.lenient:
                     self.stop()
-            tok = m.group()
-            if kind != "word" and "\n" in tok:
-                line += tok.count("\n")
-                line_start = m.start() + tok.rfind("\n") + 1
+            newlines = body.count("\n", start, pos)
+            if newlines:
+                line += newlines
+                line_start = body.rfind("\n", start, pos) + 1
         if self.active and self.stack:
             self.error("variation not closed", line, len(body) - line_start + 1, expected="')'")
             if not self.lenient:
                 self.stopped = True
 
+    def nag(self, text, line, column) -> int | None:
+        """The NAG ``$n`` as a number, or None after reporting one out of range."""
+        value, problem = check_number(text[1:], 0, 255, "NAG")
+        if problem is None:
+            return value
+        self.error(problem, line, column, move=text if len(text) <= 12 else text[:12] + "...",
+                   expected="a NAG from $0 to $255")
+        if not self.lenient:
+            self.stop()
+        return None
+
     def open_variation(self, line, column):
         self.depth += 1
         if not self.active:
+            return
+        if self.depth > self.limits.max_depth:
+            self.error(f"variations nested deeper than the limit of {self.limits.max_depth}", line, column,
+                       move="(", expected="fewer nested variations (raise the depth limit to read them)",
+                       kind="error")
+            self.stop()
             return
         if not self.moves:
             self.error("a variation must follow a move", line, column, move="(", expected="a move before '('")
@@ -636,7 +841,15 @@ class _Context:
         if "$" in tok:  # NAGs glued to the move: P-e5$1$14
             n = _TRAILING_NAGS_RE.match(tok)
             if n:
-                tok, nags = n.group(1), [int(x) for x in n.group(2).split("$")[1:]]
+                tok, at = n.group(1), column + len(n.group(1))
+                for text in n.group(2).split("$")[1:]:
+                    nag = self.nag("$" + text, line, at)
+                    if nag is None:
+                        if not self.lenient:
+                            return
+                    else:
+                        nags.append(nag)
+                    at += 1 + len(text)
         g = _TRAILING_GLYPH_RE.match(tok)
         if g:
             tok = g.group(1)
@@ -688,12 +901,34 @@ def _finish(game: Game, ctx: _Context, headers, report) -> None:
             file=ctx.file, game=ctx.number, ply=board.ply, kind="warning"))
 
 
+_UNESCAPE_RE = re.compile(r"\\(.)", re.S)
+
+
+def _unescape_pairs(text: str, quote: str, any_char: bool = False) -> str:
+    r"""``text`` with ``\\`` and ``\<quote>`` (with ``any_char``: a backslash before any character)
+    read as the character escaped, with ``str.replace`` (memory linear in the text; a regex
+    substitution keeps every piece alive at once).
+
+    >>> _unescape_pairs(r'a\\\}b\}\x', "}"), _unescape_pairs(r'\\x\y\"', '"', any_char=True)
+    ('a\\}b}\\x', '\\xy"')
+    """
+    if "\\" not in text:
+        return text
+    if "\x00" in text:  # pragma: no cover - a NUL in a record: the slower way
+        return re.sub(r"\\(.)" if any_char else r"\\([\\" + re.escape(quote) + "])", r"\1", text, flags=re.S)
+    text = text.replace("\\\\", "\x00").replace("\\" + quote, quote)
+    if any_char and "\\" in text:
+        text = _UNESCAPE_RE.sub(r"\1", text)
+    return text.replace("\x00", "\\")
+
+
 def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+    """A tag value as written -> the value: a backslash escapes the character after it."""
+    return _unescape_pairs(value, '"', any_char=True)
 
 
 def _unescape_comment(text: str) -> str:
-    return normalize_comment(re.sub(r"\\([\\}])", r"\1", text))
+    return normalize_comment(_unescape_pairs(text, "}"))
 
 
 # --- writing ------------------------------------------------------------------------------------
@@ -702,10 +937,6 @@ def _unescape_comment(text: str) -> str:
 def _escape_tag(value: str) -> str:
     value = re.sub(r"\r\n|[\r\n]", " ", value)  # a tag is one line
     return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _tag_name(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_]", "_", name) or "_"
 
 
 def _comment(text: str) -> str | None:
@@ -738,9 +969,9 @@ def write_game(game: Game, *, width: int = 80, comments: bool = True, variations
     done = {n for n, _ in tags} | _MODEL_TAGS
     for name, value in headers.items():
         if name not in done:
-            tags.append((_tag_name(name), value))
+            tags.append((name, value))
     for name, value in tags:
-        out.append(f'[{name} "{_escape_tag(value)}"]')
+        out.append(f'[{_write_tag_name(name)} "{_escape_tag(value)}"]')
     out.append("")
     tokens: list[str] = []
     board = game.start_board()

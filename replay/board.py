@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from .position import ParsedPosition, PositionError, format_hands, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules
-from .squares import CELLS, STRIDE, square, square_name
+from .squares import CELLS, STRIDE, square, square_name, square_rank
 from .variant import Variant, load_variant
 
 __all__ = ["Board", "Move", "Piece", "Outcome", "IllegalMoveError", "FIRST", "SECOND"]
@@ -102,21 +102,23 @@ class Board:
 
     # --- setting up ------------------------------------------------------------------------------
 
-    def set_position(self, text: str) -> None:
+    def set_position(self, text: str, *, allow_exposed: bool = False) -> None:
         """Set up a position from a position string; the move history is cleared.
 
         Raises :class:`PositionError` for a string that is not a position of the variant (or not a
-        possible one: the side not to move in check); the board is then left as it was.
+        possible one: the side not to move in check, unless ``allow_exposed``: for explaining such a
+        position, see :mod:`replay.legality`); the board is then left as it was.
         """
         before = dict(self.__dict__)
         try:
-            self._setup(self.rules.parsed_start() if text == self.rules.start else parse_position(self.rules, text))
+            parsed = self.rules.parsed_start() if text == self.rules.start else parse_position(self.rules, text)
+            self._setup(parsed, allow_exposed)
         except PositionError:
             self.__dict__.clear()
             self.__dict__.update(before)
             raise
 
-    def _setup(self, parsed: ParsedPosition) -> None:
+    def _setup(self, parsed: ParsedPosition, allow_exposed: bool = False) -> None:
         R = self.rules
         b = [OFF] * CELLS
         for sq in R.squares:
@@ -144,7 +146,7 @@ class Board:
         self._zobrist = self._compute_zobrist()
         self._seen = {self._zobrist: 1}
         self._history = [self._zobrist]
-        if self._exposed(self.turn ^ 1):
+        if not allow_exposed and self._exposed(self.turn ^ 1):
             raise PositionError("the side not to move is in check: its royal piece could be captured")
 
     def _place(self, sq: int, code: int) -> None:
@@ -219,25 +221,64 @@ class Board:
     def position(self) -> str:
         """The position string of the current position (as :func:`format_position` writes it,
         from tables precomputed per rule set: the viewer writes one for every ply)."""
-        b = self._board
         rows, tokens = self.rules.position_tables()
-        text = []
-        for row in rows:
-            out = []
-            empty = 0
-            for sq in row:
-                token = tokens[b[sq]]
-                if token is None:
-                    empty += 1
-                    continue
-                if empty:
-                    out.append(str(empty))
-                    empty = 0
-                out.append(token)
+        return self._position_text([self._rank_text(row, tokens) for row in rows])
+
+    def _position_text(self, ranks: list, hands: str | None = None) -> str:
+        """The position string from its ranks' texts (top rank first) and the board's side to
+        move, hands (``hands``: their text, when known) and move number."""
+        if hands is None:
+            hands = format_hands(self.rules, self.hands)
+        return f"{'/'.join(ranks)} {'bw'[self.turn]} {hands} {self.move_number}"
+
+    def _rank_text(self, row: list, tokens: list) -> str:
+        """One rank of the position string (``row``: its squares, files a, b, c ...)."""
+        b = self._board
+        out = []
+        empty = 0
+        for sq in row:
+            token = tokens[b[sq]]
+            if token is None:
+                empty += 1
+                continue
             if empty:
                 out.append(str(empty))
-            text.append("".join(out))
-        return f"{'/'.join(text)} {'bw'[self.turn]} {format_hands(self.rules, self.hands)} {self.move_number}"
+                empty = 0
+            out.append(token)
+        if empty:
+            out.append(str(empty))
+        return "".join(out)
+
+    def positions_after(self, moves) -> list[str]:
+        """The position string after each of ``moves`` (pseudo-legal moves of the side to move),
+        the board unchanged: only the ranks a move changes are written again (an analysis board
+        asks for every legal move's position at once).
+
+        >>> board = Board("shogi")
+        >>> move = board.parse_uci("c3c4")
+        >>> board.positions_after([move])[0] == (board.push(move) or board.position())
+        True
+        """
+        R = self.rules
+        rows, tokens = R.position_tables()
+        top = R.ranks - 1
+        ranks = [self._rank_text(row, tokens) for row in rows]
+        hands = format_hands(R, self.hands)
+        out = []
+        for move in moves:
+            # only drops and captures change the hands
+            new_hands = R.drops and (move.drop is not None or move.kills or self._board[move.to_square] >= 2)
+            self._push(move)
+            try:
+                text = list(ranks)
+                for sq in (move.from_square, *move.kills, move.to_square):
+                    if sq is not None:
+                        i = top - square_rank(sq)
+                        text[i] = self._rank_text(rows[i], tokens)
+                out.append(self._position_text(text, None if new_hands else hands))
+            finally:
+                self._pop()
+        return out
 
     def root_position(self) -> str:
         """The position string of the position before the first move of ``move_stack``."""

@@ -1,0 +1,97 @@
+"""Limits on what a reader accepts, so that hostile or broken input fails at once with a located
+error instead of a slow death (time or memory out of proportion to the input).
+
+Every reader takes a :class:`ReadLimits`; the defaults are far above anything a real record needs
+(the longest real game on record is a few thousand plies; a 100,000-ply game written on one line
+is about 1 MB).  Raise them for unusual archives::
+
+    >>> from daikifu.formats.limits import ReadLimits
+    >>> ReadLimits().max_comment
+    1048576
+    >>> ReadLimits.from_pairs(["comment=10000000", "depth=500"]).max_depth
+    500
+
+Numbers written in a record (NAGs, move numbers, times) are range-checked by the readers with
+:func:`check_number`, so no reader ever converts a 5,000-digit string.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+__all__ = ["ReadLimits", "DEFAULT_LIMITS", "check_number", "MAX_DIGITS"]
+
+MIB = 1 << 20
+# no number in a game record needs more digits than this (a ply count, a clock in seconds)
+MAX_DIGITS = 9
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """Largest accepted sizes, in characters (``max_depth``: nested variations).
+
+    - ``max_record``: one game's text (tags, movetext, comments);
+    - ``max_line``: one line (a tag line, or movetext written without line breaks);
+    - ``max_comment``: one ``{...}`` comment;
+    - ``max_depth``: variations inside variations.
+    """
+
+    max_record: int = 32 * MIB
+    max_line: int = 4 * MIB
+    max_comment: int = 1 * MIB
+    max_depth: int = 100
+
+    # short names for the command line: ``--limit comment=2000000``
+    NAMES = {"record": "max_record", "line": "max_line", "comment": "max_comment", "depth": "max_depth"}
+
+    @classmethod
+    def from_pairs(cls, pairs) -> "ReadLimits":
+        """Limits from ``name=value`` texts (names: record, line, comment, depth).
+
+        >>> ReadLimits.from_pairs(["line=5"]).max_line
+        5
+        >>> ReadLimits.from_pairs(["size=5"])
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown limit 'size' (expected one of record, line, comment, depth)
+        """
+        values = {}
+        for pair in pairs:
+            name, sep, value = pair.partition("=")
+            name = name.strip()
+            if name not in cls.NAMES:
+                raise ValueError(f"unknown limit {name!r} (expected one of {', '.join(cls.NAMES)})")
+            value = value.strip()
+            if not sep or not (value.isascii() and value.isdigit()) or len(value) > 12 or int(value) < 1:
+                raise ValueError(f"limit {name}: expected a positive whole number, got {value!r}")
+            values[cls.NAMES[name]] = int(value)
+        return replace(cls(), **values)
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+DEFAULT_LIMITS = ReadLimits()
+
+
+def check_number(digits: str, low: int, high: int, what: str) -> tuple[int | None, str | None]:
+    """``(value, None)`` when the decimal ``digits`` lie in ``low..high``, else ``(None, reason)``.
+
+    The text is measured before it is converted, so a number of any length costs nothing:
+
+    >>> check_number("14", 0, 255, "NAG")
+    (14, None)
+    >>> check_number("9" * 5000, 0, 255, "NAG")
+    (None, 'NAG out of range: a number of 5000 digits (expected 0 to 255)')
+    >>> check_number("256", 0, 255, "NAG")
+    (None, 'NAG out of range: 256 (expected 0 to 255)')
+    """
+    if not (digits.isascii() and digits.isdigit()):
+        return None, f"{what}: not a number: {digits[:20]!r} (expected {low} to {high})"
+    stripped = digits.lstrip("0") or "0"
+    if len(stripped) > MAX_DIGITS:
+        return None, f"{what} out of range: a number of {len(digits)} digits (expected {low} to {high})"
+    value = int(stripped)
+    if not low <= value <= high:
+        return None, f"{what} out of range: {value} (expected {low} to {high})"
+    return value, None

@@ -1,0 +1,186 @@
+"""Bad and hostile input (issue 15): numbers out of range, tag names that must round-trip, limits
+that refuse huge records at once, errors located even for game-level problems."""
+
+from __future__ import annotations
+
+import io
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from daikifu.archive.store import make_record
+from daikifu.formats.game import Game
+from daikifu.formats.kif import read_kif
+from daikifu.formats.limits import ReadLimits
+from daikifu.formats.lsn import read_games, write_game
+
+REAL_KIF = sorted((Path(__file__).parent / "data" / "real" / "kif").iterdir())
+GAME = '[Variant "shogi"]\n[Event "{event}"]\n\n1. P-c4 P-c6 *\n'
+
+
+def games_of(*bodies: str) -> str:
+    """A file of shogi games: each body is the movetext after the tags."""
+    return "\n".join(f'[Variant "shogi"]\n[Event "game {i}"]\n\n{body}\n' for i, body in enumerate(bodies, 1))
+
+
+def only_error(game):
+    errors = [e for e in game.errors if e.kind == "error"]
+    assert len(errors) == 1, game.errors
+    return errors[0]
+
+
+# --- numbers ------------------------------------------------------------------------------------
+
+
+def test_a_nag_of_5000_digits_is_an_error_at_its_place_and_the_other_games_are_read():
+    text = games_of("1. P-c4 P-c6 *", "1. P-c4 $" + "9" * 5000 + " P-c6 *", "1. P-c4 *")
+    games = list(read_games(text))
+    assert [g.valid for g in games] == [True, False, True]
+    err = only_error(games[1])
+    assert (err.game, err.line, err.column) == (2, 9, 9)
+    assert "5000 digits" in err.message and "0 to 255" in err.message
+
+
+@pytest.mark.parametrize("movetext, column", [("1. P-c4 $256 *", 9), ("1. P-c4$1$300 *", 10)])
+def test_a_nag_above_255_is_an_error_at_its_column(movetext, column):
+    err = only_error(next(read_games(games_of(movetext))))
+    assert (err.line, err.column) == (4, column)
+    assert "out of range" in err.message
+
+
+def test_a_nag_out_of_range_is_a_warning_in_lenient_mode_and_the_moves_go_on():
+    game = next(read_games(games_of("1. P-c4 $9999999999999 P-c6 *"), lenient=True))
+    assert game.valid and len(game.mainline_moves()) == 2
+    assert [e.kind for e in game.errors] == ["warning"]
+
+
+# --- tag names ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["終了日時", "持ち時間", "Time Control", "50%", 'say "hi"', "a]b", "x\\y", "%41"])
+def test_any_tag_name_is_written_and_read_back(name):
+    game = Game("shogi")
+    game.headers[name] = "value"
+    game.headers["終了" + name] = "other"
+    back = list(read_games(write_game(game)))
+    assert len(back) == 1
+    assert back[0].headers == game.headers
+
+
+def test_two_japanese_tag_names_stay_one_game():
+    game = Game("shogi")
+    game.headers["終了日時"] = "2021/06/30"
+    game.headers["持ち時間"] = "8時間"
+    text = write_game(game)
+    assert "[終了日時 " in text
+    back = list(read_games(text))
+    assert len(back) == 1 and back[0].headers == game.headers
+
+
+@pytest.mark.parametrize("path", REAL_KIF, ids=lambda p: p.name)
+def test_real_kif_to_lsn_and_back_keeps_tags_and_digest(path):
+    game = read_kif(path.read_bytes(), source=path.name)[0]
+    back = list(read_games(write_game(game)))
+    assert len(back) == 1
+    assert back[0].headers == game.headers
+    assert back[0].valid == game.valid
+    before, after = make_record(game), make_record(back[0])
+    assert after.digest == before.digest
+    assert after.tags == before.tags
+
+
+# --- limits -------------------------------------------------------------------------------------
+
+
+def test_many_comments_after_one_move_are_joined_in_order():
+    game = next(read_games(games_of("1. P-c4 " + "{a} {b}" * 5000 + " P-c6 *")))
+    assert game.valid
+    assert game.next().comment == " ".join(["a", "b"] * 5000)
+
+
+def test_a_long_comment_costs_memory_in_proportion():
+    size = 2_000_000
+    text = games_of("1. P-c4 {" + "ab\\}" * (size // 4) + "} *")
+    tracemalloc.start()
+    try:
+        game = next(read_games(text, limits=ReadLimits(max_comment=size + 1)))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert game.valid and len(game.next().comment) == size * 3 // 4
+    assert peak < 10 * len(text)
+
+
+def test_a_long_tag_value_costs_memory_in_proportion():
+    value = 'x\\"' * 700_000
+    text = f'[Variant "shogi"]\n[Event "{value}"]\n\n1. P-c4 *\n'
+    tracemalloc.start()
+    try:
+        game = next(read_games(text))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert game.valid and game.headers["Event"] == 'x"' * 700_000
+    assert peak < 10 * len(text)
+
+
+def test_a_comment_over_the_limit_is_refused_with_its_place():
+    text = games_of("1. P-c4 P-c6 *", "1. P-c4 {" + "a" * 101 + "} P-c6 *", "1. P-c4 *")
+    games = list(read_games(text, limits=ReadLimits(max_comment=100), lenient=True))
+    assert [g.valid for g in games] == [True, False, True]
+    err = only_error(games[1])
+    assert (err.line, err.column) == (9, 9) and "limit of 100" in err.message
+
+
+def test_a_line_over_the_limit_is_refused_and_not_kept():
+    text = games_of("1. P-c4 P-c6 *", "1. P-c4 {" + "a" * 500 + "} P-c6 *", "1. P-c4 *")
+    games = list(read_games(io.StringIO(text), limits=ReadLimits(max_line=100)))
+    assert [g.valid for g in games] == [True, False, True]
+    err = only_error(games[1])
+    assert (err.line, err.column) == (9, 101) and "517 characters" in err.message
+    assert len(games[1].source) < 200
+
+
+def test_a_game_over_the_record_limit_is_refused_and_the_next_is_read():
+    text = games_of("1. P-c4 P-c6 *", "1. P-c4 P-c6\n" * 50 + "*", "1. P-c4 *")
+    games = list(read_games(text, limits=ReadLimits(max_record=300)))
+    assert [g.valid for g in games] == [True, False, True]
+    err = only_error(games[1])
+    assert err.game == 2 and err.line > 9 and "limit of 300" in err.message
+    assert games[2].headers["Event"] == "game 3"
+
+
+def test_variations_nested_over_the_limit_are_refused():
+    body = "1. P-c4 " + "(1. P-g4 " * 6 + ")" * 6 + " *"
+    assert next(read_games(games_of(body), limits=ReadLimits(max_depth=6))).errors == []
+    err = only_error(next(read_games(games_of(body), limits=ReadLimits(max_depth=5))))
+    assert (err.line, err.column) == (4, 9 + 9 * 5) and "limit of 5" in err.message
+
+
+def test_limits_from_the_command_line_form():
+    assert ReadLimits.from_pairs(["comment=7", "record=9"]) == ReadLimits(max_comment=7, max_record=9)
+    with pytest.raises(ValueError, match="positive whole number"):
+        ReadLimits.from_pairs(["line=" + "9" * 5000])
+
+
+# --- game-level errors carry a line ---------------------------------------------------------------
+
+
+def test_game_level_errors_name_the_line_also_in_game_2():
+    text = (GAME.format(event="one") + "\n[Event \"two\"]\n[Site \"x\"]\n\n1. P-c4 *\n"
+            + '\n[Variant "no-such-variant"]\n\n1. P-c4 *\n'
+            + '\n[Variant "shogi"]\n[Event "four"]\n[SetUp "1"]\n[SFEN "not a position"]\n\n*\n'
+            + '\n[Variant "shogi"]\n[RuleSet "nonsense"]\n\n*\n')
+    games = list(read_games(text))
+    assert [g.valid for g in games] == [True, False, False, False, False]
+    located = [(only_error(g).game, only_error(g).line) for g in games[1:]]
+    assert located == [(2, 6), (3, 11), (4, 18), (5, 23)]
+
+
+def test_doctests_of_the_reader_and_its_limits():
+    import doctest
+
+    from daikifu.formats import limits, lsn
+    for module in (limits, lsn):
+        assert doctest.testmod(module).failed == 0
