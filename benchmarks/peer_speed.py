@@ -32,13 +32,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the record builders are test support
 
 import chess  # noqa: E402
 import chess.pgn  # noqa: E402
 import shogi  # noqa: E402
 import shogi.KIF  # noqa: E402
 
-from daikifu.archive.sample import random_moves, random_record  # noqa: E402
+from daikifu.replay.randomplay import random_moves  # noqa: E402
+from record_builders import random_record  # noqa: E402
 from daikifu.formats.kif import read_kif  # noqa: E402
 from daikifu.formats.lsn import read_games, write_game  # noqa: E402
 from daikifu.replay import Board, compile_rules, load_variant  # noqa: E402
