@@ -12,11 +12,20 @@ the others.  Writers take a :class:`Game` and return text (LSN) or bytes (KIF).
 1. P-c4 P-c6 *
 """
 
-from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, Headers
-from .jsonexport import game_from_dict, game_from_json, game_to_dict, game_to_json
-from .kif import KifError, looks_like_kif, read_kif, write_kif
-from .lsn import GameBuilder, HeadersOnly, LSNError, Visitor, read_game, read_games, write_game, write_games
-from .validate import detect_format, verdict
+import daikifu
+
+_EXPORTS = {
+    "RESULTS": ".game", "SEVEN_TAG_ROSTER": ".game", "Game": ".game", "GameError": ".game", "GameNode": ".game",
+    "Headers": ".game",
+    "game_from_dict": ".jsonexport", "game_from_json": ".jsonexport", "game_to_dict": ".jsonexport",
+    "game_to_json": ".jsonexport",
+    "KifError": ".kif", "looks_like_kif": ".kif", "read_kif": ".kif", "write_kif": ".kif",
+    "GameBuilder": ".lsn", "HeadersOnly": ".lsn", "LSNError": ".lsn", "Visitor": ".lsn", "read_game": ".lsn",
+    "read_games": ".lsn", "write_game": ".lsn", "write_games": ".lsn",
+    "detect_format": ".validate", "verdict": ".validate",
+}
+# the names above are imported on first use: a command's --help imports this package without them
+__getattr__, __dir__ = daikifu.lazy_exports(__name__, _EXPORTS)
 
 __all__ = [
     "Game", "GameNode", "GameError", "Headers", "RESULTS", "SEVEN_TAG_ROSTER",

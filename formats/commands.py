@@ -8,29 +8,34 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import click
 
 from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, read_bytes, write_bytes as _write
-from daikifu.replay.selfplay import ADJUDICATION_MARGIN, DEFAULT_MAX_PLIES, ENGINES, SelfPlayGame, generate_games
-from daikifu.replay.variant import IncompleteVariantError, VariantError, extra_variants_dir
+from daikifu.replay.selfplay import DEFAULT_MAX_PLIES
 
-from .game import Game, GameError
-from .jsonexport import game_to_dict
-from .kif import KifError, read_kif, write_kif
-from .lsn import read_games, write_game
-from .validate import detect_format, verdict
+# the readers, the writers and self-play are imported where they are used: a command's --help
+# loads none of them
+if TYPE_CHECKING:
+    from daikifu.replay.selfplay import SelfPlayGame
+
+    from .game import Game
 
 FORMATS = ("auto", "lsn", "kif")
 
 
 def _variants_env(ctx: click.Context):
     """Make the global --variants-dir visible to the readers."""
+    from daikifu.replay.variant import extra_variants_dir
     return extra_variants_dir(ctx.find_root().params.get("variants_dir"))
 
 
 def read_records(path: str, fmt: str = "auto", lenient: bool = False) -> list[Game]:
     """Every game of a file as a list of :class:`Game` (records of either format)."""
+    from .kif import KifError, read_kif
+    from .lsn import read_games
+    from .validate import detect_format
     data = read_bytes(path)
     name = "<stdin>" if path == "-" else path
     if fmt == "auto":
@@ -63,6 +68,8 @@ def validate_command(ctx, files, fmt, lenient, as_json):
       daikifu validate --json match.kif games.lsn
       cat game.lsn | daikifu validate -
     """
+    from .game import GameError
+    from .validate import verdict
     verdicts = []
     with _variants_env(ctx):
         for path in files:
@@ -106,6 +113,9 @@ def convert_command(ctx, file, target, fmt, output, encoding, as_json):
       daikifu convert games.lsn --to json -o games.json
       daikifu convert games.lsn --to kif -o "game-{n}.kif"
     """
+    from .jsonexport import game_to_dict
+    from .kif import KifError, write_kif
+    from .lsn import write_game
     if as_json:
         if target not in (None, "json"):
             raise click.UsageError(f"--json and --to {target} contradict each other")
@@ -148,6 +158,8 @@ def _game_json(g: SelfPlayGame) -> dict:
 
 def selfplay_lsn(g: SelfPlayGame) -> str:
     """A self-play game as an LSN record."""
+    from .game import Game
+    from .lsn import write_game
     return write_game(Game.from_moves(g.variant, g.moves, options=g.options, headers=g.headers, result=g.result))
 
 
@@ -180,6 +192,8 @@ def generate_command(ctx, variant, games, seed, output, max_plies, options, as_j
       daikifu generate dai-kagamigi --games 12 --seed 1 -o dai-kagamigi.lsn
       daikifu generate chu-kagamigi --games 3 --json
     """
+    from daikifu.replay.selfplay import ADJUDICATION_MARGIN, ENGINES, generate_games
+    from daikifu.replay.variant import IncompleteVariantError, VariantError
     v = variant
     try:
         v.require_playable()
