@@ -14,11 +14,10 @@ from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, read_by
 from daikifu.replay.selfplay import ADJUDICATION_MARGIN, DEFAULT_MAX_PLIES, ENGINES, SelfPlayGame, generate_games
 from daikifu.replay.variant import IncompleteVariantError, VariantError, extra_variants_dir
 
-from .game import Game, GameError
-from .lsn import write_game
+# the registry of formats is light; the Game tree, the readers and the writers are imported where
+# they are used, so that a command's --help loads none of them
 from .reading import FORMATS as REGISTRY
 from .reading import NotARecordError, UnsupportedConversion, read_record, write_record, write_records
-from .validate import verdict
 
 FORMATS = ("auto", *REGISTRY)
 WRITTEN = tuple(name for name, f in REGISTRY.items() if f.write is not None)
@@ -71,6 +70,8 @@ def validate_command(ctx, files, fmt, variant, lenient, as_json):
       daikifu validate --format usi --variant shogi lines.txt
       cat game.lsn | daikifu validate -
     """
+    from .game import GameError
+    from .validate import verdict
     verdicts, not_records = [], []
     with _variants_env(ctx):
         for path in files:
@@ -165,6 +166,8 @@ def _game_json(g: SelfPlayGame) -> dict:
 
 def selfplay_lsn(g: SelfPlayGame) -> str:
     """A self-play game as an LSN record."""
+    from .game import Game
+    from .lsn import write_game
     return write_game(Game.from_moves(g.variant, g.moves, options=g.options, headers=g.headers, result=g.result))
 
 

@@ -39,9 +39,10 @@ import json
 import os
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-from .game import Game, GameError
+if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game is made: the
+    from .game import Game, GameError  # commands' --help lists the formats without it
 
 __all__ = ["RecordFormat", "FORMATS", "register_format", "NotARecordError", "Decoded", "decode_record",
            "detect_format", "read_record", "read_text", "write_record", "write_records", "format_names",
@@ -221,6 +222,7 @@ def detect_format(text: str, name: str | None = None) -> str | None:
 def finish_game(game: Game, file: str | None) -> Game:
     """The pipeline's part of every game: a warning on each line with a U+FFFD, and a line on
     game-level errors (a missing Variant tag ...), the game's first line."""
+    from .game import GameError
     start = game.source_line or 1
     if "\ufffd" in (game.source or ""):
         for n, line in enumerate(game.source.splitlines(), start=start):
@@ -239,6 +241,7 @@ def finish_game(game: Game, file: str | None) -> Game:
 
 def unreadable_game(text: str, error: GameError, file: str | None) -> Game:
     """An invalid game holding a whole text its format's reader could not read at all."""
+    from .game import Game
     game = Game("shogi")
     error.file = error.file or file
     game.errors = [error]
@@ -384,6 +387,7 @@ def _detect_json(head: str) -> bool:
 
 
 def _read_json(text, *, file, variant, lenient):
+    from .game import GameError
     from .jsonexport import game_from_dict
     try:
         data = json.loads(text)

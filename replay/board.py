@@ -799,6 +799,22 @@ class Board:
             return f"dropping {move.drop} may not give checkmate"
         return None
 
+    def may_make(self, move: Move) -> bool:
+        """A cheap first test for a board move: False only when the piece on the origin certainly
+        cannot make it (no piece there, or a piece with only leaps and slides, none of which ends
+        there, or the move captures on the way or passes).  Blockers, modes, promotion and check
+        are not looked at: True says nothing about legality.  Readers of move text use it to
+        narrow the pieces a move may be by before the full check."""
+        fr = move.from_square
+        code = self._board[fr] if fr is not None and 0 <= fr < CELLS else OFF
+        if code < 2:
+            return False
+        R = self.rules
+        idx = code if R.zoned[code] is None else R.zoned[code][fr]
+        if R.complex[idx]:
+            return True
+        return not move.kills and move.to_square != fr and (move.to_square - fr) in R.by_delta[idx]
+
     def is_legal(self, move: Move) -> bool:
         return self.illegal_reason(move) is None
 

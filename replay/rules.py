@@ -218,6 +218,23 @@ class Ruleset:
     def _fail(self, message):
         raise VariantError(f"{self.variant.path}: {message}")
 
+    # what is built on first use, and the variant, are not stored with the compiled tables
+    _LAZY = ("_move_tables", "_drop_tables", "_attack_deltas", "_parsed_start", "_position_tables", "_empty_board")
+    _VARIANT = ("variant", "pieces", "types", "type_by_id")
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k not in self._LAZY and k not in self._VARIANT}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._move_tables, self._drop_tables, self._attack_deltas = {}, {}, {}
+
+    def attach(self, variant: Variant) -> None:
+        """Use ``variant``'s objects (after loading the compiled tables of that same variant)."""
+        self.variant = variant
+        self.pieces = self.types = variant.pieces
+        self.type_by_id = {p.id: p for p in variant.pieces}
+
     def piece_index(self) -> dict:
         return self.variant.piece_index()
 
@@ -442,7 +459,8 @@ def compile_rules(variant: Variant, options: dict | None = None) -> Ruleset:
     key = (id(variant), tuple(sorted(resolved.items())))
     cached = _CACHE.get(key)
     if cached is None or cached.variant is not variant:
-        cached = _CACHE[key] = Ruleset(variant, resolved)
+        from .rulecache import load_or_compile
+        cached = _CACHE[key] = load_or_compile(variant, resolved)
     return cached
 
 
