@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
-from daikifu.clikit import (CONTEXT, echo_json as _echo_json, fail, fit as _fit, json_option, registry,
+from daikifu.clikit import (CONTEXT, VARIANT, echo_json as _echo_json, fail, fit as _fit, json_option, registry,
                             text_width as _width, write_bytes as _write_bytes)
-from daikifu.formats.game import GameError
-from daikifu.replay import UnknownVariantError, VariantError
-from daikifu.replay.variant import extra_variants_dir
 
-from .store import DEFAULT_DB, ENV_DB, STATUSES, Archive, ArchiveError
+# the store, the readers and the rules core are imported where they are used: a command's --help
+# loads none of them
+from daikifu.formats.reading import FORMATS as RECORD_FORMATS
+
+from .schema import DEFAULT_DB, ENV_DB, STATUSES
+
+if TYPE_CHECKING:
+    from .store import Archive
 
 __all__ = ["import_command", "games_command", "show_command", "export_command", "upgrade_command", "db_option",
            "error_text"]
@@ -33,10 +38,12 @@ db_option = click.option(
 
 def _variants_env(ctx: click.Context):
     """Make the global --variants-dir visible to the readers (and to import worker processes)."""
+    from daikifu.replay.variant import extra_variants_dir
     return extra_variants_dir(ctx.find_root().params.get("variants_dir"))
 
 
 def _open(path: str, create: bool = False) -> Archive:
+    from .store import Archive, ArchiveError
     try:
         return Archive(path, create=create)
     except ArchiveError as exc:
@@ -46,10 +53,12 @@ def _open(path: str, create: bool = False) -> Archive:
 def error_text(e: dict) -> str:
     """An error held as a dict (an import summary's) as one line: ``file:line:column, game N, ply
     N, move 'X': message (expected ...); did you mean ...?``"""
+    from daikifu.formats.game import GameError
     return str(GameError.from_dict(e))
 
 
 def variant_slug(ctx, value):
+    from daikifu.replay import UnknownVariantError, VariantError
     if not value:
         return None
     try:
@@ -107,13 +116,18 @@ def _query(archive: Archive, filters: dict, limit=None):
 @click.option("--lenient", is_flag=True,
               help="Keep the moves before a bad one (status 'truncated') instead of storing the game as invalid.")
 @click.option("--skip-invalid", is_flag=True, help="Do not store invalid games (they are still reported).")
+@click.option("--format", "fmt", type=click.Choice(("auto", *RECORD_FORMATS)), default="auto", show_default=True,
+              help="Format of every file; auto recognises each file's format by content.")
+@click.option("--variant", type=VARIANT, default=None,
+              help="The variant of records that do not name one (default: shogi for KIF, KI2, CSA, JKF and USI).")
 @json_option
 @click.pass_context
-def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, as_json):
-    """Import the games of FILES (LSN or KIF, in any mix) into the archive.
+def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, variant, as_json):
+    """Import the games of FILES (LSN, KIF, KI2, CSA, JKF or USI, in any mix) into the archive.
 
     Formats are recognised by content, not by file name; a directory is read recursively (files
-    that hold no game record are skipped) and '-' reads standard input.  Every move is checked
+    that hold no game record are skipped; a file named on the command line that is none is
+    reported) and '-' reads standard input.  The text of every game is stored exactly as read.  Every move is checked
     against the rules.  A game already in the archive (the same variant, rule set, start position
     and main line) is a duplicate and is not stored again, so importing a file twice adds nothing,
     and an interrupted import finishes when it is run again.  A game whose main line is a prefix
@@ -128,6 +142,7 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, as_json):
       daikifu import --db club.db --lenient --json games.lsn
       cat games.lsn | daikifu import -
     """
+    from .store import ArchiveError
     from .importer import ImportInterrupted, import_paths
 
     archive = _open(db_path, create=True)
@@ -150,7 +165,9 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, as_json):
         with _variants_env(ctx):
             try:
                 summary = import_paths(archive, list(files), jobs=jobs, lenient=lenient,
-                                       skip_invalid=skip_invalid, progress=progress)
+                                       skip_invalid=skip_invalid, progress=progress,
+                                       fmt=None if fmt == "auto" else fmt,
+                                       variant=variant.slug if variant is not None else None)
             except ImportInterrupted as exc:
                 summary = exc.summary
                 code = 130
@@ -285,6 +302,8 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
       daikifu show 12 --ply 30
       daikifu show 3f9a2c --json
     """
+    from .store import ArchiveError
+    from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import move_dict
 
     archive = _open(db_path)
@@ -392,6 +411,8 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
       daikifu export --player Taro --format json -o taro.json
       daikifu export --variant shogi --format kif -o "game-{n}.kif"
     """
+    from .store import ArchiveError
+    from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import game_to_dict
     from daikifu.formats.kif import KifError, write_kif
     from daikifu.formats.lsn import write_game

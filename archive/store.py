@@ -41,13 +41,11 @@ from daikifu.formats.lsn import format_ruleset
 from daikifu.replay import Board, Move
 
 from . import schema
+from .schema import DEFAULT_DB, ENV_DB, STATUSES
 
 __all__ = ["Archive", "Record", "make_record", "default_path", "digest_of", "ENV_DB", "DEFAULT_DB",
            "ArchiveError", "STATUSES", "pack_source", "unpack_source"]
 
-ENV_DB = "DAIKIFU_DB"
-DEFAULT_DB = "daikifu.db"
-STATUSES = ("valid", "truncated", "invalid")
 # tags that have a column of their own (everything else goes to the ``tags`` JSON)
 _COLUMN_TAGS = {"Event": "event", "Site": "site", "Date": "date", "Round": "round", "Sente": "sente",
                 "Gote": "gote", "Termination": "termination"}
