@@ -256,9 +256,21 @@ class _Splitter(Visitor):
         return self.number, self.line, source
 
 
+def _record(game, fmt: str, hashes=None) -> Record:
+    """The game's record; a game whose record cannot be made (a bug) becomes an invalid game that
+    says so, so that it costs no other game of its file."""
+    try:
+        return make_record(game, fmt, hashes)
+    except Exception as exc:
+        game.errors.append(GameError(f"internal error while storing this game: {type(exc).__name__}: {exc}"[:300],
+                                     file=game.source_file, game=game.number, line=game.source_line,
+                                     expected="a game this version can store (please report this record)"))
+        return make_record(game, fmt)
+
+
 def _lsn_records(games) -> Iterator[Record]:
     for game in games:
-        yield make_record(game, "lsn", getattr(game, "_hashes", None))
+        yield _record(game, "lsn", getattr(game, "_hashes", None))
 
 
 def _kif_records(data, name: str, lenient: bool) -> list[Record]:
@@ -278,7 +290,7 @@ def _kif_records(data, name: str, lenient: bool) -> list[Record]:
         rec = make_record(game, "kif")
         rec.variant = "?"
         return [rec]
-    return [make_record(g, "kif") for g in games]
+    return [_record(g, "kif") for g in games]
 
 
 def _work(task):
@@ -302,7 +314,7 @@ def _work(task):
                 e.game = number
             game.number = number
             game.source_line = line
-            records.append(make_record(game, "lsn", game._hashes))
+            records.append(_record(game, "lsn", game._hashes))
     return task[0], records, []
 
 

@@ -314,7 +314,12 @@ class Archive:
         """Open with SQLite's read-only mode: nothing (not even a migration) can write.  An
         archive whose schema is older than this daikifu's must be upgraded by a writing command
         first (``daikifu import`` with any file, or ``daikifu upgrade``)."""
-        uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve())) + "?mode=ro"
+        path = Path(self.path).resolve()
+        uri = "file:" + urllib.parse.quote(str(path)) + "?mode=ro"
+        if not any(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-shm", "-journal")):
+            # no connection is writing (a writer keeps its -wal/-shm while open): immutable, so
+            # SQLite creates no -wal/-shm beside the archive (docs/web.md, "Read-only")
+            uri += "&immutable=1"
         try:
             self.conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None,
                                         check_same_thread=False)

@@ -553,7 +553,31 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
         v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant)
         if isinstance(v, GameBuilder) and default_variant and not v.default_variant:
             v.default_variant = default_variant
-        yield _read_one(lines, line, offset, n, v, lenient, file, limits, overflow)
+        try:
+            result = _read_one(lines, line, offset, n, v, lenient, file, limits, overflow)
+        except Exception as exc:  # a bug must cost this game only, never the rest of the file
+            result = _failed_game(visitor, default_variant, lines, line, offset, n, file, exc)
+        yield result
+
+
+def _failed_game(visitor, default_variant, lines, first_line, offset, number, file, exc):
+    """What the visitor makes of a game whose reading raised ``exc``: an invalid game whose error
+    says so, at the game's first line."""
+    v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant)
+    v.begin_game(number, first_line)
+    try:  # the tags, so that the game keeps its variant and names
+        for raw in lines:
+            if not isinstance(raw, _LongLine) and _TAG_START_RE.match(raw):
+                for name, value, _ in _scan_tags(raw)[0]:
+                    v.visit_header(_read_tag_name(name), _unescape(value))
+            elif raw.strip():
+                break
+    except Exception:  # the error below says what matters
+        pass
+    v.visit_error(GameError(f"internal error while reading this game: {type(exc).__name__}: {exc}"[:300],
+                            file=file, game=number, line=first_line,
+                            expected="a game this reader can read (please report this record)"))
+    return v.end_game("".join(lines), offset)
 
 
 def read_game(source, **kwargs):

@@ -184,3 +184,43 @@ def test_doctests_of_the_reader_and_its_limits():
     from daikifu.formats import limits, lsn
     for module in (limits, lsn):
         assert doctest.testmod(module).failed == 0
+
+
+# --- one bad game costs no other ----------------------------------------------------------------
+
+SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "shogi.lsn"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_import_stores_every_valid_game_around_a_hostile_one(tmp_path, jobs):
+    from daikifu.archive.importer import import_paths
+    from daikifu.archive.store import Archive
+
+    sample = SAMPLE.read_text(encoding="utf-8")
+    expected = sum(1 for g in read_games(sample) if g.valid)
+    path = tmp_path / "mixed.lsn"
+    path.write_text(sample + "\n" + games_of("1. P-c4 $" + "9" * 5000 + " P-c6 *") + "\n" + GAME.format(event="after"),
+                    encoding="utf-8")
+    with Archive(tmp_path / "a.db") as archive:
+        summary = import_paths(archive, [str(path)], jobs=jobs)
+        stored = archive.conn.execute("SELECT count(*) FROM games WHERE status = 'valid'").fetchone()[0]
+    counts = summary.files[0]
+    assert stored == expected + 1 and counts.imported == expected + 1 and counts.invalid == 1
+    assert "out of range" in counts.errors[0]["message"] and counts.errors[0]["column"] == 9
+
+
+def test_a_game_whose_reading_fails_is_an_invalid_game_and_the_next_is_read(monkeypatch):
+    from daikifu.formats import lsn
+
+    real = lsn._Context.word
+
+    def word(self, tok, line, column):
+        if tok == "P-g4":
+            raise RuntimeError("a bug")
+        return real(self, tok, line, column)
+
+    monkeypatch.setattr(lsn._Context, "word", word)
+    games = list(read_games(games_of("1. P-c4 *", "1. P-g4 *", "1. P-c4 P-c6 *")))
+    assert [g.valid for g in games] == [True, False, True]
+    err = only_error(games[1])
+    assert (err.game, err.line) == (2, 6) and "RuntimeError: a bug" in err.message
