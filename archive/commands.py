@@ -1,9 +1,6 @@
-"""The archive's commands: ``import``, ``games``, ``show`` and ``export`` (see docs/archive.md).
-
-They are added to the main ``daikifu`` group by :func:`register`::
-
-    from daikifu.archive.commands import register
-    register(main)
+"""The archive's commands: ``import``, ``games``, ``show``, ``export`` and ``upgrade`` (see
+docs/archive.md); the query commands are in :mod:`daikifu.archive.query_commands`.  The root
+group, :mod:`daikifu.cli`, loads them on demand.
 
 Every command takes ``--db PATH`` (default: ``$DAIKIFU_DB``, else ``daikifu.db`` in the current
 directory) and ``--json``; problems are one-line click errors.
@@ -16,34 +13,22 @@ import sys
 
 import click
 
-from daikifu.replay import UnknownVariantError, VariantError, load_variant
+from daikifu.clikit import (CONTEXT, echo_json as _echo_json, fail, fit as _fit, json_option, registry,
+                            text_width as _width, write_bytes as _write_bytes)
+from daikifu.formats.game import GameError
+from daikifu.replay import UnknownVariantError, VariantError
 from daikifu.replay.variant import extra_variants_dir
 
 from .store import DEFAULT_DB, ENV_DB, STATUSES, Archive, ArchiveError
-from .output import fit as _fit, text_width as _width, write_bytes as _write_bytes
 
-__all__ = ["register", "import_command", "games_command", "show_command", "export_command", "upgrade_command",
+__all__ = ["import_command", "games_command", "show_command", "export_command", "upgrade_command", "db_option",
            "error_text"]
-
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def register(group: click.Group) -> None:
-    """Add the archive commands to ``group`` (the main ``daikifu`` group)."""
-    for command in (import_command, games_command, show_command, export_command, upgrade_command):
-        group.add_command(command)
-
 
 # --- shared pieces --------------------------------------------------------------------------------
 
 db_option = click.option(
     "--db", "db_path", metavar="PATH", envvar=ENV_DB, default=DEFAULT_DB, show_default=True,
     help=f"The archive database (also from the {ENV_DB} environment variable).")
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-
-
-def _echo_json(data) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def _variants_env(ctx: click.Context):
@@ -55,36 +40,24 @@ def _open(path: str, create: bool = False) -> Archive:
     try:
         return Archive(path, create=create)
     except ArchiveError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise fail(str(exc)) from None
 
 
 def error_text(e: dict) -> str:
-    """``file:line:column ply N move 'X': message (expected ...); did you mean ...?``"""
-    where = ":".join(str(e[k]) for k in ("file", "line", "column") if e.get(k) is not None)
-    parts = [where] if where else []
-    if e.get("game") is not None and e.get("line") is None:
-        parts.append(f"game {e['game']}")
-    if e.get("ply") is not None:
-        parts.append(f"ply {e['ply']}")
-    if e.get("move") is not None:
-        parts.append(f"move {e['move']!r}")
-    text = " ".join(parts) + ": " + e.get("message", "") if parts else e.get("message", "")
-    if e.get("expected"):
-        text += f" (expected {e['expected']})"
-    if e.get("suggestions"):
-        text += "; did you mean " + ", ".join(e["suggestions"]) + "?"
-    return text
+    """An error held as a dict (an import summary's) as one line: ``file:line:column, game N, ply
+    N, move 'X': message (expected ...); did you mean ...?``"""
+    return str(GameError.from_dict(e))
 
 
-def _variant_slug(ctx, value):
+def variant_slug(ctx, value):
     if not value:
         return None
     try:
-        return load_variant(value, ctx.find_root().params.get("variants_dir")).slug
+        return registry(ctx).load(value).slug
     except UnknownVariantError:
         return value  # games of a variant that is not installed here can still be listed
     except VariantError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise fail(str(exc)) from None
 
 
 def _filter_options(f):
@@ -112,7 +85,7 @@ def _filter_options(f):
 
 
 def _filters(ctx, variant, player, sente, gote, result, status, since, until, search) -> dict:
-    return {"variant": _variant_slug(ctx, variant), "player": player, "sente": sente, "gote": gote,
+    return {"variant": variant_slug(ctx, variant), "player": player, "sente": sente, "gote": gote,
             "result": result, "status": status, "since": since, "until": until, "search": search}
 
 
@@ -182,9 +155,9 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, as_json):
                 summary = exc.summary
                 code = 130
             except FileNotFoundError as exc:
-                raise click.ClickException(str(exc)) from None
+                raise fail(str(exc)) from None
             except (ArchiveError, OSError) as exc:
-                raise click.ClickException(str(exc)) from None
+                raise fail(str(exc)) from None
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -319,13 +292,13 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
         game_id = _resolve_game(archive, game_ref)
         row = archive.game(game_id)
         if row is None:
-            raise click.ClickException(f"no game {game_id} in {db_path}")
+            raise fail(f"no game {game_id} in {db_path}")
         unreadable = None
         try:
             game = archive.load_game(game_id)
         except (VariantError, ValueError, ArchiveError) as exc:
             if row["status"] != "invalid":
-                raise click.ClickException(f"game {game_id}: cannot read its text again: {exc}") from None
+                raise fail(f"game {game_id}: cannot read its text again: {exc}") from None
             game, unreadable = None, str(exc)  # an invalid game that cannot be read at all
     nodes = list(game.mainline()) if game is not None else []
     stop = len(nodes) if ply is None else ply
@@ -436,7 +409,7 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
         if limit is not None:
             matching = min(matching, limit)
         if fmt == "kif" and matching > 1 and "{n}" not in output:
-            raise click.ClickException(f"{matching} games match and a KIF file holds one: give -o a name "
+            raise fail(f"{matching} games match and a KIF file holds one: give -o a name "
                                        f"with {{n}}, e.g. game-{{n}}.kif")
         rows = archive.games(**filters, limit=limit)  # streamed: any number of games
         out = None if fmt == "kif" else _open_output(output)
@@ -448,7 +421,7 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
                     game = archive.load_game(row["id"])
                 except (VariantError, ValueError, ArchiveError) as exc:
                     if row["status"] != "invalid":
-                        raise click.ClickException(f"game {row['id']}: cannot read its text again: {exc}") from None
+                        raise fail(f"game {row['id']}: cannot read its text again: {exc}") from None
                     click.echo(f"warning: game {row['id']} (invalid) left out: its text cannot be read as a "
                                f"game: {exc}", err=True)
                     continue
@@ -460,7 +433,7 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
                     try:
                         data = write_kif(game, encoding=encoding)
                     except KifError as exc:
-                        raise click.ClickException(f"game {row['id']}: {exc}") from None
+                        raise fail(f"game {row['id']}: {exc}") from None
                     _write_bytes(output.replace("{n}", str(row["id"])), data)
                 count += 1
             if fmt == "json" and out is not None:
@@ -478,7 +451,7 @@ def _open_output(path: str):
     try:
         return open(path, "w", encoding="utf-8", newline="\n")
     except OSError as exc:
-        raise click.ClickException(f"{path}: cannot write: {exc.strerror}") from None
+        raise fail(f"{path}: cannot write: {exc.strerror}") from None
 
 
 
@@ -497,8 +470,9 @@ def upgrade_command(db_path, as_json):
     are only read, e.g. by ``daikifu serve``, which opens the database read-only.
 
     \b
-    Example:
+    Examples:
       daikifu upgrade --db games.db
+      daikifu upgrade --json
     """
     from . import schema
     archive = _open(db_path)
@@ -511,9 +485,3 @@ def upgrade_command(db_path, as_json):
     else:
         click.echo(f"{db_path}: schema version {was} -> {schema.SCHEMA_VERSION}")
 
-
-if __name__ == "__main__":  # python -m archive.commands ... (before the commands are registered in cli)
-    from .cli import main
-
-    register(main)
-    main(prog_name="daikifu")

@@ -1,12 +1,14 @@
-"""Importing game records into the archive: LSN and KIF files, found by content, in any mix.
+"""Importing game records into the archive: files in any format daikifu reads, found by content.
 
 >>> summary = import_paths(Archive("games.db"), ["games/", "extra.lsn"], jobs=2)   # doctest: +SKIP
 >>> summary.imported, summary.duplicates, summary.invalid                          # doctest: +SKIP
 
-* Files are recognised by what they hold, never by their names: KIF when
-  :func:`formats.kif.looks_like_kif` says so, LSN when the first line that is not blank is a tag
-  pair.  A file named on the command line that is neither is read as LSN (and its games are
-  reported invalid); files met while walking a directory that are neither are skipped.
+* Files are recognised by what they hold (:func:`formats.reading.detect_format`; the name's
+  extension only breaks a tie), and read through the one reading pipeline
+  (:mod:`formats.reading`), so an imported file gives the same games and tags as ``daikifu
+  validate`` and the web import page.  A file named on the command line that is no record is
+  reported in the summary ("not a record in a format daikifu reads") and nothing is stored;
+  files met while walking a directory that are no record are skipped.
 * LSN files are streamed: one game is read at a time, whatever the size of the file.
 * Every file gets an ``imports`` row, updated at every commit and marked finished at the end.
 * Games are committed in batches (at least every :data:`COMMIT_SECONDS` seconds), and only
@@ -25,7 +27,6 @@ import codecs
 import io
 import multiprocessing
 import os
-import re
 import signal
 import sys
 import threading
@@ -37,8 +38,8 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from daikifu.formats.game import GameError
-from daikifu.formats.kif import KifError, looks_like_kif, read_kif
 from daikifu.formats.lsn import GameBuilder, Visitor, read_games
+from daikifu.formats.reading import NotARecordError, finish_game, read_record, record_text
 
 from .store import Archive, Record, make_record
 
@@ -49,7 +50,6 @@ COMMIT_GAMES = 2000  # ... and after this many games
 MAX_ERRORS = 1000  # errors kept per file (in the imports row and the summary)
 CHUNK_CHARS = 1 << 16  # text per task sent to a worker process
 HEAD_BYTES = 1 << 16  # bytes looked at to recognise a format
-_LSN_HEAD = re.compile(r'\s*\[\s*[A-Za-z0-9_]+\s+"')
 
 
 # --- summaries ------------------------------------------------------------------------------------
@@ -122,25 +122,15 @@ class ImportInterrupted(KeyboardInterrupt):
 # --- recognising files ----------------------------------------------------------------------------
 
 
-def _looks_like_lsn(head: bytes) -> bool:
-    text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped or line.startswith("%") or stripped.startswith(";"):
-            continue
-        return _LSN_HEAD.match(line) is not None
-    return False
-
-
-def sniff(head: bytes) -> str | None:
-    """``"kif"``, ``"lsn"`` or None (not a game record) from the first bytes of a file."""
+def sniff(head: bytes, name: str | None = None) -> str | None:
+    """The format of a file from its first bytes (``"lsn"``, ``"kif"``, ``"csa"`` ...), or None
+    when it is no game record."""
     if b"\0" in head[:4096]:
         return None  # binary (a database, an image ...)
-    if looks_like_kif(head):
-        return "kif"
-    if _looks_like_lsn(head):
-        return "lsn"
-    return None
+    try:
+        return record_text(head, name=name)[1]
+    except NotARecordError:
+        return None
 
 
 def _expand(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
@@ -268,44 +258,30 @@ def _record(game, fmt: str, hashes=None) -> Record:
         return make_record(game, fmt)
 
 
-def _lsn_records(games) -> Iterator[Record]:
+def _lsn_records(games, name: str) -> Iterator[Record]:
     for game in games:
-        yield _record(game, "lsn", getattr(game, "_hashes", None))
+        yield _record(finish_game(game, name), "lsn", getattr(game, "_hashes", None))
 
 
-def _kif_records(data, name: str, lenient: bool) -> list[Record]:
-    try:
-        games = read_kif(data, source=name, lenient=lenient)
-    except KifError as exc:
-        # not readable as KIF at all: one invalid game holding the whole text
-        from daikifu.formats.game import Game
-        game = Game("shogi")
-        game.errors = [exc.error if isinstance(exc.error, GameError) else GameError(str(exc))]
-        game.errors[0].file = game.errors[0].file or name
-        if isinstance(data, bytes):
-            data = data.decode("utf-8", errors="replace")
-        game.source = data
-        game.number = 1
-        game.source_line = 1
-        rec = make_record(game, "kif")
-        rec.variant = "?"
-        return [rec]
-    return [_record(g, "kif") for g in games]
+def _whole_records(data: bytes, name: str, fmt: str, lenient: bool, variant: str | None) -> list[Record]:
+    """The records of a file read whole (every format but LSN, which is streamed)."""
+    return [_record(g, fmt) for g in read_record(data, name=name, fmt=fmt, lenient=lenient, variant=variant)]
 
 
 def _work(task):
     """In a worker: read the games of one task, return (task number, records, problems)."""
-    kind, name, lenient, payload = task[1:5]
-    if kind == "kif":
+    kind, name, lenient, payload, variant = task[1], task[2], task[3], task[4], task[7]
+    if kind != "lsn":
         if isinstance(payload, str):
             try:
                 payload = Path(payload).read_bytes()
             except OSError as exc:
                 return task[0], None, [f"cannot read: {exc.strerror}"]
-        return task[0], _kif_records(payload, name, lenient), []
+        return task[0], _whole_records(payload, name, kind, lenient, variant), []
     records = []
     for number, line, source in payload:
-        games = list(read_games(source, visitor=_HashingBuilder, lenient=lenient, file=name))
+        games = list(read_games(source, visitor=_HashingBuilder, lenient=lenient, file=name,
+                                default_variant=variant))
         for game in games:
             shift = line - 1
             for e in game.errors:
@@ -314,7 +290,7 @@ def _work(task):
                 e.game = number
             game.number = number
             game.source_line = line
-            records.append(_record(game, "lsn", game._hashes))
+            records.append(_record(finish_game(game, name), "lsn", game._hashes))
     return task[0], records, []
 
 
@@ -441,8 +417,9 @@ def _open_source(path: str):
     return fh, size, path
 
 
-def _plan(paths, summary: ImportSummary):
-    """(path, named, format, head bytes, binary stream, size) for each file to read."""
+def _plan(paths, summary: ImportSummary, fmt: str | None = None):
+    """(path, format, head bytes, binary stream, size) for each file to read; ``fmt`` overrides
+    the format found by content."""
     for path, named in _expand(paths):
         try:
             fh, size, name = _open_source(path)
@@ -451,20 +428,22 @@ def _plan(paths, summary: ImportSummary):
             f = FileSummary(file=path, error=f"cannot read: {exc.strerror}")
             summary.files.append(f)
             continue
-        fmt = sniff(head)
-        if fmt is None:
-            if not named:
+        found = fmt or sniff(head, path)
+        if found is None:
+            if fh is not sys.stdin.buffer:
+                fh.close()
+            if named:  # said in the summary: the user asked for this file
+                summary.files.append(FileSummary(file=path, error=str(NotARecordError(path)), finished=True))
+            else:
                 summary.skipped.append(path)
-                if fh is not sys.stdin.buffer:
-                    fh.close()
-                continue
-            fmt = "lsn"
-        yield path, fmt, head, fh, size
+            continue
+        yield path, found, head, fh, size
 
 
 def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient: bool = False,
                  skip_invalid: bool = False, progress: Callable[[int, int], None] | None = None,
-                 commit_seconds: float | None = None) -> ImportSummary:
+                 commit_seconds: float | None = None, fmt: str | None = None,
+                 variant: str | None = None) -> ImportSummary:
     """Import every game of ``paths`` (files, directories walked recursively, ``-`` for standard
     input) into ``archive``; returns an :class:`ImportSummary`.
 
@@ -473,7 +452,9 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
     ``skip_invalid`` does not store invalid games (they are still counted and reported);
     ``progress(done, total)`` is called now and then with the bytes read so far and the total
     size of the files (0 when unknown, e.g. standard input); ``commit_seconds`` (default
-    ``$DAIKIFU_COMMIT_SECONDS``, else :data:`COMMIT_SECONDS`) is the longest time between commits.
+    ``$DAIKIFU_COMMIT_SECONDS``, else :data:`COMMIT_SECONDS`) is the longest time between commits;
+    ``fmt`` names the format of every file (default: found by content); ``variant`` is the variant
+    of records that name none.
 
     Raises :class:`FileNotFoundError` before anything is done if a path does not exist, and
     :class:`ImportInterrupted` (a KeyboardInterrupt) on Ctrl-C, after committing what was read.
@@ -504,9 +485,9 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
         with interrupt, archive.transaction():
             try:
                 if summary.jobs == 1:
-                    _import_serial(paths, lenient, writer, summary, report, state)
+                    _import_serial(paths, (lenient, fmt, variant), writer, summary, report, state)
                 else:
-                    _import_parallel(paths, lenient, writer, summary, report, state, summary.jobs)
+                    _import_parallel(paths, (lenient, fmt, variant), writer, summary, report, state, summary.jobs)
             except KeyboardInterrupt:
                 summary.interrupted = True
                 writer.save_counts()
@@ -521,21 +502,22 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
     return summary
 
 
-def _import_serial(paths, lenient, writer: _Writer, summary, report, state):
-    for path, fmt, head, fh, size in _plan(paths, summary):
+def _import_serial(paths, opts, writer: _Writer, summary, report, state):
+    lenient, override, variant = opts
+    for path, fmt, head, fh, size in _plan(paths, summary, override):
         name = path
         try:
             writer.begin_file(name, fmt)
             _REPLACED[0] = 0
-            if fmt == "kif":
+            if fmt != "lsn":
                 data = head + fh.read()
-                for rec in _kif_records(data, name, lenient):
+                for rec in _whole_records(data, name, fmt, lenient, variant):
                     writer.store(rec)
                 report(len(data))
             else:
                 raw = _Prepended(head, fh)
                 for rec in _lsn_records(read_games(_text(raw), visitor=_HashingBuilder, lenient=lenient,
-                                                   file=name)):
+                                                   file=name, default_variant=variant), name):
                     writer.store(rec)
                     report(raw.consumed)
                 report(raw.consumed)
@@ -550,19 +532,21 @@ def _import_serial(paths, lenient, writer: _Writer, summary, report, state):
         state["base"] += size or 0
 
 
-def _tasks(paths, lenient, summary, files: list, report, state) -> Iterator[tuple]:
-    """Tasks for the workers: (number, kind, name, lenient, payload, file index, last of its file).
+def _tasks(paths, opts, summary, files: list, report, state) -> Iterator[tuple]:
+    """Tasks for the workers: (number, kind, name, lenient, payload, file index, last of its file,
+    variant).
 
     ``files`` receives [name, format, replaced bytes] of each file as it is reached."""
+    lenient, override, variant = opts
     number = 0
-    for path, fmt, head, fh, size in _plan(paths, summary):
+    for path, fmt, head, fh, size in _plan(paths, summary, override):
         index = len(files)
         files.append([path, fmt, 0])
         _REPLACED[0] = 0
         try:
-            if fmt == "kif":
+            if fmt != "lsn":
                 payload = path if path != "-" else head + fh.read()
-                yield (number, "kif", path, lenient, payload, index, True)
+                yield (number, fmt, path, lenient, payload, index, True, variant)
                 number += 1
                 continue
             raw = _Prepended(head, fh)
@@ -571,12 +555,12 @@ def _tasks(paths, lenient, summary, files: list, report, state) -> Iterator[tupl
                 chunk.append(item)
                 chars += len(item[2])
                 if chars >= CHUNK_CHARS:
-                    yield (number, "lsn", path, lenient, chunk, index, False)
+                    yield (number, "lsn", path, lenient, chunk, index, False, variant)
                     number += 1
                     chunk, chars = [], 0
                     report(raw.consumed)
             files[index][2] = _REPLACED[0]
-            yield (number, "lsn", path, lenient, chunk, index, True)
+            yield (number, "lsn", path, lenient, chunk, index, True, variant)
             number += 1
         finally:
             if fh is not sys.stdin.buffer:
@@ -584,14 +568,14 @@ def _tasks(paths, lenient, summary, files: list, report, state) -> Iterator[tupl
             state["base"] += size or 0
 
 
-def _import_parallel(paths, lenient, writer: _Writer, summary, report, state, jobs: int):
+def _import_parallel(paths, opts, writer: _Writer, summary, report, state, jobs: int):
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     files: list = []
     pool = ctx.Pool(jobs, initializer=_worker_init)
     try:
         pending: deque = deque()
-        tasks = _tasks(paths, lenient, summary, files, report, state)
+        tasks = _tasks(paths, opts, summary, files, report, state)
         window = jobs * 3
         current = None
         exhausted = False

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import heapq
 import json
-from itertools import groupby
+from itertools import chain, groupby
 import random
 import re
 import time
@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Iterable, Iterator
 
 from daikifu.formats.lsn import parse_ruleset
-from daikifu.formats.notation import move_notation
+from daikifu.replay.notation import move_notation
 from daikifu.replay import Board, Move, PositionError, UnknownVariantError, VariantError, compile_rules, load_variant
 from daikifu.replay.rules import Ruleset
 
@@ -395,13 +395,9 @@ def _scan_invalid(archive: Archive, rp: Replayer, variant: str, counters: dict) 
 def _invalid_hits(archive: Archive, rp: Replayer, where: Target, counters: dict) -> Iterator[Hit]:
     for game, board, moves in _scan_invalid(archive, rp, where.variant, counters):
         plies = []
-
-        def check():
+        for _ in chain(moves, (None,)):  # the position before each move, then the last one
             if board.zobrist == where.hash and position_key(board.position()) == where.key:
                 plies.append(board.ply)
-        for _ in moves:
-            check()
-        check()
         if plies:
             yield _hit(game, plies)
 

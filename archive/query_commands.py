@@ -1,47 +1,27 @@
 """The archive's query commands: ``search``, ``explore`` and ``stats`` (see docs/archive.md).
 
-They are added to the main ``daikifu`` group by :func:`register`::
-
-    from daikifu.archive.query_commands import register
-    register(main)
-
-Like the other archive commands they take ``--db PATH`` (default: ``$DAIKIFU_DB``, else
+The root group, :mod:`daikifu.cli`, loads them on demand.  Like the other archive commands they take ``--db PATH`` (default: ``$DAIKIFU_DB``, else
 ``daikifu.db``) and ``--json``; problems are one-line click errors.  The Python API behind them
-is :mod:`archive.queries` and :mod:`archive.stats`.
+is :mod:`daikifu.archive.queries` and :mod:`daikifu.archive.stats`.
 """
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from daikifu.replay import UnknownVariantError, VariantError, load_variant
+from daikifu.clikit import CONTEXT, echo_json as _echo_json, fail, fit as _fit, json_option, text_width as _width
 from daikifu.replay.variant import extra_variants_dir
 
+from .commands import db_option, variant_slug as _slug
 from .queries import (EXPLORER_SAMPLE, QueryError, Replayer, explore, parse_material, search_material,
                       search_position, target, tune_for_queries)
 from .stats import ELO_K, ELO_START, archive_stats, stats_csv
-from .store import DEFAULT_DB, ENV_DB, Archive, ArchiveError
-from .output import fit as _fit, text_width as _width
+from .store import Archive, ArchiveError
 
-__all__ = ["register", "search_command", "explore_command", "stats_command"]
-
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def register(group: click.Group) -> None:
-    """Add ``search``, ``explore`` and ``stats`` to ``group`` (the main ``daikifu`` group)."""
-    for command in (search_command, explore_command, stats_command):
-        group.add_command(command)
-
+__all__ = ["search_command", "explore_command", "stats_command"]
 
 # --- shared pieces --------------------------------------------------------------------------------
 
-db_option = click.option(
-    "--db", "db_path", metavar="PATH", envvar=ENV_DB, default=DEFAULT_DB, show_default=True,
-    help=f"The archive database (also from the {ENV_DB} environment variable).")
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 variant_option = click.option("--variant", "-v", metavar="NAME",
                               help="The variant of the position string (slug, name or alias).")
 include_invalid_option = click.option(
@@ -65,10 +45,6 @@ def _position_options(f):
     return f
 
 
-def _echo_json(data) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
 def _variants_dir(ctx: click.Context):
     return ctx.find_root().params.get("variants_dir")
 
@@ -82,7 +58,7 @@ def _open(path: str) -> Archive:
     try:
         archive = Archive(path, create=False)
     except ArchiveError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise fail(str(exc)) from None
     tune_for_queries(archive)
     return archive
 
@@ -91,20 +67,7 @@ def _fail(exc: QueryError, param: str | None = None):
     param = param or exc.param
     if param:
         raise click.BadParameter(str(exc), param_hint=f"'{param}'")
-    raise click.ClickException(str(exc))
-
-
-def _slug(ctx, value: str | None) -> str | None:
-    if not value:
-        return None
-    try:
-        return load_variant(value, _variants_dir(ctx)).slug
-    except UnknownVariantError:
-        return value  # games of a variant not installed here can still be counted
-    except VariantError as exc:
-        raise click.ClickException(str(exc)) from None
-
-
+    raise fail(str(exc))
 
 
 def _table(header: tuple, rows: list[tuple]) -> None:

@@ -36,7 +36,7 @@ import math
 import re
 from collections import Counter, defaultdict
 
-from daikifu.formats.notation import move_notation
+from daikifu.replay.notation import move_notation
 
 from .queries import QueryError, ReplayError, Replayer, move_effects
 from .store import Archive

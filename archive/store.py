@@ -7,7 +7,8 @@
 The database is opened in WAL mode, so it stays readable (by daikifu, Datasette, ``sqlite3``)
 while an import writes to it.  The Python API mirrors the command line: :meth:`Archive.add_game`,
 :meth:`Archive.games`, :meth:`Archive.game`, :meth:`Archive.load_game`, :meth:`Archive.source`,
-:meth:`Archive.search_position`.
+:meth:`Archive.hash_matches` (positions by hash, unconfirmed: the confirmed search, which
+replays the candidates, is :func:`daikifu.archive.queries.search_position`).
 
 A game is turned into a :class:`Record` (every row it needs, computed without the database: this
 is the part the importer's worker processes do) and the record is stored in one step:
@@ -246,7 +247,7 @@ def _annotations(game: Game, marked: list) -> list:
         out.append((0, None, game.comment, None, _clock(game.comment)))
     if not marked:
         return out
-    from daikifu.formats.notation import move_notation
+    from daikifu.replay.notation import move_notation
     board = game.start_board()
     wanted = dict(marked)
     last = marked[-1][0]
@@ -668,9 +669,10 @@ class Archive:
         row = self.conn.execute("SELECT source FROM games WHERE id = ?", (int(game_id),)).fetchone()
         return unpack_source(row[0]) if row else None
 
-    def load_game(self, game_id: int) -> Game | None:
+    def load_game(self, game_id: int, plies: int | None = None) -> Game | None:
         """The game rebuilt from its stored text (read again, leniently: an invalid game gives
-        its moves up to the error, which is in ``game.errors``)."""
+        its moves up to the error, which is in ``game.errors``).  ``plies``: read the main line
+        of an LSN text only that far (the start of a long game, quickly)."""
         if not is_game_id(game_id):
             return None
         row = self.conn.execute("SELECT source, source_format, error, import_id, source_line FROM games WHERE id = ?",
@@ -683,7 +685,7 @@ class Archive:
         if import_id is not None:
             r = self.conn.execute("SELECT file FROM imports WHERE id = ?", (import_id,)).fetchone()
             file = r[0] if r else None
-        game = read_stored(source, fmt, file)
+        game = read_stored(source, fmt, file, plies)
         if error:
             stored = GameError(**{k: v for k, v in json.loads(error).items()
                                   if k in GameError.__dataclass_fields__})
@@ -692,12 +694,38 @@ class Archive:
         game.source_line = line
         return game
 
-    def search_position(self, hash_: int, limit: int | None = None) -> list[tuple[int, int]]:
-        """``(game_id, ply)`` of every stored main-line position with this hash (valid games only)."""
+    def hash_matches(self, hash_: int, limit: int | None = None) -> list[tuple[int, int]]:
+        """``(game_id, ply)`` of every stored main-line position with this hash (valid games only).
+
+        Unconfirmed: two positions may share a hash.  :func:`daikifu.archive.queries.search_position`
+        replays the candidates and returns only the games that really reach the position."""
         sql = "SELECT game_id, ply FROM positions WHERE hash = ? ORDER BY game_id, ply"
         if limit is not None:
             sql += f" LIMIT {_sql_count(limit)}"
         return [tuple(r) for r in self.conn.execute(sql, (int(hash_),))]
+
+    def variant_counts(self) -> list[tuple[str, int]]:
+        """``(variant slug, number of games)`` of every variant in the archive, by slug."""
+        return [tuple(r) for r in self.conn.execute(
+            "SELECT variant, count(*) FROM games GROUP BY variant ORDER BY variant")]
+
+    def has_variant(self, slug: str) -> bool:
+        """Whether any game of ``slug`` is stored (also one whose variant is not installed here)."""
+        return self.conn.execute("SELECT 1 FROM games WHERE variant = ? LIMIT 1", (slug,)).fetchone() is not None
+
+    def has_game(self, game_id: int) -> bool:
+        """Whether a game with this id is stored."""
+        return is_game_id(game_id) and self.conn.execute(
+            "SELECT 1 FROM games WHERE id = ?", (int(game_id),)).fetchone() is not None
+
+    def game_id_of(self, digest: str) -> int | None:
+        """The id of the stored game with this digest (see :func:`digest_of`), or None."""
+        row = self.conn.execute("SELECT id FROM games WHERE digest = ?", (digest,)).fetchone()
+        return row[0] if row else None
+
+    def state(self) -> tuple[int, int | None]:
+        """``(number of games, highest id)``: changes whenever games are added or removed."""
+        return tuple(self.conn.execute("SELECT count(*), max(id) FROM games").fetchone())
 
     def stats(self) -> dict:
         """Counts of games by status, plies and positions."""
@@ -786,13 +814,16 @@ def _import_row(row: dict) -> dict:
     return row
 
 
-def read_stored(source: str, source_format: str, file: str | None = None) -> Game:
-    """Read a stored game text again (LSN or KIF), leniently."""
-    if source_format == "kif":
-        from daikifu.formats.kif import read_kif
-        return read_kif(source, source=file, lenient=True)[0]
-    from daikifu.formats.lsn import read_game
-    game = read_game(source, file=file, lenient=True)
+def read_stored(source: str, source_format: str, file: str | None = None, plies: int | None = None) -> Game:
+    """Read a stored game text again (in its format), leniently; with ``plies``, an LSN main line
+    only that far (the start of a long game, without replaying the rest)."""
+    from daikifu.formats.reading import finish_game, read_text
+    if plies is not None and source_format == "lsn":
+        from daikifu.formats.lsn import read_game
+        game = read_game(source, file=file, lenient=True, until_ply=plies)
+        game = finish_game(game, file) if game is not None else None
+    else:
+        game = next(iter(read_text(source, fmt=source_format, name=file, lenient=True)), None)
     if game is None:
         raise ArchiveError("the stored text holds no game")
     return game

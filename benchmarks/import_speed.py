@@ -1,6 +1,6 @@
 """How fast the archive imports game records, and how big the database gets.
 
-Generates seeded random legal Dai Kagamigi games (captures preferred, ``archive/sample.py``) as
+Generates seeded random legal Dai Kagamigi games (captures preferred, ``tests/record_builders.py``) as
 one LSN file (kept in --cache-dir for the next run), then imports it into a fresh database with
 ``--jobs 1`` and ``--jobs 2``, each --repeats times, and prints for each: plies per second (the
 median run, wall clock from the start of the import to the last commit; the CPU time of the
@@ -37,9 +37,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the record builders are test support
 
 from daikifu.archive.importer import _HashingBuilder, import_paths  # noqa: E402
-from daikifu.archive.sample import random_record  # noqa: E402
+from record_builders import random_record  # noqa: E402
 from daikifu.archive.store import Archive, Record, make_record  # noqa: E402
 from daikifu.formats.lsn import read_games, write_game  # noqa: E402
 
@@ -163,7 +164,7 @@ def profile(lsn: Path, db: Path, top: int) -> str:
         elif name in ("lsn.py", "game.py"):
             area = "formats/lsn.py + game.py (reader, game tree)"
         elif name == "notation.py":
-            area = "formats/notation.py (parse_move)"
+            area = "replay/notation.py (parse_move)"
         elif name in ("board.py", "rules.py", "squares.py", "position.py", "generators.py"):
             area = "replay/* (board: check and push)"
         elif name in ("store.py", "importer.py"):

@@ -1,7 +1,7 @@
 """How fast the archive's queries are: exact position search, the opening explorer, and size.
 
 Builds an archive of N generated games (seeded random legal Dai Kagamigi games, captures
-preferred: ``archive/sample.py``; the LSN file is kept in --cache-dir for the next run), or reuses
+preferred: ``tests/record_builders.py``; the LSN file is kept in --cache-dir for the next run), or reuses
 one with --db, then prints:
 
 * import time (``import_paths``, --jobs) and database size: bytes and bytes per ply, after a WAL
@@ -47,11 +47,12 @@ from array import array
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the record builders are test support
 
 from daikifu.archive.importer import import_paths  # noqa: E402
 from daikifu.archive.queries import (Replayer, candidates, confirm_candidates, explore, parse_material,  # noqa: E402
                              search_material, search_position, target, tune_for_queries)
-from daikifu.archive.sample import random_record  # noqa: E402
+from record_builders import random_record  # noqa: E402
 from daikifu.archive.store import Archive, Record  # noqa: E402
 from daikifu.formats.lsn import write_game  # noqa: E402
 

@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from daikifu.archive.randomplay import random_game  # noqa: E402
+from daikifu.replay.randomplay import random_game  # noqa: E402
 from daikifu.replay import Board, compile_rules, list_variants, load_variant  # noqa: E402
 
 

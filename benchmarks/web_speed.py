@@ -9,11 +9,14 @@ thread of this process), and fetches over HTTP:
 * its JSON (``/api/games/<id>``);
 * position search pages (``/positions?game=ID&ply=N``) for random plies of random sample games,
   and the search from the start position of the most played variant, p50 and p99;
-* the game list, the statistics page and a variant page.
+* the game list, the statistics page and a variant page;
+* the legal moves of the long game's position at ply 200 (``/api/moves``, the analysis board's
+  one request per position), for all pieces and for one square.
 
 Each figure is the median of --repeats requests (after one warm-up request that fills the caches
 of the rules and of the statistics).  Targets (the viewer issue): the 400-ply game page under 300
-ms and under 1 MB; position search pages under 200 ms.
+ms and under 1 MB; position search pages under 200 ms; the moves of a 15x15 middle-game position
+under 20 ms p50 (the analysis board issue).
 
     python benchmarks/web_speed.py
     python benchmarks/web_speed.py --repeats 20 --searches 100 --json
@@ -31,16 +34,19 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the record builders are test support
 
 from daikifu.archive.importer import import_paths  # noqa: E402
-from daikifu.archive.sample import random_record  # noqa: E402
+from record_builders import random_record  # noqa: E402
 from daikifu.archive.store import Archive  # noqa: E402
 from daikifu.formats.lsn import write_game  # noqa: E402
+from daikifu.replay.squares import square_name  # noqa: E402
 
 
 def long_game(plies: int, variant: str = "dai-kagamigi"):
@@ -60,6 +66,21 @@ def build(db: Path, plies: int) -> int:
     with Archive(db) as a:
         import_paths(a, [str(ROOT / "data" / "sample"), str(lsn)])
         return a.conn.execute("SELECT id FROM games WHERE ply_count = ? ORDER BY id DESC", (plies,)).fetchone()[0]
+
+
+def middle_position(db: Path, game_id: int, ply: int) -> tuple[str, str]:
+    """The position string of a stored game after ``ply`` plies, and the square of the piece to
+    move with the most legal moves there."""
+    with Archive(db, readonly=True) as a:
+        game = a.load_game(game_id)
+    board = game.start_board()
+    for move in game.mainline_moves()[:ply]:
+        board.push(move)
+    counts: dict = {}
+    for move in board.legal_moves():
+        if move.from_square is not None:
+            counts[move.from_square] = counts.get(move.from_square, 0) + 1
+    return board.position(), square_name(max(counts, key=counts.get))
 
 
 def serve(db: Path):
@@ -127,6 +148,10 @@ def main(argv=None) -> int:
                 "statistics": timed(f"{base}/stats", args.repeats),
                 "variant page": timed(f"{base}/variants/dai-kagamigi", args.repeats),
             }
+            middle, square = middle_position(db, long_id, args.plies // 2)
+            query = urllib.parse.urlencode({"variant": "dai-kagamigi", "position": middle})
+            pages["moves of a position"] = timed(f"{base}/api/moves?{query}", args.repeats)
+            pages["moves of one piece"] = timed(f"{base}/api/moves?{query}&square={square}", args.repeats)
             with Archive(db, readonly=True) as a:
                 games = a.conn.execute("SELECT id, ply_count, variant FROM games WHERE status != 'invalid' "
                                        "AND id != ?", (long_id,)).fetchall()

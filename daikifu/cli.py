@@ -1,5 +1,106 @@
-"""The ``daikifu`` command line."""
+"""The ``daikifu`` command line: a root group that loads each command from its layer on demand.
 
-from daikifu.archive.cli import main
+The commands live next to the code they wrap:
 
-__all__ = ["main"]
+- :mod:`daikifu.replay.commands`: ``variants``, ``variant``, ``moves``, ``perft``, ``demo``;
+- :mod:`daikifu.formats.commands`: ``validate``, ``convert``, ``generate``;
+- :mod:`daikifu.archive.commands`: ``import``, ``games``, ``show``, ``export``, ``upgrade``,
+  ``search``, ``explore``, ``stats``;
+- :mod:`daikifu.web.commands`: ``serve``.
+
+``daikifu --help`` lists them from the table below without importing any of them, so that only
+the command that runs is loaded (and only ``serve`` loads Flask).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from daikifu.clikit import CONTEXT
+
+__all__ = ["main", "COMMANDS"]
+
+# name -> (module, attribute, the first line of its help as `daikifu --help` lists it)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "variants": ("daikifu.replay.commands", "variants_command",
+                 "List every known variant: slug, name, board size, status."),
+    "variant": ("daikifu.replay.commands", "variant_group", "Look at one variant's definition."),
+    "moves": ("daikifu.replay.commands", "moves_command",
+              "List the legal moves in the start position (or in --position)."),
+    "perft": ("daikifu.replay.commands", "perft_command",
+              "Count the move sequences DEPTH plies deep (a check of move generation)."),
+    "demo": ("daikifu.replay.commands", "demo_command",
+             "Play random legal moves (captures preferred) and show the game."),
+    "validate": ("daikifu.formats.commands", "validate_command",
+                 "Replay every game of FILES through the rules and report the first bad move of each."),
+    "convert": ("daikifu.formats.commands", "convert_command",
+                "Read the games of FILE and write them as LSN, KIF or JSON."),
+    "generate": ("daikifu.formats.commands", "generate_command",
+                 "Play self-play games of VARIANT with a small engine and write them as LSN."),
+    "import": ("daikifu.archive.commands", "import_command",
+               "Import the games of FILES (LSN or KIF, in any mix) into the archive."),
+    "games": ("daikifu.archive.commands", "games_command", "List the games in the archive (by id), filtered."),
+    "show": ("daikifu.archive.commands", "show_command",
+             "Show one game: tags, moves, and a diagram of the position after --ply N plies."),
+    "export": ("daikifu.archive.commands", "export_command",
+               "Write the games that match the filters as LSN, KIF or JSON."),
+    "upgrade": ("daikifu.archive.commands", "upgrade_command",
+                "Bring the archive's schema up to this daikifu's version."),
+    "search": ("daikifu.archive.query_commands", "search_command",
+               "Find every game that reaches a position (transpositions included)."),
+    "explore": ("daikifu.archive.query_commands", "explore_command",
+                "The moves played from a position, like an opening explorer."),
+    "stats": ("daikifu.archive.query_commands", "stats_command", "Statistics per variant and per player."),
+    "serve": ("daikifu.web.commands", "serve_command", "Serve the web viewer for the archive."),
+}
+
+
+def load_command(name: str) -> click.Command:
+    """The command object of ``name`` (imports its module)."""
+    module, attribute, _ = COMMANDS[name]
+    return getattr(importlib.import_module(module), attribute)
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported only when one of them runs (or shows its own help)."""
+
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        return load_command(name)
+
+    def format_commands(self, ctx, formatter):
+        # the short help from the table: listing the commands must not import them
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings=CONTEXT)
+@click.option("--variants-dir", type=click.Path(exists=True, file_okay=False), metavar="PATH",
+              help="Also read variant files (*.toml) from this directory; a file with the slug of a "
+                   "bundled variant replaces it.  Directories in the DAIKIFU_VARIANTS environment "
+                   "variable are read too.")
+@click.version_option(package_name="daikifu", prog_name="daikifu", message="%(prog)s %(version)s")
+def main(variants_dir):
+    """daikifu: record, verify, store and replay games of the large shogi variants.
+
+    \b
+    Examples:
+      daikifu variants
+      daikifu variant show dai-kagamigi
+      daikifu moves shogi --json
+      daikifu perft shogi 3 --divide
+      daikifu validate games.lsn
+      daikifu import data/sample/ && daikifu serve
+      daikifu --variants-dir ./my-variants variants
+    """
+
+
+if __name__ == "__main__":
+    main(prog_name="daikifu")

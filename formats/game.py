@@ -59,6 +59,12 @@ class GameError:
             text += "; did you mean " + ", ".join(self.suggestions) + "?"
         return text
 
+    @classmethod
+    def from_dict(cls, data: dict) -> "GameError":
+        """The error of :meth:`as_dict` (unknown keys ignored): ``str(GameError.from_dict(d))`` is
+        how every command writes an error it holds as a dict."""
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if data.get(k) is not None})
+
     def as_dict(self) -> dict:
         return {"message": self.message, "file": self.file, "game": self.game, "line": self.line,
                 "column": self.column, "ply": self.ply, "move": self.move, "expected": self.expected,
@@ -117,7 +123,27 @@ class Headers:
 
 
 class GameNode:
-    """A position in the game tree, reached by ``move`` from its parent."""
+    """A position in the game tree, reached by ``move`` from its parent.
+
+    The game itself is the root (a :class:`Game`, with no move); ``variations[0]`` of a node is
+    the main line, the others are alternatives.  Navigation, as in python-chess:
+
+    >>> from daikifu.formats import read_game
+    >>> game = read_game('[Variant "Shogi"]\\n[Result "*"]\\n\\n'
+    ...                  '1. P-c4 {the usual} P-c6 (1... P-g6 2. P-f4) 2. P-g4 *\\n')
+    >>> [node.notation for node in game.mainline()]
+    ['P-c4', 'P-c6', 'P-g4']
+    >>> first = game.next()
+    >>> first.comment, first.ply(), first.is_mainline()
+    ('the usual', 1, True)
+    >>> side = first.variations[1]            # the variation 1... P-g6
+    >>> side.notation, side.is_mainline(), [n.notation for n in side.mainline()]
+    ('P-g6', False, ['P-f4'])
+    >>> side.end().ply(), side.end().game() is game
+    (3, True)
+    >>> game.end().board().ply                 # board(): the position after the node's move
+    3
+    """
 
     def __init__(self, parent: "GameNode | None" = None, move: Move | None = None):
         self.parent = parent
@@ -225,6 +251,27 @@ class Game(GameNode):
         self.source_offset: int | None = None
         self.source_line: int | None = None
         self.number: int | None = None
+
+    @classmethod
+    def from_moves(cls, variant: Variant | str, moves, *, options: dict | None = None, headers=(),
+                   result: str = "*", start: str | None = None) -> "Game":
+        """A game whose main line is ``moves`` (played from ``start``, and trusted to be legal),
+        with ``headers`` (a dict or name/value pairs) after ``Variant``.
+
+        >>> from daikifu.replay.selfplay import play_game
+        >>> g = play_game("shogi", seed=7, max_plies=6)
+        >>> game = Game.from_moves(g.variant, g.moves, options=g.options, headers=g.headers, result=g.result)
+        >>> len(game.mainline_moves()), game.headers["Termination"], game.result
+        (6, 'adjudication', '1/2-1/2')
+        """
+        game = cls(variant, options, start)
+        for name, value in (headers.items() if isinstance(headers, dict) else headers):
+            game.headers[name] = value
+        game.result = result
+        node = game
+        for move in moves:
+            node = node.add_variation(move)
+        return game
 
     @property
     def rules(self):

@@ -27,7 +27,7 @@ from daikifu.replay import load_variant
 from daikifu.replay.squares import square_name
 
 from .game import Game, GameError, GameNode
-from .notation import move_notation
+from daikifu.replay.notation import move_notation
 
 __all__ = ["game_to_dict", "game_to_json", "game_from_dict", "game_from_json", "move_dict"]
 

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from daikifu.replay import Board, IllegalMoveError, Move, PositionError, load_variant
 from daikifu.replay.position import format_position
 from daikifu.replay.squares import parse_square, square, square_file, square_name, square_rank
-from daikifu.replay.variant import Variant, VariantError
+from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, parse_options
 
 from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode
 
@@ -473,6 +473,10 @@ class _Reader:
         self.truncated = False  # the main line was cut short by an error
         self.dropped = False  # some variation (or part of one) was not read
 
+    def classify(self, lines: list[str]) -> list:
+        """The lines as items (the KI2 reader splits its move lines differently)."""
+        return _classify(lines)
+
     # problems
     def problem(self, message, *, kind="error", line=None, column=None, ply=None, move=None,
                 expected=None, suggestions=()):
@@ -487,7 +491,7 @@ class _Reader:
     # the whole game
     def read(self) -> Game:
         lines = _split_lines(self.text)
-        items = _classify(lines)
+        items = self.classify(lines)
         if not any(it.kind not in ("junk", "program") for it in items) and not any(
                 _RE_KIF_MAGIC.match(it.text) for it in items if it.kind == "program"):
             self.fatal("not a KIF record: no header, board, move or comment line found",
@@ -523,10 +527,10 @@ class _Reader:
         options = {}
         opt = next((h for h in headers if h.key == "変種オプション"), None)
         if opt:
-            for part in re.split(r"[,、\s]+", opt.value.strip()):
-                if "=" in part:
-                    k, _, v = part.partition("=")
-                    options[k.strip()] = v.strip()
+            try:
+                options = parse_options(opt.value)
+            except OptionSyntaxError as exc:  # read with the variant's defaults, and say so
+                self.problem(f"variant options {opt.value!r}: {exc}", line=opt.line)
         name = self.variant_arg
         if name is None:
             name = declared.value.strip() if declared and declared.value.strip() else "shogi"
@@ -1180,9 +1184,17 @@ class _Writer:
         self.gote_word = "上手" if self.handicap_game else "後手"
 
     def write(self, encoding_name: str) -> str:
+        self.write_preamble(f"#KIF version=2.0 encoding={encoding_name}")
+        self.out.append("手数----指手---------消費時間--")
+        self.out.extend(_comment_lines(self.game.comment))
+        self.write_tree()
+        return "\n".join(self.out) + "\n"
+
+    def write_preamble(self, first_line: str) -> None:
+        """The first line, the variant, the headers and the start position (KIF and KI2 alike)."""
         game = self.game
         out = self.out
-        out.append(f"#KIF version=2.0 encoding={encoding_name}")
+        out.append(first_line)
         style = self.style
         if not style.shogi:
             out.append(f"変種：{game.variant.slug}")
@@ -1198,10 +1210,6 @@ class _Writer:
             if not style.diagram or position.split()[-1] != "1":
                 # a diagram does not carry the move number: the position string does
                 out.append(f"初期局面：{position}")
-        out.append("手数----指手---------消費時間--")
-        out.extend(_comment_lines(game.comment))
-        self.write_tree()
-        return "\n".join(out) + "\n"
 
     def write_headers(self) -> None:
         game = self.game
@@ -1281,13 +1289,13 @@ class _Writer:
                 alts.extend(node.parent.variations[1:])
             work.extend((alt, False) for alt in reversed(alts))
 
-    def write_line(self, first: GameNode, is_main: bool) -> list:
-        out = self.out
-        parent = first.parent
+    def line_start(self, first: GameNode, is_main: bool):
+        """(board, running time totals, ply) where the line of ``first`` branches off; writes the
+        変化 line of a variation and the comment before its first move."""
         board = Board(self.game.rules, self.start)
         totals = [0, 0]
         path = []
-        node = parent
+        node = first.parent
         while node.parent is not None:
             path.append(node)
             node = node.parent
@@ -1296,9 +1304,14 @@ class _Writer:
             board.push(node.move)
         ply = len(path)
         if not is_main:
-            out.append("")
-            out.append(f"変化：{ply + 1}手")
-        out.extend(_comment_lines(first.starting_comment))  # on the main line: read as the game's
+            self.out.append("")
+            self.out.append(f"変化：{ply + 1}手")
+        self.out.extend(_comment_lines(first.starting_comment))  # on the main line: read as the game's
+        return board, totals, ply
+
+    def write_line(self, first: GameNode, is_main: bool) -> list:
+        out = self.out
+        board, totals, ply = self.line_start(first, is_main)
         nodes = []
         node = first
         while node is not None:
@@ -1340,9 +1353,25 @@ class _Writer:
 
     def write_end(self, last: GameNode, board: Board, is_main: bool, totals=None) -> None:
         """The special move and まで line that end a line of play."""
-        game = self.game
+        word, result, stored = self.ending(last, board, is_main)
         mover = board.turn
         n = board.ply
+        if word is not None:
+            line = f"{n + 1:>4} {word}"
+            secs = stored[1] if stored and stored[0] in SPECIALS and SPECIALS[stored[0]] == SPECIALS[word] else None
+            if secs is not None and totals is not None:
+                totals = list(totals)
+                totals[mover] += secs
+                line += " " * max(1, 13 - _width(word)) + _time_text(secs, totals[mover])
+            self.out.append(line)
+        made = self.made_line(word, result, n, mover)
+        if made:
+            self.out.append(made)
+
+    def ending(self, last: GameNode, board: Board, is_main: bool):
+        """(special word or None, result, the special as read) that end a line of play."""
+        game = self.game
+        mover = board.turn
         stored = getattr(last, "kif_special", None)
         word = None
         if is_main:
@@ -1359,17 +1388,7 @@ class _Writer:
                     relation = SPECIALS[word][1]
                     result = _result_for(relation, mover)
                     word = _SPECIAL_FOR.get(SPECIALS[word], word)
-        if word is not None:
-            line = f"{n + 1:>4} {word}"
-            secs = stored[1] if stored and stored[0] in SPECIALS and SPECIALS[stored[0]] == SPECIALS[word] else None
-            if secs is not None and totals is not None:
-                totals = list(totals)
-                totals[mover] += secs
-                line += " " * max(1, 13 - _width(word)) + _time_text(secs, totals[mover])
-            self.out.append(line)
-        made = self.made_line(word, result, n, mover)
-        if made:
-            self.out.append(made)
+        return word, result, stored
 
     def made_line(self, word, result, n, mover) -> str | None:
         side = {0: self.sente_word, 1: self.gote_word}
@@ -1410,16 +1429,21 @@ def write_kif(game: Game, encoding: str = "utf-8", *, newline: str | None = None
     to CRLF for cp932 and LF for UTF-8.  Text that cp932 cannot encode raises :class:`KifError`
     unless ``errors="replace"`` (then it becomes ``?``).
     """
+    return _write_with(_Writer, game, encoding, newline, errors)
+
+
+def _write_with(writer, game: Game, encoding: str, newline: str | None, errors: str) -> bytes:
+    """The text ``writer`` (KIF's or KI2's) writes for ``game``, encoded (see :func:`write_kif`)."""
     enc = encoding.lower().replace("_", "-")
     if enc in ("utf-8", "utf8", "utf-8-sig"):
         codec, declared, default_nl = "utf-8", "UTF-8", "\n"
     elif enc in ("cp932", "shift-jis", "sjis", "shift-jis-2004", "ms932", "windows-31j"):
         codec, declared, default_nl = "cp932", "Shift_JIS", "\r\n"
     else:
-        raise KifError(f"KIF is written in utf-8 or cp932, not {encoding!r}")
+        raise KifError(f"KIF and KI2 are written in utf-8 or cp932, not {encoding!r}")
     if not game.variant.playable:
         raise KifError(f"{game.variant.name} is not playable: its moves cannot be written")
-    text = _Writer(game).write(declared)
+    text = writer(game).write(declared)
     nl = default_nl if newline is None else newline
     if nl != "\n":
         text = text.replace("\n", nl)

@@ -29,12 +29,13 @@ import re
 from urllib.parse import unquote_to_bytes
 from typing import IO, Iterable, Iterator
 
-from daikifu.replay import Board, IncompleteVariantError, UnknownVariantError, VariantError, load_variant
+from daikifu.replay import (Board, IncompleteVariantError, OptionSyntaxError, UnknownVariantError, VariantError,
+                            load_variant, parse_options)
 from daikifu.replay.position import PositionError
 
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode
-from .notation import NotationError, move_notation, parse_move
+from daikifu.replay.notation import NotationError, move_notation, parse_move
 
 __all__ = ["Visitor", "GameBuilder", "HeadersOnly", "read_games", "read_game", "write_game",
            "write_games", "LSNError", "parse_ruleset", "format_ruleset", "normalize_comment"]
@@ -92,17 +93,13 @@ def normalize_comment(text: str) -> str:
 
 
 def parse_ruleset(text: str) -> dict:
-    """``"soaring-eagle=literal, pass=forbidden"`` -> ``{"soaring-eagle": "literal", ...}``."""
-    options = {}
-    text = re.sub(r"\s*=\s*", "=", text)
-    for part in re.split(r"[,;]\s*|\s+", text.strip()):
-        if not part:
-            continue
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise ValueError(f"rule set {text!r}: expected option=value, got {part!r}")
-        options[key.strip()] = value.strip()
-    return options
+    """``"soaring-eagle=literal, pass=forbidden"`` -> ``{"soaring-eagle": "literal", ...}`` (the
+    rules core's one option parser, :func:`daikifu.replay.parse_options`); a malformed part is a
+    ``ValueError`` naming the tag's text."""
+    try:
+        return parse_options(text)
+    except OptionSyntaxError as exc:
+        raise ValueError(f"rule set {text!r}: expected option=value: {exc}") from None
 
 
 def format_ruleset(variant, options: dict) -> str:
@@ -531,7 +528,8 @@ def _scan_comments(line: str, in_comment: bool) -> bool:
 
 def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] | Visitor | None = None,
                lenient: bool = False, file: str | None = None,
-               default_variant: str | None = None, limits: ReadLimits | None = None) -> Iterator:
+               default_variant: str | None = None, limits: ReadLimits | None = None,
+               until_ply: int | None = None) -> Iterator:
     """Read every game of an LSN text, one at a time (constant memory in the number of games).
 
     ``source`` is an open text file, an iterable of lines, or a whole string.  Yields what the
@@ -541,6 +539,9 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
     ``limits`` bounds a game's size, a line, a comment and the nesting of variations (see
     :class:`~formats.limits.ReadLimits`): a game beyond one is an invalid game with a located
     error, found without reading the rest of it into memory; the other games are read as usual.
+    ``until_ply`` stops reading each game's main line after that many plies (the rest of its
+    movetext is not read; its result comes from the ``Result`` tag): for showing the start of a
+    long game without replaying all of it.
     """
     limits = limits or DEFAULT_LIMITS
     if isinstance(source, str):
@@ -554,7 +555,7 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
         if isinstance(v, GameBuilder) and default_variant and not v.default_variant:
             v.default_variant = default_variant
         try:
-            result = _read_one(lines, line, offset, n, v, lenient, file, limits, overflow)
+            result = _read_one(lines, line, offset, n, v, lenient, file, limits, overflow, until_ply)
         except Exception as exc:  # a bug must cost this game only, never the rest of the file
             result = _failed_game(visitor, default_variant, lines, line, offset, n, file, exc)
         yield result
@@ -585,7 +586,7 @@ def read_game(source, **kwargs):
     return next(read_games(source, **kwargs), None)
 
 
-def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits, overflow):
+def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits, overflow, until_ply=None):
     text = "".join(lines)
     visitor.begin_game(number, first_line)
     headers = []
@@ -642,6 +643,7 @@ def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits,
     if own is None:
         game.source_file = file
     ctx = _Context(visitor, game, lenient, file, number, limits)
+    ctx.until_ply = until_ply
     for message, line, column in fatal:
         ctx.error(message, line, column, expected="a record within the reader's limits (docs/notation.md 5.7)",
                   ply=False, kind="error")
@@ -679,6 +681,7 @@ class _Context:
             except (ValueError, KeyError, IndexError) as exc:  # rules that cannot be set up
                 self.error(f"cannot set up the game: {exc}", None, None, ply=False, kind="error")
         self.moves = 0
+        self.until_ply = None  # stop after this many main-line plies
         self.stack = []  # (moves of the enclosing line, the move taken back)
         self.depth = 0  # open parentheses, also in skipped text
         self.skip_level = None  # depth of a variation being dropped (lenient mode)
@@ -847,6 +850,9 @@ class _Context:
                 self.visitor.visit_result(tok)
             return  # a result inside a variation is ignored
         if not self.active:
+            return
+        if self.until_ply is not None and not self.stack and self.moves >= self.until_ply:
+            self.stopped = True  # as asked: the rest is not read (not an error, not truncated)
             return
         m = _MOVE_NUMBER_RE.match(tok)
         if m:

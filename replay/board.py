@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from .position import ParsedPosition, PositionError, format_hands, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules
-from .squares import CELLS, STRIDE, square, square_name
+from .squares import CELLS, STRIDE, square, square_name, square_rank
 from .variant import Variant, load_variant
 
 __all__ = ["Board", "Move", "Piece", "Outcome", "IllegalMoveError", "FIRST", "SECOND"]
@@ -102,21 +102,23 @@ class Board:
 
     # --- setting up ------------------------------------------------------------------------------
 
-    def set_position(self, text: str) -> None:
+    def set_position(self, text: str, *, allow_exposed: bool = False) -> None:
         """Set up a position from a position string; the move history is cleared.
 
         Raises :class:`PositionError` for a string that is not a position of the variant (or not a
-        possible one: the side not to move in check); the board is then left as it was.
+        possible one: the side not to move in check, unless ``allow_exposed``: for explaining such a
+        position, see :mod:`replay.legality`); the board is then left as it was.
         """
         before = dict(self.__dict__)
         try:
-            self._setup(self.rules.parsed_start() if text == self.rules.start else parse_position(self.rules, text))
+            parsed = self.rules.parsed_start() if text == self.rules.start else parse_position(self.rules, text)
+            self._setup(parsed, allow_exposed)
         except PositionError:
             self.__dict__.clear()
             self.__dict__.update(before)
             raise
 
-    def _setup(self, parsed: ParsedPosition) -> None:
+    def _setup(self, parsed: ParsedPosition, allow_exposed: bool = False) -> None:
         R = self.rules
         b = [OFF] * CELLS
         for sq in R.squares:
@@ -144,7 +146,7 @@ class Board:
         self._zobrist = self._compute_zobrist()
         self._seen = {self._zobrist: 1}
         self._history = [self._zobrist]
-        if self._exposed(self.turn ^ 1):
+        if not allow_exposed and self._exposed(self.turn ^ 1):
             raise PositionError("the side not to move is in check: its royal piece could be captured")
 
     def _place(self, sq: int, code: int) -> None:
@@ -219,25 +221,64 @@ class Board:
     def position(self) -> str:
         """The position string of the current position (as :func:`format_position` writes it,
         from tables precomputed per rule set: the viewer writes one for every ply)."""
-        b = self._board
         rows, tokens = self.rules.position_tables()
-        text = []
-        for row in rows:
-            out = []
-            empty = 0
-            for sq in row:
-                token = tokens[b[sq]]
-                if token is None:
-                    empty += 1
-                    continue
-                if empty:
-                    out.append(str(empty))
-                    empty = 0
-                out.append(token)
+        return self._position_text([self._rank_text(row, tokens) for row in rows])
+
+    def _position_text(self, ranks: list, hands: str | None = None) -> str:
+        """The position string from its ranks' texts (top rank first) and the board's side to
+        move, hands (``hands``: their text, when known) and move number."""
+        if hands is None:
+            hands = format_hands(self.rules, self.hands)
+        return f"{'/'.join(ranks)} {'bw'[self.turn]} {hands} {self.move_number}"
+
+    def _rank_text(self, row: list, tokens: list) -> str:
+        """One rank of the position string (``row``: its squares, files a, b, c ...)."""
+        b = self._board
+        out = []
+        empty = 0
+        for sq in row:
+            token = tokens[b[sq]]
+            if token is None:
+                empty += 1
+                continue
             if empty:
                 out.append(str(empty))
-            text.append("".join(out))
-        return f"{'/'.join(text)} {'bw'[self.turn]} {format_hands(self.rules, self.hands)} {self.move_number}"
+                empty = 0
+            out.append(token)
+        if empty:
+            out.append(str(empty))
+        return "".join(out)
+
+    def positions_after(self, moves) -> list[str]:
+        """The position string after each of ``moves`` (pseudo-legal moves of the side to move),
+        the board unchanged: only the ranks a move changes are written again (an analysis board
+        asks for every legal move's position at once).
+
+        >>> board = Board("shogi")
+        >>> move = board.parse_uci("c3c4")
+        >>> board.positions_after([move])[0] == (board.push(move) or board.position())
+        True
+        """
+        R = self.rules
+        rows, tokens = R.position_tables()
+        top = R.ranks - 1
+        ranks = [self._rank_text(row, tokens) for row in rows]
+        hands = format_hands(R, self.hands)
+        out = []
+        for move in moves:
+            # only drops and captures change the hands
+            new_hands = R.drops and (move.drop is not None or move.kills or self._board[move.to_square] >= 2)
+            self._push(move)
+            try:
+                text = list(ranks)
+                for sq in (move.from_square, *move.kills, move.to_square):
+                    if sq is not None:
+                        i = top - square_rank(sq)
+                        text[i] = self._rank_text(rows[i], tokens)
+                out.append(self._position_text(text, None if new_hands else hands))
+            finally:
+                self._pop()
+        return out
 
     def root_position(self) -> str:
         """The position string of the position before the first move of ``move_stack``."""
@@ -296,29 +337,53 @@ class Board:
             if p in codes and (not R.verify[p] or self._reaches(sq + off, p, sq)):
                 return True
         if self._complex_sq[by]:
-            attackers = R.complex_attackers[by]
-            f0, r0 = sq % STRIDE, sq // STRIDE
-            for s in self._complex_sq[by]:
-                code = b[s]
-                if code not in attackers:
-                    continue
-                table = R.table_of(code, s)
-                d = (f0 - s % STRIDE, r0 - s // STRIDE)
-                offsets = R.complex_offsets[table]
-                if offsets is not None and d not in offsets:
-                    continue  # none of its generators can ever capture there
-                dist = max(abs(d[0]), abs(d[1]))
-                gens = [g for g in R.complex[table] if g.captures and dist <= g.reach
-                        and (g.capture_offsets is None or d in g.capture_offsets)]
-                if gens:
-                    for to, kills in self._complex_targets(s, code, gens):
-                        if sq in kills or (to == sq and to != s):
-                            return True
+            for s, code, gens in self._complex_attackers(sq, by):
+                for to, kills in self._complex_targets(s, code, gens):
+                    if sq in kills or (to == sq and to != s):
+                        return True
         return False
+
+    def _complex_attackers(self, sq: int, by: int):
+        """``(square, code, generators)`` for each piece of ``by`` with generators that could ever
+        capture on ``sq`` from where it stands (whatever stands between): the generators that can."""
+        R = self.rules
+        b = self._board
+        attackers = R.complex_attackers[by]
+        f0, r0 = sq % STRIDE, sq // STRIDE
+        for s in self._complex_sq[by]:
+            code = b[s]
+            if code not in attackers:
+                continue
+            table = R.table_of(code, s)
+            d = (f0 - s % STRIDE, r0 - s // STRIDE)
+            offsets = R.complex_offsets[table]
+            if offsets is not None and d not in offsets:
+                continue  # none of its generators can ever capture there
+            dist = max(abs(d[0]), abs(d[1]))
+            gens = [g for g in R.complex[table] if g.captures and dist <= g.reach
+                    and (g.capture_offsets is None or d in g.capture_offsets)]
+            if gens:
+                yield s, code, gens
 
     def _reaches(self, s: int, code: int, target: int) -> bool:
         """Whether the piece ``code`` on ``s`` can capture on ``target`` (used to confirm attacks)."""
-        return any(to == target or target in kills for to, kills in self._piece_targets(s, code))
+        R = self.rules
+        idx = code if R.zoned[code] is None else R.zoned[code][s]
+        if R.complex[idx]:
+            return any(to == target or target in kills for to, kills in self._piece_targets(s, code))
+        # leaps and slides only: look the step up, as _pseudo_reason does
+        b = self._board
+        p = b[target]
+        if p == EMPTY:
+            need = MOVE
+        elif p != OFF and (p & 1) != (code & 1):
+            need = CAPTURE
+        else:
+            return False
+        for kind, step, k, m in R.by_delta[idx].get(target - s, ()):
+            if m & need and (kind == "leap" or all(b[s + step * i] == EMPTY for i in range(1, k))):
+                return True
+        return False
 
     def is_check(self) -> bool:
         """Whether the side to move has its royal piece attacked."""
@@ -393,6 +458,17 @@ class Board:
     def pseudo_legal_moves(self) -> list[Move]:
         """Moves that follow the pieces' movement and the drop rules, not yet checked for check."""
         out: list[Move] = []
+        for moves in self._pseudo_chunks():
+            out += moves
+        return out
+
+    def reference_legal_moves(self) -> list[Move]:
+        """:meth:`legal_moves` the plain way, for tests of the fast path: every piece's targets
+        worked out square by square, every move played and the royal piece looked at."""
+        return list(self._legal(self._reference_pseudo_moves()))
+
+    def _reference_pseudo_moves(self) -> list[Move]:
+        out: list[Move] = []
         c = self.turn
         for sq, code in list(self._pieces[c].items()):
             for to, kills in self._piece_targets(sq, code):
@@ -439,8 +515,185 @@ class Board:
         return out
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move in the position."""
-        return list(self._legal(self.pseudo_legal_moves()))
+        """Every legal move in the position (in the order of :meth:`pseudo_legal_moves`)."""
+        out: list[Move] = []
+        for moves in self._legal_chunks():
+            out += moves
+        return out
+
+    def _legal_chunks(self):
+        """The legal moves, a list per piece and then the drops, in the order of
+        :meth:`pseudo_legal_moves`.
+
+        The plain way plays every move and looks for an attack on the royal piece.  When no enemy
+        piece with a generator could capture on the royal's square from where it stands (its reach
+        and capture offsets say), every attack on the royal is a leap or a slide, and then:
+
+        * out of check, a move can only expose the royal by opening a line to an enemy slider: only
+          moves of the royal, of a piece that may stand alone between the royal and such a slider
+          (an over-approximation from the attack tables) and moves that capture on the way are
+          played to check; drops need no check at all;
+        * in check, a move other than the royal's that neither captures nor lands on an empty
+          square of a line from the royal leaves every attack standing: only the others are played
+          to check, and drops only on those lines.
+        """
+        R = self.rules
+        c = self.turn
+        royal = self._royal[c]
+        b = self._board
+        if royal is not None and self._complex_may_attack(royal, c ^ 1):
+            for moves in self._pseudo_chunks():
+                yield list(self._legal(moves))
+            return
+        check = royal is not None and self.is_attacked(royal, c ^ 1)
+        if check:
+            lines = self._open_lines(royal)
+            safe = self._stays_safe
+            for sq, code in list(self._pieces[c].items()):
+                moves = self._piece_moves(sq, code)
+                if sq == royal:
+                    yield [m for m in moves if safe(m, c)]
+                else:
+                    yield [m for m in moves
+                           if (m.kills or b[m.to_square] or m.to_square in lines) and safe(m, c)]
+            if R.drops:
+                yield from self._drop_chunks(lines)
+            return
+        pinned = () if royal is None else self._pin_candidates(royal, c)
+        for sq, code in list(self._pieces[c].items()):
+            moves = self._piece_moves(sq, code)
+            if royal is None:
+                yield moves
+            elif sq == royal or sq in pinned:
+                yield [m for m in moves if self._stays_safe(m, c)]
+            elif R.complex[code]:
+                yield [m for m in moves if not m.kills or self._stays_safe(m, c)]
+            else:
+                yield moves
+        if R.drops:
+            yield from self._drop_chunks(None)
+
+    def _drop_chunks(self, lines):
+        """The legal drops, a list per piece type in hand; in check, only on the squares ``lines``
+        (each then played to check), else anywhere the drop rules allow."""
+        R = self.rules
+        c = self.turn
+        b = self._board
+        hand = self.hands[c]
+        enemy_royal = self._royal[c ^ 1]
+        targets = None
+        for t in R.droppable:
+            if not hand[t]:
+                continue
+            if targets is None:
+                targets = [sq for sq in R.squares if not b[sq]] if lines is None else sorted(lines)
+            code = t * 2 + c
+            table, some_dead = R.drop_table(code)
+            moves = [table[sq] for sq in targets]
+            if some_dead:
+                moves = [m for m in moves if m is not None]
+            full = self._full_regions(t, c)
+            if full:
+                moves = [m for m in moves if not any(_region(per, m.to_square) in regions for per, regions in full)]
+            if lines is not None:
+                moves = [m for m in moves if self._stays_safe(m, c)]
+            if t in R.drop_mate_forbidden and enemy_royal is not None:
+                # the drop mates only if it checks; without hoppers of the mover's that could use
+                # it as a screen, only the dropped piece itself can give that check
+                deltas = None if self._complex_may_attack(enemy_royal, c) else R.attack_deltas(code)
+                moves = [m for m in moves if (deltas is not None and enemy_royal - m.to_square not in deltas)
+                         or not self._is_drop_mate(m)]
+            yield moves
+
+    def _open_lines(self, sq: int) -> set:
+        """The empty squares on the eight lines from ``sq`` up to the first piece on each."""
+        b = self._board
+        out = set()
+        for step in DIRECTIONS:
+            t = sq + step
+            while not b[t]:
+                out.add(t)
+                t += step
+        return out
+
+    def _pseudo_chunks(self):
+        """The pseudo-legal moves, a list per piece and then the drops."""
+        for sq, code in list(self._pieces[self.turn].items()):
+            yield self._piece_moves(sq, code)
+        if self.rules.drops:
+            yield self._drops()
+
+    def _piece_moves(self, sq: int, code: int) -> list[Move]:
+        """The pseudo-legal moves of one piece, from the ready-made tables of the rule set."""
+        R = self.rules
+        idx = code if R.zoned[code] is None else R.zoned[code][sq]
+        if R.complex[idx]:
+            out: list[Move] = []
+            for to, kills in self._piece_targets(sq, code):
+                self._with_promotion(sq, code, to, kills, out)
+            return out
+        b = self._board
+        colour = code & 1
+        leaps, rays = R.move_table(code, sq)
+        out = []
+        for to, m, moves in leaps:
+            p = b[to]
+            if not p:
+                if m & MOVE:
+                    out += moves
+            elif (p & 1) != colour and m & CAPTURE:
+                out += moves
+        for ray in rays:
+            for to, m, moves in ray:
+                p = b[to]
+                if not p:
+                    if m & MOVE:
+                        out += moves
+                    continue
+                if (p & 1) != colour and m & CAPTURE:
+                    out += moves
+                break
+        if R.dedupe[idx]:
+            return list(dict.fromkeys(out))
+        return out
+
+    def _stays_safe(self, move: Move, colour: int) -> bool:
+        self._push(move)
+        exposed = self._exposed(colour)
+        self._pop()
+        return not exposed
+
+    def _pin_candidates(self, royal: int, colour: int) -> set:
+        """The mover's pieces that may stand alone between its royal piece and an enemy slider
+        that attacks along that line (from the attack tables, which may over-approximate)."""
+        b = self._board
+        ra = self.rules.ray_attack[colour ^ 1]
+        out = set()
+        d = 0
+        for step in DIRECTIONS:
+            t = royal + step
+            p = b[t]
+            while not p:
+                t += step
+                p = b[t]
+            if p != OFF and (p & 1) == colour:
+                first = t
+                t += step
+                k = (t - royal) // step
+                p = b[t]
+                while not p:
+                    t += step
+                    k += 1
+                    p = b[t]
+                if p != OFF and (p & 1) != colour and ra[p][d] >= k:
+                    out.add(first)
+            d += 1
+        return out
+
+    def _complex_may_attack(self, sq: int, by: int) -> bool:
+        """Whether some piece of ``by`` with generators could ever capture on ``sq`` from where it
+        stands, whatever stands between (its reach and capture offsets say)."""
+        return next(self._complex_attackers(sq, by), None) is not None
 
     def _legal(self, moves):
         """The legal ones among pseudo-legal ``moves`` (the board is unchanged at each yield)."""
@@ -471,7 +724,8 @@ class Board:
             self._pop()
 
     def _has_legal_move(self) -> bool:
-        return next(self._legal(self.pseudo_legal_moves()), None) is not None
+        """Whether the side to move has a legal move: stops at the first piece that has one."""
+        return any(self._legal_chunks())
 
     # --- checking one move -----------------------------------------------------------------------
 

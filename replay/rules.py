@@ -187,6 +187,9 @@ class Ruleset:
                     row[sq] = _key(slug, p.id, colour, square_name(sq))
         self.z_hand = [[[] for _ in range(ntypes + 1)] for _ in range(2)]
         self.z_turn = _key(slug, "second player to move")
+        self._move_tables: dict = {}
+        self._drop_tables: dict = {}
+        self._attack_deltas: dict = {}
 
     def _fail(self, message):
         raise VariantError(f"{self.variant.path}: {message}")
@@ -213,6 +216,89 @@ class Ruleset:
                                      for code in range(2, 2 * len(self.variant.pieces) + 2)]
             tables = self._position_tables = (rows, tokens)
         return tables
+
+    def move_table(self, code: int, sq: int) -> tuple:
+        """The ready-made moves of the piece ``code`` on ``sq``, for fast move generation.
+
+        ``(leaps, rays)``: ``leaps`` holds ``(to, modes, moves)`` for each leap that stays on the
+        board, ``rays`` one tuple of such entries per slide, nearest square first; ``moves`` are
+        the :class:`~replay.board.Move` objects the board adds when the square may be reached
+        (with and without promotion where the piece may choose).  Built on first use per piece and
+        square: only squares pieces stand on are ever built.
+        """
+        key = code * CELLS + sq
+        table = self._move_tables.get(key)
+        if table is None:
+            table = self._move_tables[key] = self._build_move_table(code, sq)
+        return table
+
+    def _build_move_table(self, code: int, sq: int) -> tuple:
+        from .board import Move  # local: the board module imports this one
+        idx = self.table_of(code, sq)
+        on = self.on_board
+        colour = code & 1
+        promo = self.promote[code]
+        zone = self.zone[colour]
+        dead = self.dead[code]
+        last = self.last_rank[colour]
+
+        def moves(to):
+            if promo and to != sq and (zone[sq] or zone[to]):
+                if to in dead or (self.forced_last_rank and last[to]):
+                    return (Move(sq, to, (), True),)
+                return (Move(sq, to, (), True), Move(sq, to, (), False))
+            return (Move(sq, to, (), None),)
+
+        leaps = tuple((sq + off, m, moves(sq + off)) for off, m in self.leaps[idx] if on[sq + off])
+        rays = []
+        for off, ms in self.rays[idx]:
+            ray = []
+            to = sq
+            for m in ms:
+                to += off
+                if not on[to]:
+                    break
+                ray.append((to, m, moves(to)))
+            if ray:
+                rays.append(tuple(ray))
+        return leaps, tuple(rays)
+
+    def drop_table(self, code: int) -> tuple[list, bool]:
+        """The drops of the piece ``code``: a list indexed by square of the drop move there, or None
+        where it may never be dropped (a square where it could never move, when the rules say
+        so); and whether there is such a square."""
+        table = self._drop_tables.get(code)
+        if table is None:
+            from .board import Move
+            pid = self.types[(code >> 1) - 1].id
+            dead = self.dead[code] if self.drop_no_dead else ()
+            moves = [None] * CELLS
+            for sq in self.squares:
+                if sq not in dead:
+                    moves[sq] = Move(None, sq, (), None, pid)
+            table = self._drop_tables[code] = (moves, bool(dead))
+        return table
+
+    def attack_deltas(self, code: int) -> frozenset | None:
+        """Every ``target - square`` on which the piece ``code`` could ever capture from ``square``
+        (None when its generators' capture offsets are not worked out; with moves that depend on
+        the zone, those of every zone).  Used to skip the mate test of drops that cannot check."""
+        if code in self._attack_deltas:
+            return self._attack_deltas[code]
+        indices = {code} if self.zoned[code] is None else set(self.zoned[code][sq] for sq in self.squares)
+        found: set | None = set()
+        for idx in indices:
+            if self.complex[idx] and self.complex_offsets[idx] is None:
+                found = None
+                break
+            found.update(off for off, m in self.leaps[idx] if m & CAPTURE)
+            for off, ms in self.rays[idx]:
+                found.update(off * k for k, m in enumerate(ms, start=1) if m & CAPTURE)
+            if self.complex[idx]:
+                found.update(dx + dy * STRIDE for dx, dy in self.complex_offsets[idx])
+        found = None if found is None else frozenset(found)
+        self._attack_deltas[code] = found
+        return found
 
     def table_of(self, code: int, sq: int) -> int:
         """The table index for a piece on a square (the code itself unless moves depend on zones)."""

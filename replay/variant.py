@@ -33,6 +33,9 @@ __all__ = [
     "load_variant",
     "load_variant_file",
     "variant_file_errors",
+    "VariantRegistry",
+    "OptionSyntaxError",
+    "parse_options",
     "extra_variants_dir",
 ]
 
@@ -52,6 +55,42 @@ class UnknownVariantError(VariantError, LookupError):
 
 class IncompleteVariantError(VariantError):
     """The variant is known but its rules are not complete enough to play or validate games."""
+
+
+class OptionSyntaxError(ValueError):
+    """Variant options written in a shape other than ``key=value``."""
+
+
+def parse_options(text) -> dict:
+    """Variant options written as ``key=value`` parts: the one parser behind ``--option``, LSN's
+    ``RuleSet`` tag and KIF's ``変種オプション`` line.
+
+    ``text`` is a string (parts separated by commas, semicolons, ideographic commas or white
+    space; spaces around ``=`` are allowed) or an iterable of single ``key=value`` strings.
+    Every part must have a key and a value; a malformed part is an error, never dropped.
+
+    >>> parse_options("soaring-eagle = literal, pass=forbidden")
+    {'soaring-eagle': 'literal', 'pass': 'forbidden'}
+    >>> parse_options(["ranks=16"])
+    {'ranks': '16'}
+    >>> parse_options("ranks")
+    Traceback (most recent call last):
+    ...
+    daikifu.replay.variant.OptionSyntaxError: 'ranks' is not KEY=VALUE
+    """
+    if isinstance(text, str):
+        parts = re.split(r"[,;\u3001]\s*|\s+", re.sub(r"\s*=\s*", "=", text.strip()))
+    else:
+        parts = [str(t).strip() for t in text]
+    options = {}
+    for part in parts:
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise OptionSyntaxError(f"{part!r} is not KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
 
 
 @dataclass(frozen=True)
@@ -407,7 +446,8 @@ def bundled_directory() -> Path:
 
 
 def variant_directories(extra: str | os.PathLike | None = None) -> list[Path]:
-    """Directories searched for variant files, later ones overriding earlier ones."""
+    """Directories searched for variant files, later ones overriding earlier ones: the bundled
+    one, those of ``DAIKIFU_VARIANTS``, then ``extra``."""
     dirs = [BUNDLED_DIR]
     env = os.environ.get(ENV_VAR)
     if env:
@@ -444,9 +484,67 @@ def _registry(dirs: tuple[Path, ...]) -> tuple[dict[str, Variant], list[str]]:
     return found, errors
 
 
+@dataclass(frozen=True)
+class VariantRegistry:
+    """Where variants are found: the bundled files, then each of ``directories`` (a file with the
+    slug of an earlier one replaces it).
+
+    Readers, the importer's workers and the web application take a registry explicitly; it is
+    small and picklable (it holds only the directories), and the files of a set of directories
+    are read once per process.
+
+    >>> registry = VariantRegistry()
+    >>> registry.load("Shogi").slug
+    'shogi'
+    >>> "dai-kagamigi" in [v.slug for v in registry.list()]
+    True
+    """
+
+    directories: tuple[Path, ...] = ()
+
+    def __post_init__(self):
+        object.__setattr__(self, "directories", tuple(Path(d) for d in self.directories))
+
+    @classmethod
+    def default(cls, extra: str | os.PathLike | None = None) -> "VariantRegistry":
+        """The registry the command line uses: the directories of ``DAIKIFU_VARIANTS`` (read now),
+        then ``extra`` (``--variants-dir``)."""
+        return cls(tuple(variant_directories(extra)[1:]))
+
+    def _found(self) -> tuple[dict[str, Variant], list[str]]:
+        return _registry((BUNDLED_DIR, *self.directories))
+
+    def list(self) -> list[Variant]:
+        """Every known variant, bundled ones first in file-name order."""
+        return list(self._found()[0].values())
+
+    def errors(self) -> list[str]:
+        """Why each variant file that could not be loaded was refused (file name first)."""
+        return list(self._found()[1])
+
+    def load(self, name: str) -> Variant:
+        """A variant by slug, display name or alias (case and punctuation ignored); raises
+        :class:`UnknownVariantError` naming the known slugs."""
+        registry, errors = self._found()
+        key = _normalise(name)
+        if key in registry:
+            return registry[key]
+        for v in registry.values():
+            if key in {_normalise(v.name), *(_normalise(a) for a in v.aliases)}:
+                return v
+        known = ", ".join(sorted(registry))
+        broken = "".join(f"; not loaded: {e}" for e in errors if key in _normalise(e))
+        raise UnknownVariantError(f"unknown variant {name!r} (known: {known}){broken}")
+
+
 def list_variants(variants_dir: str | os.PathLike | None = None) -> list[Variant]:
-    """Every known variant, bundled ones first in file-name order."""
-    return list(_registry(tuple(variant_directories(variants_dir)))[0].values())
+    """Every known variant (:meth:`VariantRegistry.list` of the default registry)."""
+    return VariantRegistry.default(variants_dir).list()
+
+
+def variant_file_errors(variants_dir: str | os.PathLike | None = None) -> list[str]:
+    """Why each variant file that could not be loaded was refused (file name first)."""
+    return VariantRegistry.default(variants_dir).errors()
 
 
 @contextlib.contextmanager
@@ -467,20 +565,7 @@ def extra_variants_dir(path: str | os.PathLike | None):
             os.environ[ENV_VAR] = old
 
 
-def variant_file_errors(variants_dir: str | os.PathLike | None = None) -> list[str]:
-    """Why each variant file that could not be loaded was refused (file name first)."""
-    return list(_registry(tuple(variant_directories(variants_dir)))[1])
-
-
 def load_variant(name: str, variants_dir: str | os.PathLike | None = None) -> Variant:
-    """Find a variant by slug, display name or alias (case and punctuation ignored)."""
-    registry, errors = _registry(tuple(variant_directories(variants_dir)))
-    key = _normalise(name)
-    if key in registry:
-        return registry[key]
-    for v in registry.values():
-        if key in {_normalise(v.name), *(_normalise(a) for a in v.aliases)}:
-            return v
-    known = ", ".join(sorted(registry))
-    broken = "".join(f"; not loaded: {e}" for e in errors if key in _normalise(e))
-    raise UnknownVariantError(f"unknown variant {name!r} (known: {known}){broken}")
+    """Find a variant by slug, display name or alias in the default registry (the bundled files,
+    ``DAIKIFU_VARIANTS``, then ``variants_dir``)."""
+    return VariantRegistry.default(variants_dir).load(name)

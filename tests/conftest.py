@@ -1,5 +1,9 @@
-"""Fixtures for the browser tests (tests/test_browser.py): the viewer on a local port and headless
-Chromium driving it.
+"""Suite-wide settings, and the fixtures of the browser tests (tests/test_browser.py): the viewer on
+a local port and headless Chromium driving it.
+
+Property tests are deterministic: the hypothesis profile derandomises them (the same examples on
+every run and machine) and keeps no example database, so a run never depends on an earlier one.
+``HYPOTHESIS_PROFILE=explore`` draws fresh random examples for a search by hand.
 
 Playwright drives Debian's ``chromium`` (``scripts/test`` installs it when missing); it never
 downloads a browser of its own.  ``DAIKIFU_CHROMIUM`` names another Chromium binary, and
@@ -15,6 +19,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("daikifu", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("explore", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "daikifu"))
 
 # Chromium's own network traffic (updates, sync, safe browsing) is refused on closed machines and
 # only slows the start down; --no-sandbox because the tests may run as root.
@@ -71,17 +80,30 @@ def chromium():
     pw.stop()
 
 
-@pytest.fixture
-def page(chromium):
-    """A fresh page (1400x1000); JavaScript errors and refusals by the Content-Security-Policy on it
-    fail the test."""
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+def _checked_page(chromium, **context_options):
+    """A fresh page; JavaScript errors, console errors (a failed request of a script) and refusals
+    by the Content-Security-Policy on it fail the test."""
+    context = chromium.new_context(**context_options)
     p = context.new_page()
     errors: list[str] = []
     p.on("pageerror", lambda exc: errors.append(str(exc)))
     # the Content-Security-Policy refuses inline scripts and foreign resources: a refusal is a bug
-    p.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
+    p.on("console", lambda msg: errors.append(msg.text)
+         if msg.type == "error" or "Content Security Policy" in msg.text else None)
     p.set_default_timeout(10_000)
     yield p
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def page(chromium):
+    """A fresh desktop page (1400x1000), checked as :func:`_checked_page` says."""
+    yield from _checked_page(chromium, viewport={"width": 1400, "height": 1000})
+
+
+@pytest.fixture
+def phone(chromium):
+    """A fresh page as a phone shows it: 390x844 CSS pixels, touch, no Japanese font needed."""
+    yield from _checked_page(chromium, viewport={"width": 390, "height": 844}, device_scale_factor=3,
+                             is_mobile=True, has_touch=True)

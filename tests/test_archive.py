@@ -19,15 +19,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from daikifu.archive.cli import main
-from daikifu.archive.commands import register
+from daikifu.cli import main
 from daikifu.archive.importer import sniff
-from daikifu.archive.sample import random_record, random_records, write_records
+from record_builders import random_record, random_records, write_records
 from daikifu.archive.store import Archive, ArchiveError, digest_of, make_record
 from daikifu.formats.game import Game
 from daikifu.formats.lsn import read_games, write_game
 
-register(main)
 
 ROOT = Path(__file__).resolve().parents[1]
 KIF_DIR = Path(__file__).resolve().parent / "data" / "real" / "kif"
@@ -113,12 +111,12 @@ def test_import_generated_games_of_several_variants(tmp_path):
         # the positions of the main line, in order, with the move played from each
         board = game.start_board()
         for ply, move in enumerate(game.mainline_moves()):
-            assert (row["id"], ply) in archive.search_position(board.zobrist)
+            assert (row["id"], ply) in archive.hash_matches(board.zobrist)
             nxt = archive.conn.execute("SELECT next FROM positions WHERE hash = ? AND game_id = ? AND ply = ?",
                                        (board.zobrist, row["id"], ply)).fetchone()[0]
             assert nxt == move.uci()
             board.push(move)
-        assert archive.search_position(board.zobrist)[-1] == (row["id"], len(moves))
+        assert archive.hash_matches(board.zobrist)[-1] == (row["id"], len(moves))
     # comments and NAGs: one annotations row per annotated ply, with the canonical move
     annotated = [(i, n) for i, g in enumerate(games) for n in g.mainline() if n.comment or n.nags]
     assert annotated
@@ -226,7 +224,7 @@ def test_duplicates_and_prefix_duplicates(tmp_path):
     for m in game.mainline_moves():
         node = node.add_variation(m)
         board.push(m)
-    from daikifu.archive.sample import random_moves
+    from daikifu.replay.randomplay import random_moves
     import random
     for m in random_moves(board, 10, random.Random(3)):
         node = node.add_variation(m)
@@ -292,7 +290,7 @@ def test_invalid_games_are_stored_with_their_error_and_text(tmp_path):
     raw = archive.source(row["id"])
     assert raw == BAD_GAME.replace("\n", "\r\n")
     assert archive.source(1) + raw == text
-    assert archive.search_position(archive.load_game(row["id"]).start_board().zobrist) == [(1, 0)]
+    assert archive.hash_matches(archive.load_game(row["id"]).start_board().zobrist) == [(1, 0)]
     assert positions_per_game(db).keys() == {1}
     # left out of listings and searches by default
     assert [g["id"] for g in archive.games()] == [1]
@@ -312,7 +310,7 @@ def test_invalid_games_are_stored_with_their_error_and_text(tmp_path):
     db2 = tmp_path / "b.db"
     out = run("import", path, "--db", db2, "--skip-invalid")
     assert out.exit_code == 0
-    assert f"{path}:{bad_line}:17 ply 3 move 'B-h8+':" in out.output
+    assert f"{path}:{bad_line}:17, game 2, ply 3, move 'B-h8+':" in out.output
     assert "not stored (--skip-invalid)" in out.output
     assert [g["status"] for g in Archive(db2).games(status="all")] == ["valid"]
     assert Archive(db2).imports()[0]["errors"][0]["move"] == "B-h8+"
@@ -524,7 +522,7 @@ def big_file(tmp_path_factory):
 
 def _start_import(path, db, *extra):
     env = dict(os.environ, DAIKIFU_COMMIT_SECONDS="0.05", PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "daikifu.archive.commands", "import", str(path), "--db", str(db),
+    return subprocess.Popen([sys.executable, "-m", "daikifu", "import", str(path), "--db", str(db),
                              "--json", *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
@@ -641,7 +639,7 @@ def test_real_kif_records_import_and_are_found_by_position(tmp_path):
         board = game.start_board()
         for m in moves[:30]:
             board.push(m)
-        assert (row[0], 30) in archive.search_position(board.zobrist), path
+        assert (row[0], 30) in archive.hash_matches(board.zobrist), path
         checked += 1
     assert checked >= 15
     assert all(f["format"] == "kif" for f in summary["files"])

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from daikifu.archive.store import Archive
-from daikifu.formats.notation import parse_move
+from daikifu.replay.notation import parse_move
 from daikifu.replay import Board, load_variant
 from daikifu.replay.squares import square_name
 

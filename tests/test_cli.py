@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from daikifu.archive.cli import main
-from daikifu.formats.notation import move_notation, notations, parse_move
+from daikifu.cli import main
+from daikifu.replay.notation import move_notation, notations, parse_move
 from daikifu.replay import Board, list_variants
 from daikifu.replay.describe import describe, direction_phrase
 from daikifu.replay.variant import bundled_directory
@@ -489,7 +489,7 @@ def test_demo_default_variant():
 
 def test_random_game_stops_when_the_game_ends():
     import random
-    from daikifu.archive.randomplay import random_game
+    from daikifu.replay.randomplay import random_game
     board = Board("shogi", "4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1")
     game = random_game(board, 10, random.Random(1))
     assert game.moves == [] and game.outcome.termination == "checkmate"

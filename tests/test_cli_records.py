@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from daikifu.archive.cli import main
+from daikifu.cli import main
 from daikifu.formats.kif import read_kif
 from daikifu.formats.lsn import read_games
 
@@ -61,7 +61,7 @@ def test_validate_reports_the_exact_place_of_the_first_bad_move(records):
 def test_validate_mixed_files_and_text_output(records):
     result = run("validate", str(records / "valid.lsn"), str(records / "invalid.lsn"))
     assert result.exit_code == 1
-    assert "invalid.lsn:4:18, ply 5, move 'Bxb8'" in result.output
+    assert "invalid.lsn:4:18, game 1, ply 5, move 'Bxb8'" in result.output
 
 
 def test_validate_reads_standard_input():

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from flask import Flask
 
 from daikifu.archive import schema
-from daikifu.archive.cli import main
+from daikifu.cli import main
 from daikifu.archive.store import Archive, ArchiveError
 
 from archive_support import SAMPLE

@@ -171,7 +171,7 @@ def random_positions(variant, seed, count, density=0.3):
                     hands[colour][t] = rng.randint(1, 2)
         from daikifu.replay.position import format_position
         from daikifu.replay.squares import square
-        text = format_position(variant, lambda f, r: cells.get(square(f, r)), hands, rng.randrange(2), 1)
+        text = format_position(variant, lambda f, r, cells=cells: cells.get(square(f, r)), hands, rng.randrange(2), 1)
         try:
             b = Board(rules, text)
         except ValueError:
@@ -189,7 +189,7 @@ def test_random_positions_generator_and_single_move_check_agree(variant):
         for m in legal:
             assert board.illegal_reason(m) is None, (board.position(), m)
         # every single-leg candidate, and multi-leg candidates with kills next to the piece
-        for fr, piece in board.pieces(board.turn).items():
+        for fr in board.pieces(board.turn):
             near = [fr + dx + 32 * dy for dx in range(-2, 3) for dy in range(-2, 3) if dx or dy]
             near = [s for s in near if board.piece_at(s) is not None and board.piece_at(s).colour != board.turn]
             for to in board.rules.squares:
@@ -217,7 +217,7 @@ def test_fast_position_strings_equal_the_reference_writer(variant):
     for board in random_positions(variant, seed=7, count=15):
         b = board._board
 
-        def cell(f, r):
+        def cell(f, r, b=b):
             code = b[square(f, r)]
             return None if code < 2 else (code >> 1, code & 1)
 
@@ -231,7 +231,7 @@ def test_is_attacked_agrees_with_every_piece_s_moves(variant):
     that captures on it (destination or a square captured on the way)."""
     for board in random_positions(variant, seed=11, count=12):
         targets = {}
-        for s, piece in board.pieces().items():
+        for s in board.pieces():
             code = board._board[s]
             targets[s] = board._piece_targets(s, code)
         for sq, piece in board.pieces().items():

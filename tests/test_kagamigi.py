@@ -231,7 +231,9 @@ CHU_KINGS = {"a1": "K", "l12": "k"}
 
 def test_chu_drop_restrictions():
     b = board(CHU, {**CHU_KINGS, "e4": "P"}, hands="PNL")
-    drop = lambda pid, name: Move(None, sq(name), (), None, pid)
+
+    def drop(pid, name):
+        return Move(None, sq(name), (), None, pid)
     assert not legal(b, drop("P", "e6"))  # a second unpromoted pawn on the file
     assert legal(b, drop("P", "f6"))
     assert not legal(b, drop("P", "f12"))  # could never move
@@ -277,7 +279,9 @@ def test_chu_mate_by_dropping_another_piece_is_legal():
 
 def test_chu_second_player_drops_mirror_the_first():
     b = board(CHU, {**CHU_KINGS, "e9": "p"}, turn="w", hands="pn")
-    drop = lambda pid, name: Move(None, sq(name), (), None, pid)
+
+    def drop(pid, name):
+        return Move(None, sq(name), (), None, pid)
     assert not legal(b, drop("P", "e5"))
     assert not legal(b, drop("P", "f1"))
     assert not legal(b, drop("N", "f2"))

@@ -644,20 +644,22 @@ def _read_everything(text: str) -> None:
 
 
 def _fuzz(cases: int, seed: int, budget: float) -> None:
+    """Read ``cases`` damaged records; a hang shows as CPU time (process time, so that other work
+    on the machine cannot make the test fail)."""
     rng = random.Random(seed)
     corpus = _corpus()
-    start = time.perf_counter()
+    start = time.process_time()
     slowest = 0.0
     for n in range(cases):
         if n % 50 == 49:
             text = bytes(rng.randrange(256) for _ in range(rng.randint(0, 600))).decode("utf-8", "replace")
         else:
             text = _mutate("\n".join(rng.sample(corpus, rng.randint(1, 3))), rng)
-        t = time.perf_counter()
+        t = time.process_time()
         _read_everything(text)
-        slowest = max(slowest, time.perf_counter() - t)
-        assert slowest < 2.0, f"case {n} took {slowest:.2f} s"
-    assert time.perf_counter() - start < budget
+        slowest = max(slowest, time.process_time() - t)
+        assert slowest < 2.0, f"case {n} took {slowest:.2f} s of CPU time"
+    assert time.process_time() - start < budget
 
 
 def test_truncation_at_every_few_positions_never_raises():
@@ -765,7 +767,7 @@ def _moves_with_boards(game):
 
 
 def _doc_moves(variant):
-    for block, game in _doc_games():
+    for _block, game in _doc_games():
         if game.variant.slug == variant and game.valid:
             yield from _moves_with_boards(game)
 
@@ -807,7 +809,7 @@ def test_doc_example_zone_dependent_move_in_dai_ryu_shogi():
 
 
 def test_doc_examples_round_trip_to_the_same_games():
-    for block, game in _doc_games():
+    for _block, game in _doc_games():
         if game.valid:
             assert read_game(write_game(game)) == game
 

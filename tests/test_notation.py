@@ -14,7 +14,7 @@ from daikifu.replay import Board, Move, load_variant
 from daikifu.replay.position import format_position
 from daikifu.replay.squares import parse_square
 
-from daikifu.formats.notation import NotationError, move_notation, notations, parse_move
+from daikifu.replay.notation import NotationError, move_notation, notations, parse_move
 
 PLAYABLE = [v for v in replay.list_variants() if v.playable]
 DAI = "dai-kagamigi"

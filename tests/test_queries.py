@@ -28,16 +28,16 @@ import random
 import shutil
 import sqlite3
 
-import click
 import pytest
 from click.testing import CliRunner
 
 from daikifu.archive.importer import import_paths
 from daikifu.archive.queries import (QueryError, explore, parse_material, position_key, search_material,
                              search_position, target)
-from daikifu.archive.query_commands import register
+from daikifu.cli import main
 from daikifu.archive.stats import archive_stats, elo_ratings, histogram, nice_width, quantile, stats_rows
-from daikifu.archive.sample import random_moves, random_record, write_records
+from daikifu.replay.randomplay import random_moves
+from record_builders import random_record, write_records
 from daikifu.archive.store import Archive, ArchiveError
 from daikifu.formats.game import Game
 
@@ -686,13 +686,7 @@ def test_stats_filters(archive):
 
 @pytest.fixture(scope="module")
 def cli():
-    @click.group()
-    @click.option("--variants-dir", type=click.Path(exists=True, file_okay=False))
-    def group(variants_dir):
-        pass
-
-    register(group)
-    return group
+    return main
 
 
 def run(cli, *args):

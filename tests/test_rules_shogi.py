@@ -397,7 +397,7 @@ def test_perpetual_check_loses(side, in_check_at_start):
     else:
         board = setup(side, {"9i": "K", "2i": "R", "1a": "k"})
         cycle = [u(side, m) for m in ("2i1i", "1a2a", "1i2i", "2a1a")]
-    for n in range(3):
+    for _ in range(3):
         for usi in cycle:
             assert board.outcome() is None
             play_usi(board, usi)

@@ -1,4 +1,4 @@
-"""Self-play (archive/selfplay.py), the ``generate`` command and the sample archive in data/sample/."""
+"""Self-play (replay/selfplay.py), the ``generate`` command and the sample archive in data/sample/."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import click
 import pytest
 from click.testing import CliRunner
 
-from daikifu.archive.generate_command import register
-from daikifu.archive.selfplay import (ADJUDICATION_MARGIN, DATE, ENGINES, EVENT, MATE, PAIRINGS, Searcher, adjudicate,
+from daikifu.cli import main
+from daikifu.formats.commands import selfplay_lsn
+from daikifu.replay.selfplay import (ADJUDICATION_MARGIN, DATE, ENGINES, EVENT, MATE, PAIRINGS, Searcher, adjudicate,
                               generate_games, is_mated, piece_values, play_game)
 from daikifu.formats.lsn import read_games
 from daikifu.replay import Board, IncompleteVariantError, Move, compile_rules, list_variants, load_variant
@@ -27,9 +27,7 @@ REAL_ENDINGS = ("checkmate", "stalemate", "repetition", "perpetual-check")
 
 @pytest.fixture(scope="module")
 def cli():
-    group = click.Group("daikifu")
-    register(group)
-    return group
+    return main
 
 
 def run(cli, *args):
@@ -46,7 +44,7 @@ def engine_move(slug: str, position: str, engine=ENGINES[0], seed: int = 1):
 
 def check_game(g, max_plies: int) -> None:
     """A generated game reads back valid, and its ending is a real one or the documented adjudication."""
-    text = g.lsn()
+    text = selfplay_lsn(g)
     back = list(read_games(text))
     assert len(back) == 1
     game = back[0]
@@ -177,23 +175,23 @@ def test_is_mated_agrees_with_the_board():
 
 
 def test_same_arguments_same_bytes_and_seeds_differ():
-    a = "".join(g.lsn() for g in generate_games("shogi", 3, seed=11, max_plies=80))
-    b = "".join(g.lsn() for g in generate_games("shogi", 3, seed=11, max_plies=80))
-    c = "".join(g.lsn() for g in generate_games("shogi", 3, seed=12, max_plies=80))
+    a = "".join(selfplay_lsn(g) for g in generate_games("shogi", 3, seed=11, max_plies=80))
+    b = "".join(selfplay_lsn(g) for g in generate_games("shogi", 3, seed=11, max_plies=80))
+    c = "".join(selfplay_lsn(g) for g in generate_games("shogi", 3, seed=12, max_plies=80))
     assert a == b
     assert a != c
     # game n does not depend on the games before it
-    assert play_game("shogi", 11, 3, max_plies=80).lsn() in a
+    assert selfplay_lsn(play_game("shogi", 11, 3, max_plies=80)) in a
 
 
 def test_tags_and_pairings():
     games = generate_games("shogi", 6, seed=3, max_plies=30)
     for n, g in enumerate(games, start=1):
-        h = g.game.headers
+        h = g.headers
         a, b = PAIRINGS[n - 1]
         assert (h["Round"], h["Sente"], h["Gote"], h["Seed"]) == (str(n), ENGINES[a].name, ENGINES[b].name, "3")
         assert h["Site"] == "?"
-    text = games[0].lsn()
+    text = selfplay_lsn(games[0])
     assert text.startswith('[Variant "shogi"]\n[Event "daikifu self-play"]\n[Site "?"]\n[Date "2026.01.01"]\n')
     assert '[Termination "adjudication"]' in text and "[Adjudication " in text
 
@@ -211,7 +209,7 @@ def test_ply_limit_adjudication():
     g = play_game("dai-kagamigi", 1, 1, max_plies=12)
     assert g.termination == "adjudication" and g.plies == 12
     check_game(g, 12)
-    assert g.game.result == "1/2-1/2"  # no lead of 10% after twelve plies
+    assert g.result == "1/2-1/2"  # no lead of 10% after twelve plies
 
 
 def test_adjudication_rule():
@@ -232,7 +230,7 @@ def test_adjudication_rule():
 
 def test_options_go_into_the_ruleset_tag():
     g = play_game("dai-kagamigi", 4, 1, options={"pass": "forbidden"}, max_plies=10)
-    text = g.lsn()
+    text = selfplay_lsn(g)
     assert '[RuleSet "pass=forbidden"]' in text
     game = next(read_games(text))
     assert game.valid and game.options["pass"] == "forbidden"
@@ -253,7 +251,7 @@ def test_cli_writes_lsn_to_stdout(cli):
     assert result.exit_code == 0, result.output
     games = list(read_games(result.stdout))
     assert len(games) == 2 and all(g.valid for g in games)
-    assert result.stdout == "".join(g.lsn() + "\n" for g in generate_games("shogi", 2, seed=5, max_plies=40))
+    assert result.stdout == "".join(selfplay_lsn(g) + "\n" for g in generate_games("shogi", 2, seed=5, max_plies=40))
 
 
 def test_cli_output_file_is_deterministic(cli, tmp_path):

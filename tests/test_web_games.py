@@ -17,11 +17,11 @@ import pytest
 from lxml import etree, html
 
 from daikifu.archive.importer import import_paths
-from daikifu.archive.sample import random_records, write_records
+from record_builders import random_records, write_records
 from daikifu.archive.store import Archive
 from daikifu.formats.game import Game
 from daikifu.formats.lsn import read_games
-from daikifu.formats.notation import move_notation, parse_move
+from daikifu.replay.notation import move_notation, parse_move
 from daikifu.replay import FIRST, Board, parse_square, square_name
 from daikifu.web import create_app
 

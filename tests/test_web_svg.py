@@ -12,8 +12,8 @@ import random
 import pytest
 from lxml import etree
 
-from daikifu.archive.sample import random_moves
-from daikifu.formats.notation import parse_move
+from daikifu.replay.randomplay import random_moves
+from daikifu.replay.notation import parse_move
 from daikifu.replay import FIRST, SECOND, Board, list_variants, parse_square, square_file, square_name, square_rank
 from daikifu.web.svg import board_svg, hands, highlight_squares, move_highlight, piece_symbol_defs, promoted_types
 

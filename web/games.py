@@ -30,13 +30,14 @@ from daikifu.formats.game import RESULTS, Game, GameNode
 from daikifu.formats.jsonexport import game_to_dict
 from daikifu.formats.kif import KifError, write_kif
 from daikifu.formats.lsn import write_game
-from daikifu.formats.notation import move_notation
-from daikifu.replay import FIRST, Board, VariantError
+from daikifu.replay.notation import move_notation
+from daikifu.replay import FIRST, VariantError
 from daikifu.replay.squares import parse_square, square_name
 
+from .analysis import push_node, root_node
 from .db import archive, replayer
 from .params import flag_arg, int_arg
-from .svg import board_svg, hands, highlight_squares
+from .svg import board_svg, hands
 
 bp = Blueprint("games", __name__)
 
@@ -120,8 +121,7 @@ def _row_json(row: dict) -> dict:
 
 def _variant_choices() -> list[tuple[str, int]]:
     """(slug, games) of every variant in the archive, for the filter form."""
-    return [tuple(r) for r in archive().conn.execute(
-        "SELECT variant, count(*) FROM games GROUP BY variant ORDER BY variant")]
+    return archive().variant_counts()
 
 
 # --- the list -------------------------------------------------------------------------------------
@@ -237,16 +237,6 @@ NAG_GLYPHS = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
 _SQUARE_RE = re.compile(r"[a-p](?:1[0-6]|[1-9])(?![0-9])")
 
 
-def _token(piece) -> str | None:
-    if piece is None:
-        return None
-    return piece.id if piece.colour == FIRST else piece.id.lower()
-
-
-def _hand_counts(board: Board) -> list[list]:
-    return [[[pid, n] for pid, _, n in side] for side in hands(board)]
-
-
 class _TreeWalk:
     """Replays a game's tree once, numbering nodes and recording each move's effects; the board
     picture is drawn when the walk reaches the node asked for."""
@@ -256,10 +246,7 @@ class _TreeWalk:
         self.drops = self.board.rules.drops
         self.want, self.flip, self.error = want, flip, error
         self.svg = self.shown_hands = None
-        root = {"p": None, "d": 0, "m": None, "c": [], "pos": self.board.position()}
-        if self.drops:
-            root["hd"] = _hand_counts(self.board)
-        self.nodes = [root]
+        self.nodes = [root_node(self.board)]
         if want == 0:
             self._draw(None)
 
@@ -277,18 +264,8 @@ class _TreeWalk:
         board, move = self.board, node.move
         text = move_notation(board, move)
         number, sente = (board.move_number + 1) // 2, board.turn == FIRST
-        marks = highlight_squares(move, board.captured_squares(move))
-        touched = [move.to_square] if move.from_square is None else \
-            list(dict.fromkeys((move.from_square, *move.kills, move.to_square)))
-        before = [_token(board.piece_at(sq)) for sq in touched]
-        board.push(move)
-        changes = [[square_name(sq), old, _token(board.piece_at(sq))] for sq, old in zip(touched, before)]
-        data = {"p": parent, "d": board.ply, "m": text, "c": [c for c in changes if c[1] != c[2]],
-                "h": {key[0] if key != "captured" else "x": [square_name(sq) for sq in value]
-                      for key, value in marks.items() if value}}
-        if self.drops:
-            data["hd"] = _hand_counts(board)
-        data["pos"] = board.position()  # shown for copying; a variation's is searched by (not stored)
+        node_data = push_node(board, move, text)  # the board is now after the move
+        data = {"p": parent, "d": board.ply, **node_data}
         index = len(self.nodes)
         self.nodes.append(data)
         if index == self.want:

@@ -4,8 +4,11 @@ Both exist only when the application allows imports (``daikifu serve --allow-imp
 every request to them, GET or POST, gets 404 with a message saying how to enable them (the
 endpoints do not exist for a read-only viewer, so 404 rather than 403).
 
-A record is pasted or uploaded (LSN or KIF, recognised by content as ``daikifu import`` does) and
-goes through two steps, both POSTs to ``/import``:
+A record is pasted or uploaded (any format daikifu reads, recognised by content) and read through
+the one reading pipeline (:mod:`formats.reading`), as ``daikifu import`` and ``validate`` read it:
+the same bytes give the same games and tags.  Input that is no record gets the pipeline's message
+("not a record in a format daikifu reads ...").  It goes through two steps, both POSTs to
+``/import``:
 
 1. ``action=check`` reads and validates every game and shows its verdict: valid, or invalid with
    the error shown in place (the record's lines around it, a caret under the column); games
@@ -33,10 +36,8 @@ from flask import Blueprint, abort, after_this_request, current_app, g, jsonify,
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from daikifu.archive.commands import error_text
-from daikifu.archive.importer import sniff
 from daikifu.archive.store import Archive, Record, make_record
-from daikifu.formats.kif import KifError, read_kif
-from daikifu.formats.lsn import read_games
+from daikifu.formats.reading import NotARecordError, read_text, record_text
 
 from .db import archive
 
@@ -124,30 +125,23 @@ class Checked:
         return out
 
 
-def _decode(data: bytes) -> str:
-    """Upload bytes as text: UTF-8 (with or without BOM), else Shift_JIS (common for KIF)."""
-    for encoding in ("utf-8-sig", "cp932"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return data.decode("utf-8", errors="replace")
+def decode_upload(data: bytes, name: str | None = None) -> str:
+    """Upload bytes as text, decoded as the reading pipeline decodes them (the text shown and sent
+    back for the add step is exactly the text read)."""
+    try:
+        return record_text(data, name=name)[0]
+    except NotARecordError:
+        return record_text(data, name=name, fmt="kif")[0]  # shown as decoded for a Japanese record
 
 
-def read_record(text: str, name: str) -> tuple[str, list[Checked]]:
-    """The format found (``lsn`` or ``kif``) and every game of ``text``, validated."""
-    fmt = sniff(text[:65536].encode("utf-8")) or "lsn"  # not recognised: read as LSN, as the CLI does
+def read_record(text: str, name: str) -> tuple[str | None, list[Checked]]:
+    """The format found and every game of ``text``, validated (format None: no record)."""
+    try:
+        text, fmt = record_text(text, name=name)
+    except NotARecordError as exc:
+        return None, [Checked(1, None, {"message": str(exc)})]
     checked = []
-    if fmt == "kif":
-        try:
-            games = read_kif(text, source=name)
-        except KifError as exc:
-            error = getattr(exc, "error", None)
-            error = error.as_dict() if hasattr(error, "as_dict") else {"message": str(exc)}
-            return fmt, [Checked(1, None, error)]
-        records = [make_record(g, "kif") for g in games]
-    else:
-        records = [make_record(g, "lsn") for g in read_games(text, file=name)]
+    records = [make_record(g, fmt) for g in read_text(text, fmt=fmt, name=name)]
     lines = text.splitlines()
     for n, rec in enumerate(records, start=1):
         item = Checked(n, rec, rec.error)
@@ -169,8 +163,7 @@ def _mark_stored(a: Archive, checked: list[Checked]) -> None:
     """Name the games already in the archive (same digest), without writing anything."""
     for item in checked:
         if item.record is not None:
-            row = a.conn.execute("SELECT id FROM games WHERE digest = ?", (item.record.digest,)).fetchone()
-            item.stored_id = row[0] if row else None
+            item.stored_id = a.game_id_of(item.record.digest)
 
 
 def add_games(a: Archive, checked: list[Checked], name: str, fmt: str, store_invalid: bool) -> dict:
@@ -227,7 +220,7 @@ def _submitted() -> tuple[str, str, str, bool]:
     text, name = values.get("record", ""), values.get("name", "").strip()
     if upload is not None and upload.filename:
         try:
-            text = _decode(upload.read())
+            text = decode_upload(upload.read(), upload.filename)
         except RequestEntityTooLarge:
             _too_large()
         name = name or upload.filename

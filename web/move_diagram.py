@@ -206,7 +206,7 @@ def piece_moves(rules: Ruleset, piece_id: str, zone: int | None = None) -> MoveD
         way = _way_of(g)
         unbounded |= g.reach >= UNBOUNDED
         moves = _effects(g, board)
-        for to, kills in moves:
+        for to, _kills in moves:
             if to == CENTRE:
                 passes |= rules.null_move
                 continue

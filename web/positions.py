@@ -25,6 +25,7 @@ from daikifu.archive.queries import EXPLORER_SAMPLE, Explorer, QueryError, Targe
 from daikifu.replay import Board, IllegalMoveError, list_variants
 
 from . import charts
+from .analysis import viewer_data
 from .db import archive, replayer
 from .params import int_arg
 from .svg import board_svg, hands
@@ -71,7 +72,7 @@ def _target() -> Target | None:
     a, rp = archive(), replayer()
     try:
         if game_id is not None:
-            if a.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+            if not a.has_game(game_id):
                 abort(404, description=f"no game {game_id} in this archive")
             return target(a, position, variant, game_id=game_id, ply=ply, replayer=rp)
         if position is None:  # a variant alone: its start position
@@ -162,7 +163,7 @@ def search():
         board=Markup(board_svg(t.board, cell=_cell(t), element_id="position-board",
                                title=f"{t.board.variant.name} position")),
         hands=hands(t.board) if t.board.rules.drops else None, confirm_all=_confirm_all(),
-        variant_name=t.board.variant.name)
+        variant_name=t.board.variant.name, viewer_data=viewer_data(t.board, "position-board", t.ruleset or ""))
 
 
 @bp.get("/api/positions")

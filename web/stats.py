@@ -41,7 +41,7 @@ def _variant_arg(a) -> str | None:
     value = request.args.get("variant", "").strip()
     if not value:
         return None
-    if a.conn.execute("SELECT 1 FROM games WHERE variant = ? LIMIT 1", (value,)).fetchone():
+    if a.has_variant(value):
         return value
     try:
         return load_variant(value, current_app.config["DAIKIFU_VARIANTS_DIR"]).slug
@@ -63,7 +63,7 @@ def _filters(a) -> dict:
 
 def _archive_state(a) -> tuple:
     """Changes whenever games are added or removed (see the module docstring)."""
-    count, last = a.conn.execute("SELECT count(*), max(id) FROM games").fetchone()
+    count, last = a.state()
     times = []
     for path in (str(a.path), f"{a.path}-wal"):
         try:
@@ -150,7 +150,7 @@ def index():
                  "figures": variant_figures(v, names.get(v["variant"], v["variant"])),
                  "players": [p for p in data["players"] if p["variant"] == v["variant"]]}
                 for v in data["variants"]]
-    archive_variants = [r[0] for r in a.conn.execute("SELECT DISTINCT variant FROM games ORDER BY variant")]
+    archive_variants = [slug for slug, _ in a.variant_counts()]
     return render_template("stats.html", report=data, filters=filters, sections=sections, names=names,
                            results=results_figure(data["variants"], names) if data["variants"] else None,
                            archive_variants=archive_variants, elo_k=ELO_K, elo_start=ELO_START,

@@ -23,6 +23,7 @@ from daikifu.replay.rules import Ruleset
 from daikifu.replay.variant import variant_file_errors
 
 from . import move_diagram
+from .analysis import viewer_data
 from .svg import board_svg
 
 bp = Blueprint("variants", __name__)
@@ -203,8 +204,9 @@ def _variant_data(variant: Variant) -> dict:
     return data
 
 
-def _setup_svg(rules: Ruleset, title: str) -> str:
-    return board_svg(Board(rules), cell=max(28, min(40, 560 // max(rules.files, rules.ranks))), title=title)
+def _setup_svg(rules: Ruleset, title: str, element_id: str | None = None) -> str:
+    return board_svg(Board(rules), cell=max(28, min(40, 560 // max(rules.files, rules.ranks))), title=title,
+                     element_id=element_id)
 
 
 def _option_setups(variant: Variant, start: str) -> dict[str, str]:
@@ -228,10 +230,11 @@ def show(slug: str):
         return redirect(url_for("variants.show", slug=variant.slug), code=301)
     data = _variant_data(variant)
     rules = _diagram_rules(variant)
-    setup, option_setups = None, {}
+    setup, option_setups, analysis = None, {}, None
     if variant.playable:
-        setup = _setup_svg(rules, f"{variant.name}: start position")
+        setup = _setup_svg(rules, f"{variant.name}: start position", element_id="board")
         option_setups = _option_setups(variant, Board(rules).position())
+        analysis = viewer_data(Board(rules), "board")
     pieces = []
     for entry, piece in zip(data["pieces"], variant.pieces):
         pieces.append(entry | {"index": piece.index, "diagrams": _piece_diagrams(variant, rules, piece),
@@ -242,10 +245,25 @@ def show(slug: str):
                    for label, text in rule_lines(variant.rules, variant)]
     return render_template("variant.html", v=data, variant=variant, pieces=pieces, anchors=anchors,
                            setup=setup, option_setups=option_setups, setup_provenance=_provenance(variant.provenance, _SETUP_TOPICS),
-                           rules=rules_shown, legend=move_diagram.legend_svg())
+                           rules=rules_shown, legend=move_diagram.legend_svg(), analysis=analysis)
 
 
 @bp.get("/api/variants/<slug>")
 def api_show(slug: str):
     variant = _variant(slug)
     return jsonify(_variant_data(variant))
+
+
+@bp.get("/api/variants/<slug>/pieces/<path:piece_id>")
+def api_piece(slug: str, piece_id: str):
+    """One piece's moves as the variant page shows them (its card): ``{"id", "name", "kanji",
+    "moves": [lines in words], "description", "promotes", "diagrams": [{"caption", "svg"}]}``;
+    the analysis board shows it when a piece is hovered or long-pressed."""
+    variant = _variant(slug)
+    try:
+        piece = variant.piece(piece_id[:40])
+    except KeyError:
+        abort(404, description=f"{variant.name} has no piece {piece_id[:40]!r}")
+    return jsonify({"id": piece.id, "name": piece.name, "kanji": piece.kanji, "moves": piece_moves(piece),
+                    "description": piece.description, "promotes": piece.promotes,
+                    "diagrams": _piece_diagrams(variant, _diagram_rules(variant), piece)})

@@ -11,9 +11,10 @@
   "use strict";
   var SVG_NS = "http://www.w3.org/2000/svg";
   var source = document.getElementById("game-data");
-  var svg = document.getElementById("board");
-  if (!source || !svg) return;
+  if (!source) return;
   var data = JSON.parse(source.textContent);
+  var svg = document.getElementById(data.board || "board");  // pages other than the viewer name theirs
+  if (!svg) return;
   var nodes = data.nodes;
   var current = data.current;
   var flip = svg.getAttribute("data-flip") === "1";
@@ -180,13 +181,16 @@
       label.textContent = "Ply " + node.d + " of " + data.plies + (mainline ? "" : " (variation)") +
         (node.m ? ": " + node.m : "");
     }
-    var query = new URLSearchParams(mainline ? {ply: node.d} : {node: current});
-    if (flip) query.set("flip", "1");
-    history.replaceState(null, "", "?" + query.toString());
+    listeners.forEach(function (listener) { listener(current, node); });
+    if (data.game && !node.a) {  // a stored game's node (analysis lines have no permalink)
+      var query = new URLSearchParams(mainline ? {ply: node.d} : {node: current});
+      if (flip) query.set("flip", "1");
+      history.replaceState(null, "", "?" + query.toString());
+    }
     if (positionBox) positionBox.value = node.pos;
     if (searchLink) {
       var url = new URL(searchLink.href, location.href);
-      var search = mainline ? {game: data.game, ply: node.d} : {variant: data.variant, position: node.pos};
+      var search = mainline && data.game ? {game: data.game, ply: node.d} : {variant: data.variant, position: node.pos};
       if (!mainline && data.ruleset) search.ruleset = data.ruleset;
       url.search = new URLSearchParams(search).toString();
       searchLink.href = url.toString();
@@ -283,4 +287,25 @@
     var column = svg.closest(".board-column");
     if (column) column.classList.add("flipped");
   }
+
+  /* --- the hook for the analysis board (analysis.js): it adds nodes to the tree ------------- */
+
+  var listeners = [];
+  window.daikifuViewer = {
+    data: data, nodes: nodes, children: children, svg: svg,
+    current: function () { return current; },
+    flipped: function () { return flip; },
+    goTo: goTo,
+    corner: corner,
+    /* Add a node (as in game-data, with a: 1) under node.p, its move-list link (optional), and go there. */
+    addNode: function (node, link) {
+      nodes.push(node);
+      children.push([]);
+      children[node.p].push(nodes.length - 1);
+      if (link) moveLinks[nodes.length - 1] = link;
+      goTo(nodes.length - 1);
+      return nodes.length - 1;
+    },
+    onShow: function (listener) { listeners.push(listener); }
+  };
 })();

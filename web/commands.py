@@ -1,4 +1,4 @@
-"""``daikifu serve``: run the web viewer on an archive."""
+"""``daikifu serve``: run the web viewer on an archive (the only command that loads Flask)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import threading
 
 import click
 
-from daikifu.archive.commands import CONTEXT, db_option
-from daikifu.archive.store import Archive, ArchiveError
+from daikifu.archive import Archive, ArchiveError
+from daikifu.archive.commands import db_option
+from daikifu.clikit import CONTEXT, fail
 
 from . import MAX_UPLOAD, create_app
 
@@ -39,7 +40,7 @@ def serve_command(ctx, db_path, host, port, allow_import, max_upload, debug):
     try:  # fail now, not on the first request
         Archive(db_path, readonly=not allow_import, create=allow_import).close()
     except ArchiveError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise fail(str(exc)) from None
     app = create_app(db_path, allow_import=allow_import, max_upload=max_upload,
                      variants_dir=ctx.find_root().params.get("variants_dir"))
     # the statistics page replays every game the first time (about 0.6 s for the sample archive):
@@ -48,7 +49,3 @@ def serve_command(ctx, db_path, host, port, allow_import, max_upload, debug):
     mode = "imports allowed" if allow_import else "read-only"
     click.echo(f"daikifu: serving {db_path} ({mode}) on http://{host}:{port}/  (Ctrl-C to stop)", err=True)
     app.run(host=host, port=port, debug=debug, use_reloader=debug)
-
-
-def register(group: click.Group) -> None:
-    group.add_command(serve_command)

@@ -25,8 +25,8 @@ from __future__ import annotations
 import difflib
 import re
 
-from daikifu.replay import Board, Move
-from daikifu.replay.squares import parse_square, square_name
+from .board import Board, Move
+from .squares import parse_square, square_name
 
 __all__ = ["move_notation", "notations", "parse_move", "NotationError"]
 

@@ -1,9 +1,12 @@
 """Self-play: a small engine plays whole games of any playable variant (sample data, tests, demos).
 
->>> from archive.selfplay import generate_games
+>>> from daikifu.replay.selfplay import generate_games
 >>> games = generate_games("shogi", 1, seed=7, max_plies=20)
->>> games[0].game.headers["Termination"], len(games[0].moves)
+>>> games[0].headers["Termination"], len(games[0].moves)
 ('adjudication', 20)
+
+The games are moves and tags; :meth:`daikifu.formats.Game.from_moves` makes a record of one
+(``daikifu generate`` writes them as LSN).
 
 The engine is deliberately simple and fast (see ``docs/selfplay.md``):
 
@@ -35,13 +38,11 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from daikifu.formats.game import Game
-from daikifu.formats.lsn import write_game
-from daikifu.replay import FIRST, Board, Move, Outcome
-from daikifu.replay.position import format_piece
-from daikifu.replay.rules import Ruleset, compile_rules
-from daikifu.replay.squares import STRIDE, square, square_file, square_rank
-from daikifu.replay.variant import Variant, load_variant
+from .board import FIRST, Board, Move, Outcome
+from .position import format_piece
+from .rules import Ruleset, compile_rules
+from .squares import STRIDE, square, square_file, square_rank
+from .variant import Variant, load_variant
 
 __all__ = ["PieceValues", "piece_values", "EngineSettings", "ENGINES", "PAIRINGS", "Searcher",
            "SelfPlayGame", "play_game", "generate_games", "adjudicate", "DEFAULT_MAX_PLIES",
@@ -475,7 +476,12 @@ def adjudicate(board: Board, values: PieceValues, start_material: float) -> tupl
 
 @dataclass
 class SelfPlayGame:
-    game: Game
+    """One self-play game: its moves, tags (in the order a record writes them) and result."""
+
+    variant: Variant
+    options: dict
+    headers: dict
+    result: str
     moves: list = field(default_factory=list)
     outcome: Outcome | None = None
     termination: str = ""
@@ -485,9 +491,6 @@ class SelfPlayGame:
     @property
     def plies(self) -> int:
         return len(self.moves)
-
-    def lsn(self) -> str:
-        return write_game(self.game)
 
 
 def game_seed(seed: int, number: int) -> str:
@@ -536,8 +539,7 @@ def play_game(variant: Variant | str, seed: int = 1, number: int = 1, *, options
         moves.append(move)
     seconds = clock() - started
 
-    game = Game(variant, rules.options)
-    h = game.headers
+    h = {}
     h["Event"] = EVENT
     h["Site"] = "?"
     h["Date"] = DATE
@@ -545,20 +547,18 @@ def play_game(variant: Variant | str, seed: int = 1, number: int = 1, *, options
     h["Sente"] = engines[0].name
     h["Gote"] = engines[1].name
     if outcome is not None:
-        game.result = outcome.result()
+        result = outcome.result()
         termination = outcome.termination
     else:
-        game.result, rule = adjudicate(board, values, start_material)
+        result, rule = adjudicate(board, values, start_material)
         termination = "adjudication"
     h["Termination"] = termination
     if outcome is None:
         h["Adjudication"] = rule
     h["PlyCount"] = str(len(moves))
     h["Seed"] = str(seed)
-    node = game
-    for m in moves:
-        node = node.add_variation(m)
-    return SelfPlayGame(game, moves, outcome, termination, seconds, searcher.nodes)
+    return SelfPlayGame(variant, dict(rules.options), h, result, moves, outcome, termination, seconds,
+                        searcher.nodes)
 
 
 def generate_games(variant: Variant | str, count: int, seed: int = 1, *, options: dict | None = None,

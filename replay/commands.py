@@ -1,4 +1,5 @@
-"""The ``daikifu`` command line: variants, legal moves, perft and a random-play demo.
+"""The rules core's commands: ``variants``, ``variant show``/``variant import``, ``moves``,
+``perft`` and ``demo`` (the root group, :mod:`daikifu.cli`, loads them on demand).
 
 Every command takes ``--json`` for machine-readable output.  Variant files are looked up in the
 bundled directory, then in the directories of ``DAIKIFU_VARIANTS``, then in ``--variants-dir``.
@@ -6,106 +7,24 @@ bundled directory, then in the directories of ``DAIKIFU_VARIANTS``, then in ``--
 
 from __future__ import annotations
 
-import json
 import random
-import textwrap
 import time
-from importlib import metadata
 
 import click
 
-from daikifu.formats.notation import notations
-from daikifu.replay import (Board, IncompleteVariantError, Move, PositionError, UnknownVariantError, Variant,
-                    VariantError, list_variants, load_variant)
-from daikifu.replay.perft import perft
-from daikifu.replay.variant import variant_file_errors
-from daikifu.replay.variant_info import piece_betza, piece_moves, rule_lines, subvariants, variant_json, variant_summary
-from daikifu.replay.squares import square_file, square_name, square_rank
+from daikifu.clikit import (CONTEXT, VARIANT, echo_json as _echo_json, fail, json_option, option_option,
+                            position_option, registry, wrap as _wrap)
 
+from .board import Board, Move
+from .notation import notations
+from .perft import perft
+from .position import PositionError
 from .randomplay import random_game
+from .squares import square_file, square_name, square_rank
+from .variant import IncompleteVariantError, UnknownVariantError, Variant, VariantError
+from .variant_info import piece_betza, piece_moves, rule_lines, subvariants, variant_json, variant_summary
 
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-WIDTH = 100
 PLAYERS = ("first", "second")
-
-
-def _version() -> str:
-    try:
-        return metadata.version("daikifu")
-    except metadata.PackageNotFoundError:
-        return "0.1.0 (not installed)"
-
-
-def _echo_json(data) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-def _wrap(text: str, indent: str, first: str | None = None) -> str:
-    return textwrap.fill(" ".join(str(text).split()), WIDTH, initial_indent=indent if first is None else first,
-                         subsequent_indent=indent, break_on_hyphens=False)
-
-
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-
-
-# --- parameter types -----------------------------------------------------------------------------
-
-
-def _variants_dir(ctx: click.Context | None):
-    if ctx is None:
-        return None
-    return ctx.find_root().params.get("variants_dir")
-
-
-class VariantParam(click.ParamType):
-    """A variant slug, name or alias, looked up with the global --variants-dir."""
-
-    name = "variant"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, Variant):
-            return value
-        try:
-            return load_variant(value, _variants_dir(ctx))
-        except UnknownVariantError as exc:
-            self.fail(str(exc).strip("'\""), param, ctx)
-        except VariantError as exc:  # a broken variant file
-            raise click.ClickException(str(exc)) from None
-
-    def shell_complete(self, ctx, param, incomplete):
-        from click.shell_completion import CompletionItem
-        try:
-            return [CompletionItem(v.slug) for v in list_variants(_variants_dir(ctx))
-                    if v.slug.startswith(incomplete)]
-        except VariantError:
-            return []
-
-
-class KeyValueParam(click.ParamType):
-    """``KEY=VALUE`` for a variant option."""
-
-    name = "KEY=VALUE"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, tuple):
-            return value
-        key, sep, val = value.partition("=")
-        if not sep or not key.strip() or not val.strip():
-            self.fail(f"{value!r} is not KEY=VALUE (e.g. forced-promotion=stuck)", param, ctx)
-        return key.strip(), val.strip()
-
-
-VARIANT = VariantParam()
-KEY_VALUE = KeyValueParam()
-
-position_option = click.option(
-    "--position", "-p", metavar="STR",
-    help="Start from this position string (SFEN-shaped; see docs/notation.md) instead of the "
-         "variant's start position.  Quote it: it contains spaces.")
-option_option = click.option(
-    "--option", "-o", "options", type=KEY_VALUE, multiple=True,
-    help="Set a variant option, e.g. forced-promotion=stuck (repeatable; `daikifu variant show` "
-         "lists each variant's options).")
 
 
 def _board(variant: Variant, position: str | None = None, options=()) -> Board:
@@ -113,7 +32,7 @@ def _board(variant: Variant, position: str | None = None, options=()) -> Board:
     try:
         variant.require_playable()
     except IncompleteVariantError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise fail(str(exc)) from None
     opts = dict(options)
     try:
         variant.resolve_options(opts)
@@ -122,7 +41,7 @@ def _board(variant: Variant, position: str | None = None, options=()) -> Board:
     try:
         board = Board(variant, None, opts)
     except (VariantError, PositionError) as exc:
-        raise click.ClickException(f"{variant.name}: {exc}") from None
+        raise fail(f"{variant.name}: {exc}") from None
     if position is not None:
         try:
             board.set_position(position)
@@ -165,33 +84,10 @@ def _outcome_json(outcome):
             "result": outcome.result()}
 
 
-# --- the group -----------------------------------------------------------------------------------
-
-
-@click.group(context_settings=CONTEXT)
-@click.option("--variants-dir", type=click.Path(exists=True, file_okay=False), metavar="PATH",
-              help="Also read variant files (*.toml) from this directory; a file with the slug of a "
-                   "bundled variant replaces it.  Directories in the DAIKIFU_VARIANTS environment "
-                   "variable are read too.")
-@click.version_option(_version(), prog_name="daikifu")
-def main(variants_dir):
-    """daikifu: record, verify and replay games of the large shogi variants.
-
-    \b
-    Examples:
-      daikifu variants
-      daikifu variant show dai-kagamigi
-      daikifu moves shogi --json
-      daikifu perft shogi 3 --divide
-      daikifu demo dai-kagamigi --plies 100 --seed 7
-      daikifu --variants-dir ./my-variants variants
-    """
-
-
 # --- variants ------------------------------------------------------------------------------------
 
 
-@main.command("variants")
+@click.command("variants", context_settings=CONTEXT)
 @json_option
 @click.pass_context
 def variants_command(ctx, as_json):
@@ -207,11 +103,8 @@ def variants_command(ctx, as_json):
       daikifu variants --json
       daikifu --variants-dir ./my-variants variants
     """
-    try:
-        found = list_variants(_variants_dir(ctx))
-        broken = variant_file_errors(_variants_dir(ctx))
-    except VariantError as exc:
-        raise click.ClickException(str(exc)) from None
+    found = registry(ctx).list()
+    broken = registry(ctx).errors()
     for error in broken:  # a broken file does not hide the others; say why it was left out
         click.echo(f"warning: not loaded: {error}", err=True)
     if as_json:
@@ -235,12 +128,12 @@ def variants_command(ctx, as_json):
 # --- variant show --------------------------------------------------------------------------------
 
 
-@main.group("variant", context_settings=CONTEXT)
+@click.group("variant", context_settings=CONTEXT)
 def variant_group():
     """Look at one variant's definition.
 
     \b
-    Example:
+    Examples:
       daikifu variant show chu-kagamigi
     """
 
@@ -335,7 +228,7 @@ def _move_json(board: Board, move: Move, written: dict) -> dict:
     }
 
 
-@main.command("moves")
+@click.command("moves", context_settings=CONTEXT)
 @click.argument("variant", type=VARIANT)
 @position_option
 @option_option
@@ -380,7 +273,7 @@ def moves_command(variant, position, options, as_json):
 
 
 
-@main.command("perft")
+@click.command("perft", context_settings=CONTEXT)
 @click.argument("variant", type=VARIANT)
 @click.argument("depth", type=click.IntRange(0, 20))
 @position_option
@@ -439,17 +332,17 @@ def perft_command(variant, depth, position, options, divide, as_json):
 def _default_demo_variant(ctx) -> Variant:
     for name in ("dai-kagamigi", "shogi"):
         try:
-            v = load_variant(name, _variants_dir(ctx))
+            v = registry(ctx).load(name)
         except UnknownVariantError:
             continue
         except VariantError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise fail(str(exc)) from None
         if v.playable:
             return v
-    raise click.ClickException("no playable variant found for the demo; name one: daikifu demo VARIANT")
+    raise fail("no playable variant found for the demo; name one: daikifu demo VARIANT")
 
 
-@main.command("demo")
+@click.command("demo", context_settings=CONTEXT)
 @click.argument("variant", type=VARIANT, required=False)
 @click.option("--plies", "-n", type=click.IntRange(0, 100_000), default=80, show_default=True,
               help="How many plies (half-moves) to play at most.")
@@ -544,7 +437,7 @@ def variant_import(page, out, slug, name, index, pieces, as_json):
         result = import_page(text, slug=slug, name=name, index=index, source=page,
                              betza_overrides=overrides or None)
     except DiagramImportError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise fail(str(exc)) from None
     if out:
         with open(out, "w", encoding="utf-8") as fh:
             fh.write(result.toml_text)
@@ -559,21 +452,3 @@ def variant_import(page, out, slug, name, index, pieces, as_json):
     if out:
         click.echo(f"wrote {out}: {result.data['slug']} ({result.data.get('status', 'playable')}), "
                    f"{len(result.warnings)} warnings", err=True)
-
-
-def _register_commands() -> None:
-    """Commands that live in their own modules."""
-    from . import commands, generate_command, query_commands, record_commands
-    record_commands.register(main)
-    generate_command.register(main)
-    commands.register(main)
-    query_commands.register(main)
-    from daikifu.web import cli as web_cli
-    web_cli.register(main)
-
-
-_register_commands()
-
-
-if __name__ == "__main__":
-    main(prog_name="daikifu")

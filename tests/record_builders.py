@@ -1,11 +1,8 @@
-"""Seeded random game records: test and benchmark data for the archive.
+"""Seeded random game records: test and benchmark data (the benchmarks import this module too).
 
 :func:`random_record` plays random legal moves (a capture when one is legal, with probability
-``capture_bias``) and returns a :class:`~formats.game.Game` with tags, a result and, optionally,
-a few comments and NAGs.  Unlike :func:`archive.randomplay.random_game` it does not generate every
-legal move at every ply: it draws pseudo-legal moves and checks only the one drawn (rejection
-sampling), which gives the same distribution over legal moves about six times faster on the
-large boards.
+``capture_bias``, from :func:`daikifu.replay.randomplay.random_moves`) and returns a
+:class:`~daikifu.formats.game.Game` with tags, a result and, optionally, a few comments and NAGs.
 
 >>> game = random_record("shogi", seed=1, plies=(10, 10))
 >>> len(game.mainline_moves())
@@ -20,43 +17,13 @@ from typing import Iterator
 from daikifu.formats.game import Game
 from daikifu.formats.lsn import write_game
 from daikifu.replay import Board, compile_rules, load_variant
+from daikifu.replay.randomplay import random_moves
 
-__all__ = ["random_moves", "random_record", "random_records", "write_records"]
+__all__ = ["random_record", "random_records", "write_records"]
 
 PLAYERS = ["Hanako", "Taro", "Alice", "Bob", "Chiyo", "Daisuke", "Emi", "Fumio", "Gen", "Haru",
            "Ichiro", "Jun", "Kenji", "Lena", "Masa", "Nao", "Oscar", "Piotr", "Rin", "Sora"]
 EVENTS = ["Club match", "Online league", "Correspondence cup", "Friendly", "Summer open"]
-
-
-def random_moves(board: Board, plies: int, rng: random.Random, capture_bias: float = 0.75) -> list:
-    """Play up to ``plies`` random legal moves on ``board``; stops early when there is no legal
-    move or the position occurred four times (sennichite).  Returns the moves played."""
-    moves = []
-    captured = board.captured_squares
-    for _ in range(plies):
-        if board.rules.repetition == "sennichite" and board.repetitions() >= 4:
-            break
-        pseudo = board.pseudo_legal_moves()
-        captures = [m for m in pseudo if captured(m)] if capture_bias > 0 else []
-        pools = [captures, [m for m in pseudo if not captured(m)]] \
-            if captures and rng.random() < capture_bias else [list(pseudo)]
-        chosen = None
-        for pool in pools:
-            while pool:
-                i = rng.randrange(len(pool))
-                m = pool[i]
-                if board.illegal_reason(m) is None:
-                    chosen = m
-                    break
-                pool[i] = pool[-1]
-                pool.pop()
-            if chosen is not None:
-                break
-        if chosen is None:
-            break
-        board.push(chosen)
-        moves.append(chosen)
-    return moves
 
 
 def random_record(variant: str = "dai-kagamigi", seed: int | str = 0, plies: tuple[int, int] = (100, 300),

@@ -1,0 +1,168 @@
+"""The pieces every ``daikifu`` command shares: context settings, ``--json``, the variant and
+``KEY=VALUE`` parameter types, ``--position``/``--option``, output and error text.
+
+Each layer keeps its commands next to its code (``daikifu.replay.commands``,
+``daikifu.formats.commands``, ``daikifu.archive.commands``, ``daikifu.web.commands``); this module
+imports only click, and the rules core when a variant is looked up (``daikifu --help`` imports
+this module and nothing of the rules), so that any of them can use it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+import unicodedata
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from daikifu.replay.variant import VariantRegistry
+
+__all__ = ["CONTEXT", "WIDTH", "json_option", "echo_json", "wrap", "registry", "VARIANT", "KEY_VALUE",
+           "position_option", "option_option", "fail", "text_width", "fit", "write_bytes",
+           "read_bytes"]
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+WIDTH = 100
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+def echo_json(data) -> None:
+    """Print ``data`` as indented JSON (non-ASCII text kept as it is)."""
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def wrap(text: str, indent: str, first: str | None = None) -> str:
+    """``text`` with its white space folded, wrapped to the terminal width used by every command."""
+    return textwrap.fill(" ".join(str(text).split()), WIDTH, initial_indent=indent if first is None else first,
+                         subsequent_indent=indent, break_on_hyphens=False)
+
+
+def fail(message: str) -> click.ClickException:
+    """A one-line error for the user (``raise fail(...)``); exit status 1."""
+    return click.ClickException(message)
+
+
+# --- variants ------------------------------------------------------------------------------------
+
+
+def registry(ctx: click.Context | None) -> "VariantRegistry":
+    """The variant registry of this command line: the bundled variants, the directories of
+    ``DAIKIFU_VARIANTS`` and the global ``--variants-dir`` (built once per invocation)."""
+    from daikifu.replay.variant import VariantError, VariantRegistry
+    if ctx is None:
+        return VariantRegistry.default()
+    root = ctx.find_root()
+    found = root.meta.get("daikifu.registry")
+    if found is None:
+        extra = root.params.get("variants_dir")
+        try:
+            found = VariantRegistry.default(extra)
+        except VariantError as exc:
+            raise fail(str(exc)) from None
+        root.meta["daikifu.registry"] = found
+    return found
+
+
+class VariantParam(click.ParamType):
+    """A variant slug, name or alias, looked up in the command line's registry."""
+
+    name = "variant"
+
+    def convert(self, value, param, ctx):
+        from daikifu.replay.variant import UnknownVariantError, Variant, VariantError
+        if isinstance(value, Variant):
+            return value
+        try:
+            return registry(ctx).load(value)
+        except UnknownVariantError as exc:
+            self.fail(str(exc).strip("'\""), param, ctx)
+        except VariantError as exc:  # a broken variant file
+            raise fail(str(exc)) from None
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        from daikifu.replay.variant import VariantError
+        try:
+            return [CompletionItem(v.slug) for v in registry(ctx).list() if v.slug.startswith(incomplete)]
+        except (VariantError, click.ClickException):
+            return []
+
+
+class KeyValueParam(click.ParamType):
+    """``KEY=VALUE`` for a variant option (parsed by the rules core's one option parser)."""
+
+    name = "KEY=VALUE"
+
+    def convert(self, value, param, ctx):
+        from daikifu.replay.variant import OptionSyntaxError, parse_options
+        if isinstance(value, tuple):
+            return value
+        try:
+            ((key, val),) = parse_options([value]).items()
+        except OptionSyntaxError as exc:
+            self.fail(f"{exc} (e.g. forced-promotion=stuck)", param, ctx)
+        return key, val
+
+
+VARIANT = VariantParam()
+KEY_VALUE = KeyValueParam()
+
+position_option = click.option(
+    "--position", "-p", metavar="STR",
+    help="Start from this position string (SFEN-shaped; see docs/notation.md) instead of the "
+         "variant's start position.  Quote it: it contains spaces.")
+option_option = click.option(
+    "--option", "-o", "options", type=KEY_VALUE, multiple=True,
+    help="Set a variant option, e.g. forced-promotion=stuck (repeatable; `daikifu variant show` "
+         "lists each variant's options).")
+
+
+
+
+# --- output --------------------------------------------------------------------------------------
+
+
+def text_width(text: str) -> int:
+    """Columns the text takes in a terminal (East Asian wide characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def fit(text: str, width: int) -> str:
+    """The text cut to ``width`` columns and padded to it."""
+    out, used = [], 0
+    for c in text:
+        w = text_width(c)
+        if used + w > width:
+            break
+        out.append(c)
+        used += w
+    return "".join(out) + " " * (width - used)
+
+
+def write_bytes(path: str, data: bytes) -> None:
+    """Write to a file, or to standard output for '-'; a failure is a one-line error."""
+    if path == "-":
+        sys.stdout.flush()  # text written before stays before
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    try:
+        Path(path).write_bytes(data)
+    except OSError as exc:
+        raise fail(f"{path}: cannot write: {exc.strerror}") from None
+
+
+def read_bytes(path: str) -> bytes:
+    """The bytes of a file, or of standard input for '-'; a failure is a one-line error."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise fail(f"{path}: cannot read: {exc.strerror}") from None

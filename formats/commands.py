@@ -1,0 +1,233 @@
+"""The record commands: ``validate``, ``convert`` and ``generate`` (the root group,
+:mod:`daikifu.cli`, loads them on demand).  Each is a thin wrapper over this package's functions
+(:func:`daikifu.formats.validate.verdicts`, the readers and writers) and self-play in the rules
+core (:mod:`daikifu.replay.selfplay`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import click
+
+from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, read_bytes, write_bytes as _write
+from daikifu.replay.selfplay import ADJUDICATION_MARGIN, DEFAULT_MAX_PLIES, ENGINES, SelfPlayGame, generate_games
+from daikifu.replay.variant import IncompleteVariantError, VariantError, extra_variants_dir
+
+from .game import Game, GameError
+from .jsonexport import game_to_dict
+from .kif import KifError, read_kif, write_kif
+from .lsn import read_games, write_game
+from .validate import detect_format, verdict
+
+FORMATS = ("auto", "lsn", "kif")
+
+
+def _variants_env(ctx: click.Context):
+    """Make the global --variants-dir visible to the readers."""
+    return extra_variants_dir(ctx.find_root().params.get("variants_dir"))
+
+
+def read_records(path: str, fmt: str = "auto", lenient: bool = False) -> list[Game]:
+    """Every game of a file as a list of :class:`Game` (records of either format)."""
+    data = read_bytes(path)
+    name = "<stdin>" if path == "-" else path
+    if fmt == "auto":
+        fmt = detect_format(data)
+    if fmt == "kif":
+        try:
+            return read_kif(data, source=name, lenient=lenient)
+        except KifError as exc:
+            raise fail(str(exc)) from None
+    text = data.decode("utf-8", errors="replace")
+    return list(read_games(text, file=name, lenient=lenient))
+
+
+@click.command("validate", context_settings=CONTEXT)
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
+              help="Record format; auto recognises KIF and LSN by content.")
+@click.option("--lenient", is_flag=True, help="Keep the moves before a bad one and flag the game instead of rejecting it.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list with one object per game.")
+@click.pass_context
+def validate_command(ctx, files, fmt, lenient, as_json):
+    """Replay every game of FILES through the rules and report the first bad move of each.
+
+    Exit status 0 when every game is valid, 1 otherwise.  Each error names the file, game,
+    line, column, ply and move text, says what was expected and suggests legal moves.
+
+    \b
+    Examples:
+      daikifu validate games.lsn
+      daikifu validate --json match.kif games.lsn
+      cat game.lsn | daikifu validate -
+    """
+    verdicts = []
+    with _variants_env(ctx):
+        for path in files:
+            for game in read_records(path, fmt, lenient):
+                verdicts.append(verdict(game, path))
+    if as_json:
+        echo_json(verdicts)
+    else:
+        for v in verdicts:
+            line = f"{v['file']}: game {v['game']} ({v['variant']}): {v['status']}, {v['ply_count']} plies"
+            click.echo(line)
+            for e in v["errors"] + v["warnings"]:
+                click.echo(f"  {e['kind']}: {GameError.from_dict(e)}")
+        bad = sum(v["status"] != "valid" for v in verdicts)
+        click.echo(f"{len(verdicts)} games, {len(verdicts) - bad} valid, {bad} invalid", err=True)
+    ctx.exit(0 if verdicts and all(v["status"] == "valid" for v in verdicts) else 1)
+
+
+@click.command("convert", context_settings=CONTEXT)
+@click.argument("file", type=click.Path(allow_dash=True))
+@click.option("--to", "target", type=click.Choice(("lsn", "kif", "json")),
+              help="Format to write (required unless --json).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
+              help="Format of FILE; auto recognises KIF and LSN by content.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              help="Output file (default: standard output).  For KIF, which holds one game per file, "
+                   "a name with {n} makes one file per game: games-{n}.kif.")
+@click.option("--encoding", type=click.Choice(("utf-8", "cp932")), default="utf-8", show_default=True,
+              help="Encoding of KIF output (cp932 = Shift-JIS, the classic .kif).")
+@click.option("--json", "as_json", is_flag=True, help="The same as --to json.")
+@click.pass_context
+def convert_command(ctx, file, target, fmt, output, encoding, as_json):
+    """Read the games of FILE and write them as LSN, KIF or JSON.
+
+    Invalid games are converted up to their first bad move, with a warning, and the exit status
+    is then 1.
+
+    \b
+    Examples:
+      daikifu convert game.kif --to lsn
+      daikifu convert games.lsn --to json -o games.json
+      daikifu convert games.lsn --to kif -o "game-{n}.kif"
+    """
+    if as_json:
+        if target not in (None, "json"):
+            raise click.UsageError(f"--json and --to {target} contradict each other")
+        target = "json"
+    if target is None:
+        raise click.UsageError("say which format to write: --to lsn, --to kif or --to json (or --json)")
+    with _variants_env(ctx):
+        games = read_records(file, fmt)
+        for g in games:
+            if not g.valid:
+                click.echo(f"warning: {file}: game {g.number or 1} is invalid; converted up to its first bad "
+                           f"move: {g.errors[0]}", err=True)
+        if target == "kif":
+            if len(games) > 1 and "{n}" not in output:
+                raise fail(f"{file} has {len(games)} games and a KIF file holds one: "
+                                           f"give -o a name with {{n}}, e.g. game-{{n}}.kif")
+            for n, g in enumerate(games, start=1):
+                try:
+                    data = write_kif(g, encoding=encoding)
+                except KifError as exc:
+                    raise fail(str(exc)) from None
+                _write(output.replace("{n}", str(n)), data)
+        elif target == "lsn":
+            _write(output, "\n".join(write_game(g) for g in games).encode("utf-8"))
+        else:
+            data = json.dumps([game_to_dict(g) for g in games], indent=2, ensure_ascii=False)
+            _write(output, (data + "\n").encode("utf-8"))
+    ctx.exit(0 if all(g.valid for g in games) else 1)
+
+
+# --- generate -------------------------------------------------------------------------------------
+
+
+def _game_json(g: SelfPlayGame) -> dict:
+    h = g.headers
+    return {"round": int(h["Round"]), "sente": h["Sente"], "gote": h["Gote"], "result": g.result,
+            "termination": g.termination, "plies": g.plies, "adjudication": h.get("Adjudication"),
+            "seconds": round(g.seconds, 3)}
+
+
+def selfplay_lsn(g: SelfPlayGame) -> str:
+    """A self-play game as an LSN record."""
+    return write_game(Game.from_moves(g.variant, g.moves, options=g.options, headers=g.headers, result=g.result))
+
+
+@click.command("generate", context_settings=CONTEXT)
+@click.argument("variant", type=VARIANT)
+@click.option("--games", "-n", type=click.IntRange(1, 1_000_000), default=1, show_default=True,
+              help="How many games to play.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True,
+              help="Random seed: the same arguments give the same games, byte for byte.")
+@click.option("--output", "-o", "output", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Write the games to FILE (LSN) and print a summary; default: LSN on standard output.")
+@click.option("--max-plies", type=click.IntRange(1, 100_000), default=DEFAULT_MAX_PLIES, show_default=True,
+              help="Adjudicate a game on material when it reaches this many plies.")
+@click.option("--option", "options", type=KEY_VALUE, multiple=True,
+              help="Set a variant option, e.g. pass=forbidden (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (with the LSN text when there is no -o).")
+@click.pass_context
+def generate_command(ctx, variant, games, seed, output, max_plies, options, as_json):
+    """Play self-play games of VARIANT with a small engine and write them as LSN.
+
+    The engine values pieces by their mobility, prefers captures, promotions and checks, avoids
+    hanging pieces, and looks one ply deeper at the opponent's captures.  Three engine settings
+    (Bot Alpha, Bot Beta, Bot Gamma) take turns as Sente and Gote.  A game ends in checkmate,
+    stalemate, repetition or perpetual check, or at --max-plies by material adjudication
+    (Termination "adjudication").  See docs/selfplay.md.
+
+    \b
+    Examples:
+      daikifu generate shogi --games 2 --seed 7
+      daikifu generate dai-kagamigi --games 12 --seed 1 -o dai-kagamigi.lsn
+      daikifu generate chu-kagamigi --games 3 --json
+    """
+    v = variant
+    try:
+        v.require_playable()
+    except IncompleteVariantError as exc:
+        raise fail(str(exc)) from None
+    try:
+        opts = v.resolve_options(dict(options))
+    except VariantError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--option'") from None
+
+    progress = output is not None and not as_json
+
+    def report(g: SelfPlayGame):
+        if progress:
+            h = g.headers
+            players = f"{h['Sente']} - {h['Gote']}"
+            click.echo(f"game {h['Round']:>3}: {players:<24} {g.result:<7}  "
+                       f"{g.termination:<15} {g.plies:>4} plies  {g.seconds:6.2f} s")
+
+    try:
+        played = generate_games(v, games, seed, options=opts, max_plies=max_plies, on_game=report)
+    except VariantError as exc:
+        raise fail(f"{v.name}: {exc}") from None
+    text = "".join(selfplay_lsn(g) + "\n" for g in played)
+    if output is not None:
+        with open(output, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+    plies = sum(g.plies for g in played)
+    seconds = sum(g.seconds for g in played)
+    rate = plies / seconds if seconds > 0 else 0.0
+    endings = Counter(g.termination for g in played)
+    results = Counter(g.result for g in played)
+    if as_json:
+        data = {"variant": v.slug, "name": v.name, "options": opts, "seed": seed, "games": games,
+                "max_plies": max_plies, "output": output,
+                "engines": [{"name": e.name, "width": e.width, "noise": e.noise} for e in ENGINES],
+                "adjudication_margin": ADJUDICATION_MARGIN,
+                "terminations": dict(sorted(endings.items())), "results": dict(sorted(results.items())),
+                "plies": plies, "seconds": round(seconds, 3), "plies_per_second": round(rate, 1),
+                "game_list": [_game_json(g) for g in played]}
+        if output is None:
+            data["lsn"] = text
+        echo_json(data)
+        return
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    ending_text = ", ".join(f"{n} {name}" for name, n in sorted(endings.items()))
+    click.echo(f"Wrote {games} game{'s' if games != 1 else ''} of {v.name} to {output} "
+               f"(seed {seed}): {ending_text}")
+    click.echo(f"{plies} plies in {seconds:.2f} s of CPU time: {rate:,.0f} plies/s")

@@ -1,0 +1,460 @@
+"""The reading pipeline: bytes -> text -> format -> games, the same for every entry point.
+
+``daikifu validate``, ``convert`` and ``import`` (its worker processes too) and the web import page
+all read records through :func:`read_record`, so the same bytes give the same games and tags
+everywhere.
+
+>>> games = list(read_record(b'position startpos moves 7g7f 3c3d', name="line.usi"))
+>>> games[0].headers["Variant"], len(games[0].mainline_moves())
+('Shogi', 2)
+
+Decoding (:func:`decode_record`), one policy for every format:
+
+1. a byte-order mark decides (UTF-8, UTF-16);
+2. else an encoding the record declares (``#KIF version=2.0 encoding=UTF-8``, ``#KI2 ...``, CSA's
+   ``'encoding=Shift_JIS`` or ``'CSA encoding=...``) is used *if the bytes are valid in it*: several
+   real files declare UTF-8 and are Shift_JIS;
+3. else UTF-8 if the bytes are valid UTF-8;
+4. else, for the Japanese formats (KIF, KI2, CSA; and for bytes whose format is not known yet),
+   cp932 (Microsoft's Shift_JIS), or EUC-JP when the bytes are valid EUC-JP and read as cp932
+   they would hold half-width katakana (the way EUC-JP kanji look in cp932);
+5. else the candidate with the fewest undecodable bytes, each replaced by U+FFFD.
+
+Undecodable bytes never cost a game: every line that holds a U+FFFD gets a *warning* naming the
+line (:data:`REPLACED_MESSAGE`), in every format, and the game is kept.
+
+Detection (:func:`detect_format`) is by content; a file name's extension only breaks a tie (a KIF
+or KI2 file with headers and no moves looks the same).  ``fmt=`` overrides it.  Input that is no
+record in any format raises :class:`NotARecordError`: "FILE: not a record in a format daikifu reads
+(LSN, KIF, KI2, CSA, JKF, USI)".
+
+Formats are registered in :data:`FORMATS` (:func:`register_format`): a name, a detector, a reader
+that yields games (visitor-based where the format's module offers visitors), and a writer.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import os
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+from .game import Game, GameError
+
+__all__ = ["RecordFormat", "FORMATS", "register_format", "NotARecordError", "Decoded", "decode_record",
+           "detect_format", "read_record", "read_text", "write_record", "write_records", "format_names",
+           "REPLACED_MESSAGE", "UnsupportedConversion", "record_text", "finish_game", "unreadable_game"]
+
+REPLACED_MESSAGE = "undecodable bytes replaced by U+FFFD"
+HEAD_CHARS = 65536  # text looked at to recognise a format
+
+
+class NotARecordError(ValueError):
+    """Input that is no record in any format daikifu reads."""
+
+    def __init__(self, name: str | None):
+        self.name = name or "input"
+        super().__init__(f"{self.name}: not a record in a format daikifu reads ({format_names()})")
+
+
+class UnsupportedConversion(ValueError):
+    """A game that a format cannot hold (a variant CSA cannot write, several games in a KIF file)."""
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """One record format: how to recognise, read and write it.
+
+    ``detect(head)`` says whether the first :data:`HEAD_CHARS` characters of a text look like the
+    format; ``read(text, file=, variant=, lenient=)`` yields the games; ``write(game, encoding)``
+    returns one game's bytes.  ``japanese``: the format's files may be cp932/EUC-JP.  ``several``:
+    a file may hold several games (``join`` puts their texts together).  ``listed``: named in the
+    "not a record" message.
+    """
+
+    name: str
+    title: str
+    detect: Callable[[str], bool]
+    read: Callable[..., Iterable[Game]]
+    write: Callable[..., bytes] | None = None
+    extensions: tuple = ()
+    japanese: bool = False
+    several: bool = False
+    join: Callable[[list], bytes] | None = None
+    encodings: tuple = ("utf-8",)
+    listed: bool = True
+    variants: Callable[[object], bool] | None = None  # which variants the writer can write (None: all)
+
+
+FORMATS: dict[str, RecordFormat] = {}
+_ORDER: list[str] = []  # detection order
+
+
+def register_format(fmt: RecordFormat, before: str | None = None) -> None:
+    """Add (or replace) a format; ``before`` puts its detector ahead of another format's."""
+    FORMATS[fmt.name] = fmt
+    if fmt.name in _ORDER:
+        _ORDER.remove(fmt.name)
+    _ORDER.insert(_ORDER.index(before) if before in _ORDER else len(_ORDER), fmt.name)
+
+
+def format_names() -> str:
+    """The formats named in the "not a record" message, in the order they were registered."""
+    return ", ".join(f.title for f in FORMATS.values() if f.listed)
+
+
+# --- decoding ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Decoded:
+    text: str
+    encoding: str
+    replaced: int = 0  # undecodable bytes replaced by U+FFFD
+
+
+_DECLARED_RE = re.compile(rb"^(?:#KI[F2][^\r\n]*?|'(?:CSA\s+)?)encoding\s*=\s*([A-Za-z0-9_\-]+)", re.M | re.I)
+_ENCODING_NAMES = {"utf-8": "utf-8", "utf8": "utf-8", "shift_jis": "cp932", "shift-jis": "cp932",
+                   "sjis": "cp932", "cp932": "cp932", "ms932": "cp932", "windows-31j": "cp932",
+                   "euc-jp": "euc_jp", "euc_jp": "euc_jp", "eucjp": "euc_jp"}
+_HALFWIDTH_KANA = re.compile("[\uff61-\uff9f]")
+
+
+def _strict(raw: bytes, encoding: str) -> str | None:
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError:
+        return None
+
+
+def _japanese(raw: bytes) -> Decoded | None:
+    sjis = _strict(raw, "cp932")
+    if sjis is not None and _HALFWIDTH_KANA.search(sjis):
+        euc = _strict(raw, "euc_jp")
+        if euc is not None:
+            return Decoded(euc, "euc_jp")
+    if sjis is not None:
+        return Decoded(sjis, "cp932")
+    euc = _strict(raw, "euc_jp")
+    return Decoded(euc, "euc_jp") if euc is not None else None
+
+
+def decode_record(data: bytes | str, japanese: bool = True) -> Decoded:
+    """The text of a record's bytes, by the policy in the module documentation.
+
+    ``japanese``: whether cp932 and EUC-JP may be tried (False for LSN, JKF, USI and JSON, which
+    are UTF-8).
+    """
+    if isinstance(data, str):
+        return Decoded(data[1:] if data.startswith("\ufeff") else data, "str")
+    raw = bytes(data)
+    for bom, encoding in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+                          (codecs.BOM_UTF16_BE, "utf-16-be")):
+        if raw.startswith(bom):
+            text = raw[len(bom):].decode(encoding, "replace")
+            return Decoded(text, encoding + "-bom", text.count("\ufffd"))
+    m = _DECLARED_RE.search(raw[:4096])
+    declared = _ENCODING_NAMES.get(m.group(1).decode("ascii").lower()) if m else None
+    if declared and (japanese or declared == "utf-8"):
+        text = _strict(raw, declared)
+        if text is not None:
+            return Decoded(text, declared)
+    text = _strict(raw, "utf-8")
+    if text is not None:
+        return Decoded(text, "utf-8")
+    if japanese:
+        found = _japanese(raw)
+        if found is not None:
+            return found
+    candidates = [Decoded(raw.decode(enc, "replace"), enc) for enc in
+                  (("utf-8", "cp932", "euc_jp") if japanese else ("utf-8",))]
+    for c in candidates:
+        c.replaced = c.text.count("\ufffd")
+    return min(candidates, key=lambda c: c.replaced)
+
+
+# --- detection -----------------------------------------------------------------------------------
+
+
+def _extension(name: str | None) -> str:
+    if not name:
+        return ""
+    base = os.path.basename(name).lower()
+    if base.endswith(".txt") and base.count(".") > 1:  # game.kif.txt
+        base = base[:-4]
+    return os.path.splitext(base)[1].lstrip(".")
+
+
+def detect_format(text: str, name: str | None = None) -> str | None:
+    """The name of the format ``text`` is written in, or None; ``name`` (a file name) only breaks
+    a tie between formats whose detectors both accept the text."""
+    head = text[:HEAD_CHARS].lstrip("\ufeff")
+    if "\0" in head[:4096]:
+        return None
+    found = [n for n in _ORDER if FORMATS[n].detect(head)]
+    if not found:
+        return None
+    ext = _extension(name)
+    for n in found:
+        if ext and ext in FORMATS[n].extensions:
+            return n
+    return found[0]
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def finish_game(game: Game, file: str | None) -> Game:
+    """The pipeline's part of every game: a warning on each line with a U+FFFD, and a line on
+    game-level errors (a missing Variant tag ...), the game's first line."""
+    start = game.source_line or 1
+    if "\ufffd" in (game.source or ""):
+        for n, line in enumerate(game.source.splitlines(), start=start):
+            if "\ufffd" in line:
+                game.errors.append(GameError(REPLACED_MESSAGE, file=file, game=game.number, line=n,
+                                             column=line.index("\ufffd") + 1, kind="warning"))
+    for e in game.errors:
+        if e.line is None:
+            e.line = start
+        if e.file is None:
+            e.file = file
+        if e.game is None:
+            e.game = game.number
+    return game
+
+
+def unreadable_game(text: str, error: GameError, file: str | None) -> Game:
+    """An invalid game holding a whole text its format's reader could not read at all."""
+    game = Game("shogi")
+    error.file = error.file or file
+    game.errors = [error]
+    game.source = text
+    game.number = 1
+    game.source_line = 1
+    game.variant_missing = True
+    return game
+
+
+def read_text(text: str, *, fmt: str | None = None, name: str | None = None, variant: str | None = None,
+              lenient: bool = False) -> Iterator[Game]:
+    """The games of a decoded text (see :func:`read_record`)."""
+    if fmt is None:
+        fmt = detect_format(text, name)
+        if fmt is None:
+            raise NotARecordError(name)
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for game in FORMATS[fmt].read(text, file=name, variant=variant, lenient=lenient):
+        yield finish_game(game, name)
+
+
+def record_text(data: bytes | str, *, name: str | None = None, fmt: str | None = None) -> tuple[str, str]:
+    """(text, format) of a record: the bytes decoded by the policy above (UTF-8 formats are not
+    read as cp932 or EUC-JP) and the format detected (or ``fmt``).  Raises
+    :class:`NotARecordError` when no format fits."""
+    if fmt is not None and fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    decoded = decode_record(data, japanese=fmt is None or FORMATS[fmt].japanese)
+    found = fmt or detect_format(decoded.text, name)
+    if found is None:
+        raise NotARecordError(name)
+    if not FORMATS[found].japanese and decoded.encoding in ("cp932", "euc_jp"):
+        decoded = decode_record(data, japanese=False)  # UTF-8 formats: bad bytes are bad bytes
+    text = decoded.text
+    return (text[1:] if text.startswith("\ufeff") else text), found
+
+
+def read_record(data: bytes | str, *, name: str | None = None, fmt: str | None = None,
+                variant: str | None = None, lenient: bool = False) -> Iterator[Game]:
+    """Every game of a record (bytes as read from a file, or text), one at a time.
+
+    ``name`` names the source in errors and is the extension hint; ``fmt`` names the format
+    (default: detected); ``variant`` is the variant of records that name none (default shogi for
+    the Japanese formats and USI); ``lenient`` keeps the moves before a bad one (the game is
+    flagged instead of invalid).  Raises :class:`NotARecordError` when no format fits.
+    """
+    text, found = record_text(data, name=name, fmt=fmt)
+    return read_text(text, fmt=found, name=name, variant=variant, lenient=lenient)
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+
+def _writer(fmt: str) -> RecordFormat:
+    f = FORMATS.get(fmt)
+    if f is None or f.write is None:
+        writable = ", ".join(n for n, x in FORMATS.items() if x.write is not None)
+        raise ValueError(f"cannot write {fmt!r}: the formats written are {writable}")
+    return f
+
+
+def write_record(game: Game, fmt: str, encoding: str | None = None) -> bytes:
+    """One game in format ``fmt`` (``encoding``: utf-8 by default; cp932 for the Japanese formats)."""
+    f = _writer(fmt)
+    encoding = encoding or f.encodings[0]
+    if encoding not in f.encodings:
+        raise UnsupportedConversion(f"{f.title} is written in {' or '.join(f.encodings)}, not {encoding}")
+    if f.variants is not None and not f.variants(game.variant):
+        raise UnsupportedConversion(f"{f.title} cannot hold a game of {game.variant.name}")
+    return f.write(game, encoding)
+
+
+def write_records(games: list, fmt: str, encoding: str | None = None) -> bytes:
+    """Several games in one file of format ``fmt`` (:class:`UnsupportedConversion` if it holds one)."""
+    f = _writer(fmt)
+    if len(games) > 1 and not f.several:
+        raise UnsupportedConversion(f"a {f.title} file holds one game, not {len(games)}")
+    parts = [write_record(g, fmt, encoding) for g in games]
+    return f.join(parts) if f.join else b"".join(parts)
+
+
+# --- the formats ---------------------------------------------------------------------------------
+
+
+def _first_line(head: str, skip=("%", ";")) -> str:
+    for line in head.splitlines():
+        s = line.strip()
+        if s and not s.startswith(skip):
+            return s
+    return ""
+
+
+_LSN_TAG = re.compile(r'\[\s*[A-Za-z0-9_]+\s+"')
+
+
+def _detect_lsn(head: str) -> bool:
+    return _LSN_TAG.match(_first_line(head)) is not None
+
+
+def _read_lsn(text, *, file, variant, lenient):
+    from .lsn import read_games
+    return read_games(text, file=file, lenient=lenient, default_variant=variant)
+
+
+def _write_lsn(game, encoding):
+    from .lsn import write_game
+    return write_game(game).encode(encoding)
+
+
+def _join_lsn(parts):
+    return b"\n".join(parts)
+
+
+def _detect_kif(head: str) -> bool:
+    from .kif import looks_like_kif
+    return looks_like_kif(head)
+
+
+def _read_kif(text, *, file, variant, lenient):
+    from .kif import KifError, read_kif
+    try:
+        return read_kif(text, source=file, variant=variant, lenient=lenient)
+    except KifError as exc:
+        return [unreadable_game(text, exc.error, file)]
+
+
+def _write_kif(game, encoding):
+    from .kif import KifError, write_kif
+    try:
+        return write_kif(game, encoding=encoding)
+    except KifError as exc:
+        raise UnsupportedConversion(str(exc)) from None
+
+
+def _detect_json(head: str) -> bool:
+    s = head.lstrip()
+    return s[:1] in "[{" and '"variant"' in s[:4096] and '"moves"' in s
+
+
+def _read_json(text, *, file, variant, lenient):
+    from .jsonexport import game_from_dict
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        line = getattr(exc, "lineno", None)
+        return [unreadable_game(text, GameError(f"not valid JSON: {exc.msg if hasattr(exc, 'msg') else exc}",
+                                                line=line, column=getattr(exc, "colno", None)), file)]
+    items = data if isinstance(data, list) else [data]
+    out = []
+    for n, item in enumerate(items, 1):
+        try:
+            game = game_from_dict(item)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            game = unreadable_game(text, GameError(f"game {n}: {exc}"), file)
+        game.number = n
+        out.append(game)
+    return out
+
+
+def _write_json(game, encoding):
+    from .jsonexport import game_to_dict
+    return json.dumps(game_to_dict(game), indent=2, ensure_ascii=False).encode(encoding)
+
+
+def _join_json(parts):
+    return b"[\n" + b",\n".join(parts) + b"\n]\n"
+
+
+register_format(RecordFormat("json", "JSON", _detect_json, _read_json, _write_json, ("json",),
+                             several=True, join=_join_json, listed=False))
+register_format(RecordFormat("lsn", "LSN", _detect_lsn, _read_lsn, _write_lsn, ("lsn", "pgn"),
+                             several=True, join=_join_lsn))
+register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kif, _write_kif, ("kif", "kifu"),
+                             japanese=True, encodings=("utf-8", "cp932")))
+
+
+def _lazy(module: str, name: str):
+    """A function of a format module, imported when first called (reading.py imports no reader)."""
+    def call(*args, **kwargs):
+        from importlib import import_module
+        return getattr(import_module(f"daikifu.formats.{module}"), name)(*args, **kwargs)
+    return call
+
+
+def _join_lines(parts):
+    return b"".join(parts)
+
+
+def _join_csa(parts):
+    return b"/\n".join(parts)
+
+
+def _shogi_board(variant) -> bool:
+    return _lazy("csa", "can_write_csa")(variant)
+
+
+register_format(RecordFormat("csa", "CSA", _lazy("csa", "looks_like_csa"), _lazy("csa", "read_csa"),
+                             _lazy("csa", "write_csa"), ("csa",), japanese=True, several=True, join=_join_csa,
+                             encodings=("utf-8", "cp932"), variants=_shogi_board), before="kif")
+register_format(RecordFormat("usi", "USI", _lazy("usi", "looks_like_usi"), _lazy("usi", "read_usi"),
+                             _lazy("usi", "write_usi"), ("usi", "sfen"), several=True, join=_join_lines),
+                before="kif")
+register_format(RecordFormat("jkf", "JKF", _lazy("jkf", "looks_like_jkf"), _lazy("jkf", "read_jkf"),
+                             _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board), before="lsn")
+
+
+def _read_ki2(text, *, file, variant, lenient):
+    from .ki2 import read_ki2
+    from .kif import KifError
+    try:
+        return read_ki2(text, source=file, variant=variant, lenient=lenient)
+    except KifError as exc:
+        return [unreadable_game(text, exc.error, file)]
+
+
+def _write_ki2(game, encoding):
+    from .ki2 import write_ki2
+    from .kif import KifError
+    try:
+        return write_ki2(game, encoding=encoding)
+    except KifError as exc:
+        raise UnsupportedConversion(str(exc)) from None
+
+
+register_format(RecordFormat("ki2", "KI2", _lazy("ki2", "looks_like_ki2"), _read_ki2, _write_ki2,
+                             ("ki2", "ki2u"), japanese=True, encodings=("utf-8", "cp932"),
+                             variants=_shogi_board), before="kif")

@@ -1,0 +1,35 @@
+"""Validation verdicts: what ``daikifu validate`` reports for each game it replays.
+
+>>> from daikifu.formats.lsn import read_games
+>>> text = '[Variant "Shogi"]\\n[Result "*"]\\n\\n1. P-c4 P-c6 2. Bxi9 *\\n'
+>>> [v] = [verdict(g, "example.lsn") for g in read_games(text, file="example.lsn")]
+>>> v["status"], v["ply_count"], v["errors"][0]["ply"], v["errors"][0]["move"]
+('invalid', 2, 3, 'Bxi9')
+"""
+
+from __future__ import annotations
+
+from .game import Game
+from .kif import looks_like_kif
+
+__all__ = ["verdict", "detect_format"]
+
+
+def detect_format(data: bytes) -> str:
+    """``"kif"`` or ``"lsn"``, recognised by content."""
+    return "kif" if looks_like_kif(data) else "lsn"
+
+
+def verdict(game: Game, file: str) -> dict:
+    """One game's verdict: file, game number, variant, status, plies replayed, result, and its
+    errors and warnings (each a :meth:`GameError.as_dict`)."""
+    return {
+        "file": file,
+        "game": game.number or 1,
+        "variant": game.variant.slug,
+        "status": game.status,
+        "ply_count": len(game.mainline_moves()),
+        "result": game.result,
+        "errors": [e.as_dict() for e in game.errors if e.kind == "error"],
+        "warnings": [e.as_dict() for e in game.errors if e.kind == "warning"],
+    }

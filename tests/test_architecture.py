@@ -1,0 +1,145 @@
+"""The shape of the code: imports run down the layers, the command line starts light, every
+command documents itself, and the wheel installs one name.
+
+The layers, lowest first: ``replay`` (rules core) <- ``formats`` <- ``archive`` <- ``web``.  A layer
+imports only the layers before it; ``daikifu.clikit`` (the commands' shared pieces) imports only
+click and the rules core, and ``daikifu.cli`` (the root group) nothing of the layers.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from daikifu.cli import COMMANDS, load_command, main
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS = ("replay", "formats", "archive", "web")
+ALLOWED = {layer: set(LAYERS[:i]) for i, layer in enumerate(LAYERS)}
+
+
+def _imported_modules(path: Path, package: str) -> set[str]:
+    """Every ``daikifu...`` module a file imports (relative imports resolved; imports inside
+    functions included: a lazy import still runs up or down the layers)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.add(module)
+            found.update(f"{module}.{a.name}" for a in node.names)
+    return {m for m in found if m == "daikifu" or m.startswith("daikifu.")}
+
+
+def _layer_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_each_layer_imports_only_the_layers_below_it(layer):
+    wrong = []
+    for path in sorted((ROOT / layer).rglob("*.py")):
+        package = f"daikifu.{layer}"
+        for module in _imported_modules(path, package):
+            used = _layer_of(module)
+            if used is not None and used != layer and used not in ALLOWED[layer]:
+                wrong.append(f"{path.relative_to(ROOT)} imports {module}")
+            if used is None and module not in ("daikifu", "daikifu.clikit") \
+                    and not module.startswith("daikifu.clikit."):
+                wrong.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_command_line_modules_import_no_layer_above_what_they_need():
+    clikit = _imported_modules(ROOT / "daikifu" / "clikit.py", "daikifu")
+    assert {_layer_of(m) for m in clikit} <= {"replay"}, clikit
+    cli = _imported_modules(ROOT / "daikifu" / "cli.py", "daikifu")
+    assert {_layer_of(m) for m in cli} == {None}, cli
+
+
+def _modules_loaded_by(*args: str) -> set[str]:
+    code = ("import sys\nfrom daikifu.cli import main\n"
+            "try:\n    main(%r, prog_name='daikifu', standalone_mode=False)\nexcept SystemExit:\n    pass\n"
+            "print('\\n'.join(sorted(sys.modules)))" % (list(args),))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    return set(out.split())
+
+
+def test_daikifu_help_imports_no_command_and_no_flask():
+    loaded = _modules_loaded_by("--help")
+    assert "flask" not in loaded
+    assert not any(_layer_of(m) for m in loaded), sorted(m for m in loaded if _layer_of(m))
+
+
+@pytest.mark.parametrize("name", sorted(n for n in COMMANDS if n != "serve"))
+def test_only_serve_loads_flask(name):
+    loaded = _modules_loaded_by(name, "--help")
+    assert "flask" not in loaded and "daikifu.web" not in loaded
+
+
+def test_python_m_daikifu_runs_the_command_line():
+    out = subprocess.run([sys.executable, "-m", "daikifu", "--help"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0 and "validate" in out.stdout
+
+
+# --- every command documents itself ---------------------------------------------------------------
+
+
+def _all_commands():
+    for name in sorted(COMMANDS):
+        command = load_command(name)
+        if isinstance(command, click.Group):
+            for sub in sorted(command.commands):
+                yield f"{name} {sub}", command.commands[sub]
+        else:
+            yield name, command
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_the_root_listing_matches_each_commands_own_help(name):
+    command = load_command(name)
+    assert command.name == name
+    first_paragraph = " ".join(command.help.split("\n\n", 1)[0].split())
+    assert first_paragraph.startswith(COMMANDS[name][2].rstrip(".")), first_paragraph
+
+
+@pytest.mark.parametrize("path,command", list(_all_commands()), ids=[p for p, _ in _all_commands()])
+def test_every_command_has_examples_and_json(path, command):
+    result = CliRunner().invoke(main, [*path.split(), "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Examples:" in result.output, f"daikifu {path} --help shows no examples"
+    assert f"daikifu {path.split()[0]}" in result.output.split("Examples:", 1)[1]
+    if path != "serve":  # the server prints no result
+        assert any("--json" in p.opts for p in command.params), f"daikifu {path} has no --json"
+
+
+# --- the wheel --------------------------------------------------------------------------------------
+
+
+def test_the_wheel_installs_only_the_daikifu_package(tmp_path):
+    """``pip wheel .`` gives ``daikifu/`` and its dist-info at the top level, nothing else."""
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps",
+                            "-q", "-w", str(tmp_path)], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("daikifu-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {n.split("/", 1)[0] for n in names}
+    assert top == {"daikifu", next(t for t in top if t.endswith(".dist-info"))}, top
+    for layer in LAYERS:
+        assert f"daikifu/{layer}/__init__.py" in names
+    assert "daikifu/__main__.py" in names
+    assert any(n.startswith("daikifu/replay/variants/") and n.endswith(".toml") for n in names)
+    assert "daikifu/web/templates/base.html" in names

@@ -1,0 +1,205 @@
+"""The analysis board in a real browser (headless Chromium; fixtures in conftest.py).
+
+What the browser marks and plays is compared with the rules core (``Board.legal_moves``, a move
+played on a :class:`replay.Board`), never with squares written into the test.
+"""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import urlencode
+
+import pytest
+
+from daikifu.archive.store import Archive
+from daikifu.formats.lsn import read_game
+from daikifu.replay.notation import notations
+from daikifu.replay import Board
+from daikifu.replay.squares import square_name
+
+from position_support import position_text
+from test_browser import a_game, expected, shown
+
+pytestmark = pytest.mark.browser
+
+MARKS_JS = "els => els.map(e => e.dataset.sq)"
+
+
+def open_position(page, live_server, variant: str, position: str) -> None:
+    page.goto(f"{live_server}/positions?" + urlencode({"variant": variant, "position": position}))
+    ready(page)
+
+
+def until(page, expression: str, seconds: float = 10) -> None:
+    """Wait until the JavaScript ``expression`` is true on the page.  (Playwright's own
+    wait_for_function polls with eval, which the page's Content-Security-Policy refuses.)"""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"still false after {seconds} s: {expression}"
+        page.wait_for_timeout(25)
+
+
+def ready(page) -> None:
+    """Wait until the legal moves of the position shown are loaded."""
+    until(page, "document.querySelector('#analysis-moves').options.length > 0")
+
+
+def click_square(page, square: str, board: str = "#position-board") -> None:
+    """Click the middle of a square, wherever the board is drawn (a piece or not)."""
+    x, y = page.eval_on_selector(f'{board} rect.sq[data-sq="{square}"]',
+                                 "e => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }")
+    page.mouse.click(x, y)
+
+
+def marked(page, *kinds: str) -> set[str]:
+    """Squares marked as a next stop (quiet move, capture, the piece's own square)."""
+    kinds = kinds or ("an-move", "an-capture", "an-self")
+    return set(page.eval_on_selector_all(", ".join(f".analysis-marks .{k}" for k in kinds), MARKS_JS))
+
+
+def stops(move) -> list[str]:
+    return [square_name(sq) for sq in (*move.kills, move.to_square)]
+
+
+def test_the_lion_dog_shows_the_moves_of_the_rules_core_stop_by_stop(page, live_server):
+    pieces = {"h1": "K", "h15": "k", "e5": "!LD", "e6": "p", "e7": "p", "f6": "g", "d5": "P", "f4": "n"}
+    position = position_text(pieces, 15, 15)
+    board = Board("dai-kagamigi", position)
+    moves = [stops(m) for m in board.legal_moves() if m.from_square == board.squares_of("!LD", 0)[0]]
+    open_position(page, live_server, "dai-kagamigi", position)
+    click_square(page, "e5")
+    first = {s[0] for s in moves}
+    assert marked(page) == first
+    enemies = {square_name(sq) for sq in board.pieces(1)}
+    assert marked(page, "an-capture") == first & enemies  # captures are told apart from quiet moves
+    assert marked(page, "an-self") == {"e5"}  # pass or igui: back to its own square
+    for stop in sorted(first):
+        if not any(len(s) > 1 and s[0] == stop for s in moves):
+            continue
+        page.keyboard.press("Escape")
+        click_square(page, "e5")
+        click_square(page, stop)
+        assert marked(page) == {s[1] for s in moves if len(s) > 1 and s[0] == stop}, stop
+        assert marked(page, "an-step") == {stop}
+
+
+def test_a_double_capture_in_two_clicks(page, live_server):
+    pieces = {"h1": "K", "h15": "k", "e5": "!LD", "e6": "p", "e7": "p", "e8": "P"}
+    position = position_text(pieces, 15, 15)
+    open_position(page, live_server, "dai-kagamigi", position)
+    click_square(page, "e5")
+    click_square(page, "e6")
+    assert "e7" in marked(page, "an-capture")
+    click_square(page, "e7")
+    board = Board("dai-kagamigi", position)
+    move = next(m for m in board.legal_moves() if stops(m) == ["e6", "e7"])
+    board.push(move)
+    until(page, "document.querySelector('#position-string').textContent.includes(' w ')")
+    assert shown(page, "#position-board") == expected(board)
+    assert page.text_content("#position-string").strip() == board.position()
+    assert page.locator("#analysis-lines .analysis-move").first.text_content() == "!LDxe6xe7"
+    # the position search followed: the address and the search form name the new position
+    until(page, "location.search.includes('w')")
+    assert page.input_value(".position-form input[name=position]") == board.position()
+
+
+def test_a_drop_from_hand_on_chu_kagamigi(page, live_server):
+    pieces = {"f1": "K", "f12": "k", "a4": "P", "c7": "p"}
+    position = position_text(pieces, 12, 12, hands="G2Pn")
+    board = Board("chu-kagamigi", position)
+    open_position(page, live_server, "chu-kagamigi", position)
+    page.click('#hand-sente .hand-piece[data-piece="G"]')
+    drops = {square_name(m.to_square) for m in board.legal_moves() if m.drop == "G"}
+    assert marked(page) == drops and len(drops) == 12 * 12 - len(pieces)
+    click_square(page, "c6")
+    board.push(next(m for m in board.legal_moves() if m.drop == "G" and square_name(m.to_square) == "c6"))
+    until(page, "document.querySelector('#position-string').textContent.includes(' w ')")
+    assert shown(page, "#position-board") == expected(board)
+    assert page.text_content("#position-string").strip() == board.position()
+    assert "G" not in page.text_content("#hand-sente .hand-pieces")  # the one gold left the hand
+
+
+def test_promotion_is_asked_only_when_both_choices_are_legal(page, live_server):
+    pieces = {"e1": "K", "e9": "k", "c6": "S", "a8": "P"}
+    position = position_text(pieces, 9, 9)
+    open_position(page, live_server, "shogi", position)
+    click_square(page, "c6")
+    click_square(page, "c7")  # into the zone: the silver may promote or not
+    assert page.is_visible("#analysis-choice")
+    page.click("#analysis-choice button:has-text('Do not promote')")
+    until(page, "document.querySelector('#position-string').textContent.includes(' w ')")
+    board = Board("shogi", position)
+    board.push(board.parse_uci("c6c7="))
+    assert shown(page, "#position-board") == expected(board)
+    page.keyboard.press("ArrowLeft")  # back to the start, then the pawn: it must promote on the last rank
+    until(page, "document.querySelector('#position-string').textContent.includes(' b ')")
+    ready(page)
+    click_square(page, "a8")
+    click_square(page, "a9")
+    until(page, "document.querySelector('#position-string').textContent.includes(' w ')")
+    assert page.is_hidden("#analysis-choice")
+    board = Board("shogi", position)
+    board.push(board.parse_uci("a8a9+"))
+    assert shown(page, "#position-board") == expected(board)
+
+
+def test_a_line_in_the_game_viewer_steps_copies_and_searches(page, live_server, browser_archive):
+    gid = a_game(browser_archive, "shogi", min_plies=20)
+    with Archive(browser_archive, readonly=True) as a:
+        game = a.load_game(gid)
+    board = game.start_board()
+    for move in game.mainline_moves()[:6]:
+        board.push(move)
+    page.goto(f"{live_server}/games/{gid}?ply=6")
+    ready(page)
+    # keyboard only: the list of legal moves, arrow keys, Enter
+    page.focus("#analysis-moves")
+    page.keyboard.press("ArrowDown")
+    first = page.eval_on_selector("#analysis-moves", "s => s.options[s.selectedIndex].textContent")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#move-list .analysis-move")
+    assert page.text_content("#move-list .analysis-move") == first
+    move = next(m for m, text in notations(board).items() if text == first)
+    line = board.copy(stack=False)
+    line.push(move)
+    ready(page)
+    assert shown(page) == expected(line)
+    assert page.input_value("#position-string") == line.position()
+    assert "ply=6" in page.url  # the address stays the stored position's permalink
+    page.keyboard.press("ArrowLeft")
+    until(page, "document.querySelector('#move-list .move.current').dataset.node == '6'")
+    page.keyboard.press("ArrowRight")  # the main line goes on: ply 7 of the game
+    until(page, "document.querySelector('#move-list .move.current').dataset.node == '7'")
+    page.click("#move-list .analysis-move")
+    until(page, "document.querySelector('#move-list .analysis-move').classList.contains('current')")
+    page.click("#analysis-copy-lsn")
+    until(page, "document.querySelector('#analysis-text').value.includes('[Variant')")
+    record = read_game(page.input_value("#analysis-text"))
+    assert record.start == board.position() and len(record.mainline_moves()) == 1
+    href = page.get_attribute("#search-position", "href")
+    assert "position=" in href and "game=" not in href
+
+
+def test_hovering_a_piece_shows_its_moves(page, live_server):
+    page.goto(f"{live_server}/variants/dai-kagamigi")
+    ready(page)
+    page.hover('#board g.pieces use[data-piece="K"].sente')
+    page.wait_for_selector("#piece-info:not([hidden])")
+    assert "King" in page.text_content("#piece-info")
+    assert page.locator("#piece-info svg.move-diagram").count() >= 1
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#piece-info")
+
+
+def test_a_move_on_the_variant_page_and_its_search_link(page, live_server):
+    page.goto(f"{live_server}/variants/shogi")
+    ready(page)
+    click_square(page, "c3", "#board")
+    assert marked(page) == {"c4"}
+    click_square(page, "c4", "#board")
+    page.wait_for_selector("#analysis-lines .analysis-move")
+    board = Board("shogi")
+    board.push(board.parse_uci("c3c4"))
+    assert shown(page) == expected(board)
+    href = page.get_attribute("#search-position", "href")
+    assert urlencode({"position": board.position()}) in href

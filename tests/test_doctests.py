@@ -1,0 +1,36 @@
+"""The examples in the package's docstrings run as tests (each module imported by its installed
+name, ``daikifu.*``)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+
+LAYERS = ("replay", "formats", "archive", "web")
+
+
+def _modules() -> list[str]:
+    names = ["daikifu", "daikifu.cli", "daikifu.clikit"]
+    for layer in LAYERS:
+        package = importlib.import_module(f"daikifu.{layer}")
+        names.append(package.__name__)
+        names += [m.name for m in pkgutil.iter_modules(package.__path__, package.__name__ + ".")]
+    return sorted(names)
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_docstring_examples(name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # an example that writes a file writes it here
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
+
+
+def test_the_examples_are_found():
+    attempted = sum(doctest.testmod(importlib.import_module(n), verbose=False, report=False).attempted
+                    for n in ("daikifu.replay", "daikifu.replay.variant", "daikifu.formats.game"))
+    assert attempted >= 5

@@ -1,0 +1,58 @@
+"""The fast paths of the rules core agree with the plain ones they stand in for.
+
+* ``legal_moves`` (ready-made move tables, pin and check shortcuts, drop-mate skipping) gives the
+  same moves as playing every pseudo-legal move of the square-by-square generator and looking at
+  the royal piece (``reference_legal_moves``);
+* the quick end-of-game test (stop at the first legal move) agrees with counting every move;
+* the attack confirmation by step look-up (``_reaches``) agrees with generating the piece's moves.
+
+On positions from random games (where checks, pins and drops arise) and on random piece
+placements (where checks and discovered lines are frequent), in every playable variant.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from daikifu.replay import Board, list_variants
+
+from test_consistency import _random_game, random_positions
+
+PLAYABLE = [v for v in list_variants() if v.playable]
+
+
+def _check_agrees(board: Board) -> None:
+    fast = board.legal_moves()
+    plain = board.reference_legal_moves()
+    where = board.position()
+    assert len(set(fast)) == len(fast), where
+    assert sorted(fast, key=str) == sorted(plain, key=str), where
+    assert board._has_legal_move() == bool(plain), where
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_legal_moves_agree_with_the_plain_generator_in_games(variant):
+    for board, _ in _random_game(variant, seed=11, plies=80):
+        _check_agrees(board)
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_legal_moves_agree_with_the_plain_generator_on_random_placements(variant):
+    for board in random_positions(variant, seed=12, count=15, density=0.25):
+        _check_agrees(board)
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_attack_confirmation_agrees_with_generated_moves(variant):
+    for board in random_positions(variant, seed=13, count=3, density=0.3):
+        for sq, code in list(board._pieces[0].items()) + list(board._pieces[1].items()):
+            for target in board.rules.squares:
+                expected = any(to == target or target in kills for to, kills in board._piece_targets(sq, code))
+                assert board._reaches(sq, code, target) == expected, (board.position(), sq, target)
+
+
+def test_the_random_positions_include_checks_and_mates():
+    """The comparisons above are only worth something if checks and pinned pieces occur."""
+    shogi = next(v for v in PLAYABLE if v.slug == "shogi")
+    boards = list(random_positions(shogi, seed=12, count=30, density=0.25))
+    assert sum(b.is_check() for b in boards) >= 3
