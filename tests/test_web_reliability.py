@@ -5,13 +5,15 @@ file beside the archive, a hostile record answered without a 500."""
 from __future__ import annotations
 
 import io
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
 from lxml import html
 
-from daikifu.archive.store import Archive
+from daikifu.archive.store import Archive, make_record
+from daikifu.formats.lsn import read_game
 from daikifu.web import create_app
 
 GAME = '[Variant "shogi"]\n\n1. P-c4 P-c6 *\n'
@@ -109,3 +111,103 @@ def test_a_hostile_number_in_an_imported_record_is_no_500(db):
     games = r.get_json()["games"]
     assert [g["error"] is None for g in games] == [True, False, True]
     assert games[1]["error"]["line"] == 7
+
+
+# --- long games: a window of the main line, pages of moves, cached ---------------------------------
+
+CYCLE = ["K-e2", "K-e8", "K-e1", "K-e9"]
+
+
+def _long_game(plies: int) -> str:
+    """Kings stepping to and fro for ``plies`` plies, an alternative to ply 5 (with a comment)
+    and one to ply 30."""
+    words = []
+    for ply in range(1, plies + 1):
+        move = CYCLE[(ply - 1) % 4]
+        words.append(f"{(ply + 1) // 2}. {move}" if ply % 2 else move)
+        if ply == 5:
+            words.append("{the king comes back} (3. K-d2 {or aside})")
+        if ply == 30:
+            words.append("(15... K-d8 16. K-e1)")
+    return '[Variant "shogi"]\n[Event "long"]\n\n' + " ".join(words) + " *\n"
+
+
+@pytest.fixture
+def long_app(tmp_path):
+    path = tmp_path / "long.db"
+    with Archive(path) as a:
+        rec = make_record(read_game(_long_game(60)), "lsn")
+        a.add_record(rec, a.start_import("test"))
+    return create_app(path, config={"DAIKIFU_LONG_GAME": 20, "DAIKIFU_WINDOW": 10})
+
+
+def _data(response) -> dict:
+    page = html.fromstring(response.data)
+    return json.loads(page.xpath("//script[@id='game-data']/text()")[0])
+
+
+def _full_nodes(app) -> dict:
+    """Node id -> node data of the whole game, built without a window."""
+    from daikifu.web.games import build_view
+    with app.app_context():
+        a = Archive(app.config["DAIKIFU_DB"], readonly=True)
+        try:
+            row, game = a.game(1), a.load_game(1)
+        finally:
+            a.close()
+    data = build_view(game, row)["data"]
+    return dict(enumerate(data["nodes"]))
+
+
+def test_a_long_game_page_holds_a_window_numbered_as_the_whole_game(long_app):
+    client = long_app.test_client()
+    full = _full_nodes(long_app)
+    first = _data(client.get("/games/1"))
+    # plies 0 to 10, and the alternative to ply 5: numbered after the 60 plies of the main line
+    assert first["window"] == [0, 10] and first["ids"] == list(range(11)) + [61] and first["plies"] == 60
+    assert first["nodes"][-1]["m"] == "K-d2" and first["nodes"][-1]["p"] == 4
+    middle = _data(client.get("/games/1?ply=30"))
+    assert middle["window"] == [25, 35]
+    ids = middle["ids"]
+    assert ids == list(range(25, 36)) + [62, 63]  # the alternative to ply 30 follows the one to ply 5
+    for node_id, node in zip(ids, middle["nodes"]):
+        if node_id <= 60:
+            expected = dict(full[node_id])
+            if node_id == 25:
+                expected["p"] = None  # the window's root: its parent is on another page
+        else:  # the same move of the same alternative in the whole tree
+            expected = next(n for k, n in full.items() if k > 60 and n["m"] == node["m"] and n["d"] == node["d"])
+            expected = dict(expected, p=node["p"])
+        assert node == expected
+    assert middle["nodes"][11]["p"] == 29 and middle["nodes"][12]["p"] == 62
+    # the alternative's node is a permalink of its own, shown in the window around its branch
+    variation = ids[11]
+    page = client.get(f"/games/1?node={variation}")
+    assert page.status_code == 200 and _data(page)["current"] == variation
+    assert html.fromstring(page.data).xpath("//input[@id='position-string']/@value")[0] == middle["nodes"][11]["pos"]
+
+
+def test_a_long_game_refuses_plies_and_nodes_it_does_not_have(long_app):
+    client = long_app.test_client()
+    assert client.get("/games/1?ply=61").status_code == 400
+    assert client.get("/games/1?node=500").status_code == 400
+    assert client.get("/games/1?ply=60").status_code == 200
+
+
+def test_the_json_of_a_game_comes_in_parts(long_app):
+    from daikifu.formats.jsonexport import game_to_dict
+
+    client = long_app.test_client()
+    whole = game_to_dict(read_game(_long_game(60)))["moves"]
+    part = client.get("/api/games/1?moves_from=21&moves_count=10").get_json()
+    assert part["moves"] == whole[20:30] and part["moves_from"] == 21 and part["moves_next"] == 31
+    last = client.get("/api/games/1?moves_from=51&moves_count=10").get_json()
+    assert last["moves"] == whole[50:] and last["moves_next"] is None
+    assert client.get("/api/games/1").get_json()["moves"] == whole  # up to 1000 plies: all of them
+    assert client.get("/api/games/1?moves_from=0").status_code == 400
+
+
+def test_game_pages_are_the_same_from_the_cache(long_app):
+    client = long_app.test_client()
+    assert client.get("/games/1?ply=40").data == client.get("/games/1?ply=40").data
+    assert client.get("/api/games/1").data == client.get("/api/games/1").data
