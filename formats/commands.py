@@ -18,6 +18,7 @@ from daikifu.replay.variant import IncompleteVariantError, VariantError, extra_v
 from .game import Game, GameError
 from .jsonexport import game_to_dict
 from .kif import KifError, read_kif, write_kif
+from .limits import ReadLimits
 from .lsn import read_games, write_game
 from .validate import detect_format, verdict
 
@@ -29,19 +30,46 @@ def _variants_env(ctx: click.Context):
     return extra_variants_dir(ctx.find_root().params.get("variants_dir"))
 
 
-def read_records(path: str, fmt: str = "auto", lenient: bool = False) -> list[Game]:
-    """Every game of a file as a list of :class:`Game` (records of either format)."""
+def iter_records(path: str, fmt: str = "auto", lenient: bool = False, limits: ReadLimits | None = None):
+    """Every game of a file, one at a time (records of either format): an LSN file of any number
+    of games holds one game in memory at a time."""
     data = read_bytes(path)
     name = "<stdin>" if path == "-" else path
     if fmt == "auto":
         fmt = detect_format(data)
     if fmt == "kif":
         try:
-            return read_kif(data, source=name, lenient=lenient)
+            return iter(read_kif(data, source=name, lenient=lenient))
         except KifError as exc:
             raise fail(str(exc)) from None
     text = data.decode("utf-8", errors="replace")
-    return list(read_games(text, file=name, lenient=lenient))
+    del data
+    return read_games(text, file=name, lenient=lenient, limits=limits)
+
+
+def read_records(path: str, fmt: str = "auto", lenient: bool = False) -> list[Game]:
+    """Every game of a file as a list of :class:`Game` (records of either format)."""
+    return list(iter_records(path, fmt, lenient))
+
+
+class LimitParam(click.ParamType):
+    """``NAME=VALUE`` for a reader limit (:meth:`ReadLimits.from_pairs`)."""
+
+    name = "NAME=VALUE"
+
+    def convert(self, value, param, ctx):
+        try:
+            ReadLimits.from_pairs([value])
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
+limit_option = click.option(
+    "--limit", "limits", multiple=True, type=LimitParam(),
+    help="Raise or lower a reader limit (repeatable): record=CHARS, line=CHARS, comment=CHARS, "
+         "depth=N (defaults 32 MiB, 4 MiB, 1 MiB, 100; docs/notation.md 5.7).  A game over one is "
+         "invalid with a located error; the others are read as usual.")
 
 
 @click.command("validate", context_settings=CONTEXT)
@@ -50,8 +78,9 @@ def read_records(path: str, fmt: str = "auto", lenient: bool = False) -> list[Ga
               help="Record format; auto recognises KIF and LSN by content.")
 @click.option("--lenient", is_flag=True, help="Keep the moves before a bad one and flag the game instead of rejecting it.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list with one object per game.")
+@limit_option
 @click.pass_context
-def validate_command(ctx, files, fmt, lenient, as_json):
+def validate_command(ctx, files, fmt, lenient, as_json, limits):
     """Replay every game of FILES through the rules and report the first bad move of each.
 
     Exit status 0 when every game is valid, 1 otherwise.  Each error names the file, game,
@@ -63,10 +92,11 @@ def validate_command(ctx, files, fmt, lenient, as_json):
       daikifu validate --json match.kif games.lsn
       cat game.lsn | daikifu validate -
     """
-    verdicts = []
+    verdicts = []  # small dicts: the games themselves are read one at a time and let go
+    limits = ReadLimits.from_pairs(limits)
     with _variants_env(ctx):
         for path in files:
-            for game in read_records(path, fmt, lenient):
+            for game in iter_records(path, fmt, lenient, limits):
                 verdicts.append(verdict(game, path))
     if as_json:
         echo_json(verdicts)

@@ -82,16 +82,16 @@ def check_number(digits: str, low: int, high: int, what: str) -> tuple[int | Non
     >>> check_number("14", 0, 255, "NAG")
     (14, None)
     >>> check_number("9" * 5000, 0, 255, "NAG")
-    (None, 'NAG out of range: a number of 5000 digits (expected 0 to 255)')
+    (None, 'NAG out of range: a number of 5000 digits, not 0 to 255')
     >>> check_number("256", 0, 255, "NAG")
-    (None, 'NAG out of range: 256 (expected 0 to 255)')
+    (None, 'NAG out of range: 256, not 0 to 255')
     """
     if not (digits.isascii() and digits.isdigit()):
-        return None, f"{what}: not a number: {digits[:20]!r} (expected {low} to {high})"
+        return None, f"{what}: not a number: {digits[:20]!r}, not {low} to {high}"
     stripped = digits.lstrip("0") or "0"
     if len(stripped) > MAX_DIGITS:
-        return None, f"{what} out of range: a number of {len(digits)} digits (expected {low} to {high})"
+        return None, f"{what} out of range: a number of {len(digits)} digits, not {low} to {high}"
     value = int(stripped)
     if not low <= value <= high:
-        return None, f"{what} out of range: {value} (expected {low} to {high})"
+        return None, f"{what} out of range: {value}, not {low} to {high}"
     return value, None

@@ -645,7 +645,7 @@ def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits,
     ctx = _Context(visitor, game, lenient, file, number, limits)
     ctx.until_ply = until_ply
     for message, line, column in fatal:
-        ctx.error(message, line, column, expected="a record within the reader's limits (docs/notation.md 5.7)",
+        ctx.error(message, line, column, expected="a game within the reader's limits (--limit record=N or line=N raises them)",
                   ply=False, kind="error")
         ctx.stopped = True
     for message, line, column in tag_errors:
@@ -738,7 +738,7 @@ class _Context:
                     elif close - start - 1 > self.limits.max_comment:
                         self.error(f"a comment of {close - start - 1} characters, over the limit of "
                                    f"{self.limits.max_comment}", line, column,
-                                   expected="a shorter comment (raise the comment limit to read it)",
+                                   expected="a comment within the limit (--limit comment=N raises it)",
                                    kind="error")
                         self.stop()
                     else:
@@ -793,7 +793,7 @@ class _Context:
             return
         if self.depth > self.limits.max_depth:
             self.error(f"variations nested deeper than the limit of {self.limits.max_depth}", line, column,
-                       move="(", expected="fewer nested variations (raise the depth limit to read them)",
+                       move="(", expected="fewer nested variations (--limit depth=N raises the limit)",
                        kind="error")
             self.stop()
             return

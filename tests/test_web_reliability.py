@@ -211,3 +211,18 @@ def test_game_pages_are_the_same_from_the_cache(long_app):
     client = long_app.test_client()
     assert client.get("/games/1?ply=40").data == client.get("/games/1?ply=40").data
     assert client.get("/api/games/1").data == client.get("/api/games/1").data
+
+
+def test_serve_allow_host_adds_names_to_the_local_ones(db, monkeypatch):
+    from click.testing import CliRunner
+    from flask import Flask
+
+    from daikifu.cli import main
+    apps = []
+    monkeypatch.setattr(Flask, "run", lambda app, **kw: apps.append(app))
+    result = CliRunner().invoke(main, ["serve", "--db", str(db), "--allow-host", "Shogi.Example"])
+    assert result.exit_code == 0, result.output
+    client = apps[0].test_client()
+    assert client.get("/", headers={"Host": "shogi.example"}).status_code == 200
+    assert client.get("/", headers={"Host": "localhost:5000"}).status_code == 200
+    assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
