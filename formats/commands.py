@@ -33,11 +33,34 @@ def _slug(variant) -> str | None:
     return variant.slug if variant is not None else None
 
 
-def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None):
-    """Every game of a file, one at a time, through the reading pipeline."""
+def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None, limits=None):
+    """Every game of a file, one at a time, through the reading pipeline (a file of any number of
+    games holds one game in memory at a time)."""
     data = read_bytes(path)
     name = "<stdin>" if path == "-" else path
-    return read_record(data, name=name, fmt=None if fmt == "auto" else fmt, variant=_slug(variant), lenient=lenient)
+    return read_record(data, name=name, fmt=None if fmt == "auto" else fmt, variant=_slug(variant), lenient=lenient,
+                       limits=limits)
+
+
+class LimitParam(click.ParamType):
+    """``NAME=VALUE`` for a reader limit (:meth:`ReadLimits.from_pairs`)."""
+
+    name = "NAME=VALUE"
+
+    def convert(self, value, param, ctx):
+        from .limits import ReadLimits
+        try:
+            ReadLimits.from_pairs([value])
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
+limit_option = click.option(
+    "--limit", "limits", multiple=True, type=LimitParam(),
+    help="Raise or lower a reader limit (repeatable): record=CHARS, line=CHARS, comment=CHARS, "
+         "depth=N (defaults 32 MiB, 4 MiB, 1 MiB, 100; docs/notation.md 5.7).  A game over one is "
+         "invalid with a located error; the others are read as usual.")
 
 
 _format_option = click.option(
@@ -53,9 +76,10 @@ _variant_option = click.option(
 @_format_option
 @_variant_option
 @click.option("--lenient", is_flag=True, help="Keep the moves before a bad one and flag the game instead of rejecting it.")
+@limit_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list with one object per game.")
 @click.pass_context
-def validate_command(ctx, files, fmt, variant, lenient, as_json):
+def validate_command(ctx, files, fmt, variant, lenient, limits, as_json):
     """Replay every game of FILES through the rules and report the first bad move of each.
 
     FILES may be LSN, KIF, KI2, CSA, JKF or USI records (recognised by content).  Exit status 0
@@ -71,12 +95,14 @@ def validate_command(ctx, files, fmt, variant, lenient, as_json):
       cat game.lsn | daikifu validate -
     """
     from .game import GameError
+    from .limits import ReadLimits
     from .validate import verdict
-    verdicts, not_records = [], []
+    read_limits = ReadLimits.from_pairs(limits)
+    verdicts, not_records = [], []  # small dicts: the games are read one at a time and let go
     with _variants_env(ctx):
         for path in files:
             try:
-                for game in read_records(path, fmt, lenient, variant):
+                for game in read_records(path, fmt, lenient, variant, read_limits):
                     verdicts.append(verdict(game, path))
             except NotARecordError as exc:
                 not_records.append((path, str(exc)))
