@@ -420,7 +420,7 @@ def _plan(paths, summary: ImportSummary, fmt: str | None = None):
             if fh is not sys.stdin.buffer:
                 fh.close()
             if named:  # said in the summary: the user asked for this file
-                summary.files.append(FileSummary(file=path, error=str(NotARecordError(path)), finished=True))
+                summary.files.append(FileSummary(file=path, error=NotARecordError(path).reason, finished=True))
             else:
                 summary.skipped.append(path)
             continue

@@ -56,7 +56,8 @@ class NotARecordError(ValueError):
 
     def __init__(self, name: str | None):
         self.name = name or "input"
-        super().__init__(f"{self.name}: not a record in a format daikifu reads ({format_names()})")
+        self.reason = f"not a record in a format daikifu reads ({format_names()})"
+        super().__init__(f"{self.name}: {self.reason}")
 
 
 class UnsupportedConversion(ValueError):
@@ -100,9 +101,14 @@ def register_format(fmt: RecordFormat, before: str | None = None) -> None:
     _ORDER.insert(_ORDER.index(before) if before in _ORDER else len(_ORDER), fmt.name)
 
 
+_LISTING = ("lsn", "kif", "ki2", "csa", "jkf", "usi")  # the order formats are named in messages
+
+
 def format_names() -> str:
-    """The formats named in the "not a record" message, in the order they were registered."""
-    return ", ".join(f.title for f in FORMATS.values() if f.listed)
+    """The formats named in the "not a record" message (formats registered later come last)."""
+    names = sorted((n for n, f in FORMATS.items() if f.listed),
+                   key=lambda n: _LISTING.index(n) if n in _LISTING else len(_LISTING))
+    return ", ".join(FORMATS[n].title for n in names)
 
 
 # --- decoding ------------------------------------------------------------------------------------
@@ -122,11 +128,15 @@ _ENCODING_NAMES = {"utf-8": "utf-8", "utf8": "utf-8", "shift_jis": "cp932", "shi
 _HALFWIDTH_KANA = re.compile("[\uff61-\uff9f]")
 
 
+_NOT_SHIFT_JIS = re.compile("[\uf8f0-\uf8f3]")  # Python's cp932 maps bytes 0xA0, 0xFD-0xFF there
+
+
 def _strict(raw: bytes, encoding: str) -> str | None:
     try:
-        return raw.decode(encoding)
+        text = raw.decode(encoding)
     except UnicodeDecodeError:
         return None
+    return None if encoding == "cp932" and _NOT_SHIFT_JIS.search(text) else text
 
 
 def _japanese(raw: bytes) -> Decoded | None:
@@ -171,6 +181,8 @@ def decode_record(data: bytes | str, japanese: bool = True) -> Decoded:
     candidates = [Decoded(raw.decode(enc, "replace"), enc) for enc in
                   (("utf-8", "cp932", "euc_jp") if japanese else ("utf-8",))]
     for c in candidates:
+        if c.encoding == "cp932":
+            c.text = _NOT_SHIFT_JIS.sub("\ufffd", c.text)
         c.replaced = c.text.count("\ufffd")
     return min(candidates, key=lambda c: c.replaced)
 
@@ -345,8 +357,9 @@ def _join_lsn(parts):
 
 
 def _detect_kif(head: str) -> bool:
+    from .ki2 import move_lines
     from .kif import looks_like_kif
-    return looks_like_kif(head)
+    return looks_like_kif(head) and move_lines(head) != "ki2"
 
 
 def _read_kif(text, *, file, variant, lenient):
@@ -457,4 +470,4 @@ def _write_ki2(game, encoding):
 
 register_format(RecordFormat("ki2", "KI2", _lazy("ki2", "looks_like_ki2"), _read_ki2, _write_ki2,
                              ("ki2", "ki2u"), japanese=True, encodings=("utf-8", "cp932"),
-                             variants=_shogi_board), before="kif")
+                             variants=_shogi_board))

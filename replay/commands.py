@@ -21,6 +21,7 @@ from .perft import perft
 from .position import PositionError
 from .randomplay import random_game
 from .squares import square_file, square_name, square_rank
+from .usi import UsiError, board_from_usi, looks_like_usi_position
 from .variant import IncompleteVariantError, UnknownVariantError, Variant, VariantError
 from .variant_info import piece_betza, piece_moves, rule_lines, subvariants, variant_json, variant_summary
 
@@ -43,7 +44,6 @@ def _board(variant: Variant, position: str | None = None, options=()) -> Board:
     except (VariantError, PositionError) as exc:
         raise fail(f"{variant.name}: {exc}") from None
     if position is not None:
-        from .usi import UsiError, board_from_usi, looks_like_usi_position
         try:
             if looks_like_usi_position(position):
                 return board_from_usi(board.rules, position)  # [position] startpos|sfen ... moves ...

@@ -41,7 +41,7 @@ from .squares import square, square_file, square_rank
 
 __all__ = ["UsiError", "usi_square", "parse_usi_square", "move_to_usi", "parse_usi_move", "usi_to_move",
            "parse_usi_position", "format_usi_position", "board_from_usi", "looks_like_usi_position",
-           "looks_like_usi_move"]
+           "position_from_text", "looks_like_usi_move"]
 
 _RANK_LETTERS = "abcdefghijklmnop"
 _SQ = r"(?:1[0-6]|[1-9])[a-p]"
@@ -222,3 +222,13 @@ def format_usi_position(rules, start: str | None, moves) -> str:
     head = "position startpos" if start is None or start == rules.start else f"position sfen {start}"
     words = [move_to_usi(rules, m) for m in moves]
     return head + (" moves " + " ".join(words) if words else "")
+
+
+def position_from_text(rules, text: str) -> str:
+    """A ``--position`` value as a position string: a USI position (``startpos moves ...``,
+    ``sfen <SFEN> moves ...``, with or without ``position``) is set up and its moves played;
+    anything else is returned as it is (a position string).  :class:`UsiError` for a USI position
+    whose SFEN or moves are wrong."""
+    if looks_like_usi_position(text):
+        return board_from_usi(rules, text).position()
+    return text
