@@ -36,16 +36,11 @@ db_option = click.option(
     help=f"The archive database (also from the {ENV_DB} environment variable).")
 
 
-def _variants_env(ctx: click.Context):
-    """Make the global --variants-dir visible to the readers (and to import worker processes)."""
-    from daikifu.replay.variant import extra_variants_dir
-    return extra_variants_dir(ctx.find_root().params.get("variants_dir"))
-
-
-def _open(path: str, create: bool = False) -> Archive:
+def _open(ctx: click.Context, path: str, create: bool = False) -> Archive:
+    """The archive at ``path``, its games' variants looked up in the command line's registry."""
     from .store import Archive, ArchiveError
     try:
-        return Archive(path, create=create)
+        return Archive(path, create=create, variants=registry(ctx))
     except ArchiveError as exc:
         raise fail(str(exc)) from None
 
@@ -145,7 +140,7 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
     from .store import ArchiveError
     from .importer import ImportInterrupted, import_paths
 
-    archive = _open(db_path, create=True)
+    archive = _open(ctx, db_path, create=True)
     bar = None
     show_bar = not as_json and sys.stderr.isatty()
     state = {"shown": 0}
@@ -162,19 +157,19 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
 
     code = 0
     try:
-        with _variants_env(ctx):
-            try:
-                summary = import_paths(archive, list(files), jobs=jobs, lenient=lenient,
-                                       skip_invalid=skip_invalid, progress=progress,
-                                       fmt=None if fmt == "auto" else fmt,
-                                       variant=variant.slug if variant is not None else None)
-            except ImportInterrupted as exc:
-                summary = exc.summary
-                code = 130
-            except FileNotFoundError as exc:
-                raise fail(str(exc)) from None
-            except (ArchiveError, OSError) as exc:
-                raise fail(str(exc)) from None
+        try:
+            summary = import_paths(archive, list(files), jobs=jobs, lenient=lenient,
+                                   skip_invalid=skip_invalid, progress=progress,
+                                   fmt=None if fmt == "auto" else fmt,
+                                   variant=variant.slug if variant is not None else None,
+                                   variants=registry(ctx))
+        except ImportInterrupted as exc:
+            summary = exc.summary
+            code = 130
+        except FileNotFoundError as exc:
+            raise fail(str(exc)) from None
+        except (ArchiveError, OSError) as exc:
+            raise fail(str(exc)) from None
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -243,7 +238,7 @@ def games_command(ctx, db_path, variant, player, sente, gote, result, status, si
       daikifu games --variant dai-kagamigi --search "opening trap" --limit 20
       daikifu games --status invalid --json
     """
-    archive = _open(db_path)
+    archive = _open(ctx, db_path)
     with archive:
         rows = _query(archive, _filters(ctx, variant, player, sente, gote, result, status, since, until,
                                         search), limit)
@@ -306,8 +301,8 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
     from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import move_dict
 
-    archive = _open(db_path)
-    with archive, _variants_env(ctx):
+    archive = _open(ctx, db_path)
+    with archive:
         game_id = _resolve_game(archive, game_ref)
         row = archive.game(game_id)
         if row is None:
@@ -419,9 +414,9 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
 
     if as_json:
         fmt = "json"
-    archive = _open(db_path)
+    archive = _open(ctx, db_path)
     count = 0
-    with archive, _variants_env(ctx):
+    with archive:
         filters = _filters(ctx, variant, player, sente, gote, result, status, since, until, search)
         try:
             matching = archive.count(**filters)
@@ -496,7 +491,7 @@ def upgrade_command(db_path, as_json):
       daikifu upgrade --json
     """
     from . import schema
-    archive = _open(db_path)
+    archive = _open(None, db_path)  # no game is read
     was = archive.schema_before  # opening a writable archive migrates it
     archive.close()
     if as_json:

@@ -367,14 +367,15 @@ class _Ki2Reader(_Reader):
             return []
 
 
-def read_ki2(data: bytes | str, *, source: str | None = None, variant=None, lenient: bool = False) -> list[Game]:
+def read_ki2(data: bytes | str, *, source: str | None = None, variant=None, lenient: bool = False,
+             variants=None) -> list[Game]:
     """Read a KI2 record into a list of games (a KI2 file holds one game), as
     :func:`formats.kif.read_kif` reads KIF: problems are recorded in ``game.errors``; input that is
     not a record raises :class:`~formats.kif.KifError`."""
     from .kif import _decode
     text, _encoding, replaced = _decode(data)
     try:
-        return [_Ki2Reader(text, source, variant, lenient, replaced).read()]
+        return [_Ki2Reader(text, source, variant, lenient, replaced, variants).read()]
     except KifError:
         raise
     except Exception as exc:  # pragma: no cover - a bug: report it as a reading error, never crash

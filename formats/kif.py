@@ -39,10 +39,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from daikifu.replay import Board, IllegalMoveError, Move, PositionError, load_variant
+from daikifu.replay import Board, IllegalMoveError, Move, PositionError
 from daikifu.replay.position import format_position
 from daikifu.replay.squares import parse_square, square, square_file, square_name, square_rank
-from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, parse_options
+from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, VariantRegistry, parse_options
 
 from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode
 
@@ -483,10 +483,11 @@ def _classify(lines: list[str]) -> list[_Item]:
 
 
 class _Reader:
-    def __init__(self, text: str, source, variant, lenient: bool, replaced: bool):
+    def __init__(self, text: str, source, variant, lenient: bool, replaced: bool, variants=None):
         self.text = text
         self.source = source
         self.variant_arg = variant
+        self.variants = variants or VariantRegistry.default()
         self.lenient = lenient
         self.replaced = replaced
         self.errors: list[GameError] = []
@@ -557,7 +558,7 @@ class _Reader:
         if name is None:
             name = declared.value.strip() if declared and declared.value.strip() else "shogi"
         try:
-            variant = name if isinstance(name, Variant) else load_variant(name)
+            variant = name if isinstance(name, Variant) else self.variants.load(name)
             try:
                 game = Game(variant, options)
                 game.rules  # noqa: B018 - compile now, so that an incomplete variant fails here
@@ -572,7 +573,7 @@ class _Reader:
             self.fatal(f"cannot read the moves: {exc}", line=where)
         if declared and self.variant_arg is not None:
             try:
-                other = load_variant(declared.value.strip())
+                other = self.variants.load(declared.value.strip())
             except VariantError:
                 other = None
             if other is None or other.slug != game.variant.slug:
@@ -1136,16 +1137,17 @@ def _parse_made(text: str, mover: int):
 
 
 def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Variant | None = None,
-             lenient: bool = False) -> list[Game]:
+             lenient: bool = False, variants: VariantRegistry | None = None) -> list[Game]:
     """Read a KIF file (bytes or text) into a list of games (a KIF file holds one game).
 
     ``variant`` names the variant when the file does not (a ``変種：`` line); shogi by default.
+    Names are looked up in ``variants`` (default: the bundled variants and ``DAIKIFU_VARIANTS``).
     Problems are recorded in ``game.errors`` (see the module documentation); input that is not KIF
     raises :class:`KifError`.  No other exception escapes.
     """
     try:
         text, _encoding, replaced = _decode(data)
-        return [_Reader(text, source, variant, lenient, replaced).read()]
+        return [_Reader(text, source, variant, lenient, replaced, variants).read()]
     except KifError:
         raise
     except RecursionError as exc:  # pragma: no cover - the reader does not recurse

@@ -778,9 +778,18 @@ class Board:
         finally:
             self._pop()
 
-    def _has_legal_move(self) -> bool:
-        """Whether the side to move has a legal move: stops at the first piece that has one."""
+    def has_legal_move(self) -> bool:
+        """Whether the side to move has a legal move: stops at the first piece that has one (the
+        end-of-game test and the self-play engine's mate test use it; it generates only the
+        moves it must).
+
+        >>> board = Board("shogi", "4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1")   # mated: the Gold is protected
+        >>> board.has_legal_move(), board.is_checkmate()
+        (False, True)
+        """
         return any(self._legal_chunks())
+
+    _has_legal_move = has_legal_move
 
     # --- checking one move -----------------------------------------------------------------------
 
