@@ -1,6 +1,6 @@
 """The record commands: ``validate``, ``convert`` and ``generate`` (the root group,
 :mod:`daikifu.cli`, loads them on demand).  Each is a thin wrapper over this package's functions
-(:func:`daikifu.formats.validate.verdict`, the readers and writers) and self-play in the rules
+(:func:`daikifu.formats.validate.verdicts`, the reading pipeline and the writers) and self-play in the rules
 core (:mod:`daikifu.replay.selfplay`).
 """
 
@@ -18,7 +18,7 @@ from .game import Game, GameError
 from .lsn import write_game
 from .reading import FORMATS as REGISTRY
 from .reading import NotARecordError, UnsupportedConversion, read_record, write_record, write_records
-from .validate import verdict
+from .validate import verdicts as game_verdicts
 
 FORMATS = ("auto", *REGISTRY)
 WRITTEN = tuple(name for name, f in REGISTRY.items() if f.write is not None)
@@ -75,8 +75,9 @@ def validate_command(ctx, files, fmt, variant, lenient, as_json):
     with _variants_env(ctx):
         for path in files:
             try:
-                for game in read_records(path, fmt, lenient, variant):
-                    verdicts.append(verdict(game, path))
+                verdicts.extend(game_verdicts(read_bytes(path), "<stdin>" if path == "-" else path,
+                                              fmt=None if fmt == "auto" else fmt, variant=_slug(variant),
+                                              lenient=lenient))
             except NotARecordError as exc:
                 not_records.append((path, str(exc)))
     if as_json:
