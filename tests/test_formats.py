@@ -479,3 +479,12 @@ def test_a_shared_name_is_resolved_by_the_origin_and_refused_in_a_diagram(tmp_pa
         (bad,) = read_record(diagram.encode(), fmt="kif")
         (error,) = [e for e in bad.errors if e.kind == "error"]
         assert "shared by LC and RC" in error.message and (error.line, error.column) == (14, 3)
+
+
+def test_json_input_is_checked_move_by_move():
+    (game,) = read_record(b"position startpos moves 7g7f 3c3d", fmt="usi")
+    data = json.loads(write_record(game, "json"))
+    data["moves"][1]["uci"] = "c3c5"  # Gote's move replaced by a move from an empty square
+    (bad,) = read_record(json.dumps(data).encode(), name="g.json")
+    (error,) = bad.errors
+    assert not bad.valid and "ply 2: illegal move c3c5" in error.message and error.line == 1
