@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from daikifu.clikit import (CONTEXT, VARIANT, echo_json as _echo_json, fail, fit as _fit, json_option, registry,
                             text_width as _width, write_bytes as _write_bytes)
-from daikifu.formats.game import GameError
-from daikifu.formats.reading import FORMATS as RECORD_FORMATS
-from daikifu.replay import UnknownVariantError, VariantError
-from daikifu.replay.variant import extra_variants_dir
 
-from .store import DEFAULT_DB, ENV_DB, STATUSES, Archive, ArchiveError
+# the store, the readers and the rules core are imported where they are used: a command's --help
+# loads none of them
+from daikifu.formats.reading import FORMATS as RECORD_FORMATS
+
+from .schema import DEFAULT_DB, ENV_DB, STATUSES
+
+if TYPE_CHECKING:
+    from .store import Archive
 
 __all__ = ["import_command", "games_command", "show_command", "export_command", "upgrade_command", "db_option",
            "error_text"]
@@ -34,10 +38,12 @@ db_option = click.option(
 
 def _variants_env(ctx: click.Context):
     """Make the global --variants-dir visible to the readers (and to import worker processes)."""
+    from daikifu.replay.variant import extra_variants_dir
     return extra_variants_dir(ctx.find_root().params.get("variants_dir"))
 
 
 def _open(path: str, create: bool = False) -> Archive:
+    from .store import Archive, ArchiveError
     try:
         return Archive(path, create=create)
     except ArchiveError as exc:
@@ -47,10 +53,12 @@ def _open(path: str, create: bool = False) -> Archive:
 def error_text(e: dict) -> str:
     """An error held as a dict (an import summary's) as one line: ``file:line:column, game N, ply
     N, move 'X': message (expected ...); did you mean ...?``"""
+    from daikifu.formats.game import GameError
     return str(GameError.from_dict(e))
 
 
 def variant_slug(ctx, value):
+    from daikifu.replay import UnknownVariantError, VariantError
     if not value:
         return None
     try:
@@ -134,6 +142,7 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
       daikifu import --db club.db --lenient --json games.lsn
       cat games.lsn | daikifu import -
     """
+    from .store import ArchiveError
     from .importer import ImportInterrupted, import_paths
 
     archive = _open(db_path, create=True)
@@ -293,6 +302,8 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
       daikifu show 12 --ply 30
       daikifu show 3f9a2c --json
     """
+    from .store import ArchiveError
+    from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import move_dict
 
     archive = _open(db_path)
@@ -400,6 +411,8 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
       daikifu export --player Taro --format json -o taro.json
       daikifu export --variant shogi --format kif -o "game-{n}.kif"
     """
+    from .store import ArchiveError
+    from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import game_to_dict
     from daikifu.formats.kif import KifError, write_kif
     from daikifu.formats.lsn import write_game

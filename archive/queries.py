@@ -47,6 +47,7 @@ from daikifu.replay.notation import move_notation
 from daikifu.replay import Board, Move, PositionError, UnknownVariantError, VariantError, compile_rules, load_variant
 from daikifu.replay.rules import Ruleset
 
+from .schema import EXPLORER_SAMPLE
 from .store import Archive, is_game_id
 
 __all__ = ["QueryError", "ReplayError", "Target", "Hit", "MaterialTerm", "MaterialSpec", "MaterialHit",
@@ -54,7 +55,6 @@ __all__ = ["QueryError", "ReplayError", "Target", "Hit", "MaterialTerm", "Materi
            "confirm_candidates", "search_position", "material_counts", "move_effects",
            "parse_material", "search_material", "explore", "EXPLORER_SAMPLE", "RESULT_KEYS"]
 
-EXPLORER_SAMPLE = 100  # games reaching the position after ply 0 confirmed one by one (else a sample)
 RESULT_KEYS = {"1-0": "sente_wins", "0-1": "gote_wins", "1/2-1/2": "draws", "*": "unfinished"}
 
 

@@ -1,6 +1,6 @@
 """The record commands: ``validate``, ``convert`` and ``generate`` (the root group,
 :mod:`daikifu.cli`, loads them on demand).  Each is a thin wrapper over this package's functions
-(:func:`daikifu.formats.validate.verdicts`, the reading pipeline and the writers) and self-play in the rules
+(:func:`daikifu.formats.validate.verdict`, the readers and writers) and self-play in the rules
 core (:mod:`daikifu.replay.selfplay`).
 """
 
@@ -14,11 +14,10 @@ from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, read_by
 from daikifu.replay.selfplay import ADJUDICATION_MARGIN, DEFAULT_MAX_PLIES, ENGINES, SelfPlayGame, generate_games
 from daikifu.replay.variant import IncompleteVariantError, VariantError, extra_variants_dir
 
-from .game import Game, GameError
-from .lsn import write_game
+# the registry of formats is light; the Game tree, the readers and the writers are imported where
+# they are used, so that a command's --help loads none of them
 from .reading import FORMATS as REGISTRY
 from .reading import NotARecordError, UnsupportedConversion, read_record, write_record, write_records
-from .validate import verdicts as game_verdicts
 
 FORMATS = ("auto", *REGISTRY)
 WRITTEN = tuple(name for name, f in REGISTRY.items() if f.write is not None)
@@ -34,11 +33,34 @@ def _slug(variant) -> str | None:
     return variant.slug if variant is not None else None
 
 
-def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None):
-    """Every game of a file, one at a time, through the reading pipeline."""
+def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None, limits=None):
+    """Every game of a file, one at a time, through the reading pipeline (a file of any number of
+    games holds one game in memory at a time)."""
     data = read_bytes(path)
     name = "<stdin>" if path == "-" else path
-    return read_record(data, name=name, fmt=None if fmt == "auto" else fmt, variant=_slug(variant), lenient=lenient)
+    return read_record(data, name=name, fmt=None if fmt == "auto" else fmt, variant=_slug(variant), lenient=lenient,
+                       limits=limits)
+
+
+class LimitParam(click.ParamType):
+    """``NAME=VALUE`` for a reader limit (:meth:`ReadLimits.from_pairs`)."""
+
+    name = "NAME=VALUE"
+
+    def convert(self, value, param, ctx):
+        from .limits import ReadLimits
+        try:
+            ReadLimits.from_pairs([value])
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
+limit_option = click.option(
+    "--limit", "limits", multiple=True, type=LimitParam(),
+    help="Raise or lower a reader limit (repeatable): record=CHARS, line=CHARS, comment=CHARS, "
+         "depth=N (defaults 32 MiB, 4 MiB, 1 MiB, 100; docs/notation.md 5.7).  A game over one is "
+         "invalid with a located error; the others are read as usual.")
 
 
 _format_option = click.option(
@@ -54,9 +76,10 @@ _variant_option = click.option(
 @_format_option
 @_variant_option
 @click.option("--lenient", is_flag=True, help="Keep the moves before a bad one and flag the game instead of rejecting it.")
+@limit_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list with one object per game.")
 @click.pass_context
-def validate_command(ctx, files, fmt, variant, lenient, as_json):
+def validate_command(ctx, files, fmt, variant, lenient, limits, as_json):
     """Replay every game of FILES through the rules and report the first bad move of each.
 
     FILES may be LSN, KIF, KI2, CSA, JKF or USI records (recognised by content).  Exit status 0
@@ -71,13 +94,16 @@ def validate_command(ctx, files, fmt, variant, lenient, as_json):
       daikifu validate --format usi --variant shogi lines.txt
       cat game.lsn | daikifu validate -
     """
-    verdicts, not_records = [], []
+    from .game import GameError
+    from .limits import ReadLimits
+    from .validate import verdict
+    read_limits = ReadLimits.from_pairs(limits)
+    verdicts, not_records = [], []  # small dicts: the games are read one at a time and let go
     with _variants_env(ctx):
         for path in files:
             try:
-                verdicts.extend(game_verdicts(read_bytes(path), "<stdin>" if path == "-" else path,
-                                              fmt=None if fmt == "auto" else fmt, variant=_slug(variant),
-                                              lenient=lenient))
+                for game in read_records(path, fmt, lenient, variant, read_limits):
+                    verdicts.append(verdict(game, path))
             except NotARecordError as exc:
                 not_records.append((path, str(exc)))
     if as_json:
@@ -166,6 +192,8 @@ def _game_json(g: SelfPlayGame) -> dict:
 
 def selfplay_lsn(g: SelfPlayGame) -> str:
     """A self-play game as an LSN record."""
+    from .game import Game
+    from .lsn import write_game
     return write_game(Game.from_moves(g.variant, g.moves, options=g.options, headers=g.headers, result=g.result))
 
 

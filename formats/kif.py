@@ -401,24 +401,27 @@ def _classify(lines: list[str]) -> list[_Item]:
             continue
         if first in "&＆":
             continue  # bookmark
-        m = _RE_VARIATION.match(line)
-        if m:
-            items.append(_Item("variation", i, number=int(m.group(1)), text=stripped))
-            continue
-        m = _RE_RESULT.match(line)
-        if m:
-            items.append(_Item("result", i, number=int(m.group(1)), text=m.group(2).strip(_SPACE)))
-            continue
-        if _RE_MOVES_HEADER.match(line):
-            items.append(_Item("moves-header", i))
-            continue
-        if _RE_BORDER.match(line):
-            items.append(_Item("border", i))
-            continue
-        m = _RE_ROW.match(line)
-        if m:
-            items.append(_Item("row", i, text=m.group(1), column=line.index(m.group(1)) + 1 if m.group(1) else 1))
-            continue
+        # a line starting with an ASCII digit (a move, or the file numbers over a diagram) is none
+        # of these five kinds: most lines are moves, so their patterns are not tried on them
+        if not "0" <= first <= "9":
+            m = _RE_VARIATION.match(line)
+            if m:
+                items.append(_Item("variation", i, number=int(m.group(1)), text=stripped))
+                continue
+            m = _RE_RESULT.match(line)
+            if m:
+                items.append(_Item("result", i, number=int(m.group(1)), text=m.group(2).strip(_SPACE)))
+                continue
+            if _RE_MOVES_HEADER.match(line):
+                items.append(_Item("moves-header", i))
+                continue
+            if _RE_BORDER.match(line):
+                items.append(_Item("border", i))
+                continue
+            m = _RE_ROW.match(line)
+            if m:
+                items.append(_Item("row", i, text=m.group(1), column=line.index(m.group(1)) + 1 if m.group(1) else 1))
+                continue
         if len(stripped) > 1 and all(c in _FILE_LABEL_CHARS for c in stripped):
             continue  # the file numbers above a board diagram
         if stripped in _TURN_LINES:
