@@ -149,6 +149,8 @@ def sniff(head: bytes, name: str | None = None) -> str | None:
     when it is no game record."""
     if b"\0" in head[:4096]:
         return None  # binary (a database, an image ...)
+    if len(head) >= HEAD_BYTES and b"\n" in head:
+        head = head[:head.rfind(b"\n") + 1]  # whole lines: no character cut in two to mislead the decoder
     try:
         return record_text(head, name=name)[1]
     except NotARecordError:

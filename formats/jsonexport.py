@@ -117,6 +117,9 @@ def game_from_dict(data: dict, variants: VariantRegistry | None = None) -> Game:
 def _read_line(node: GameNode, board, moves: list[dict]) -> None:
     for entry in moves:
         move = board.parse_uci(entry["uci"])
+        reason = board.illegal_reason(move)
+        if reason is not None:  # the JSON is trusted for nothing: every move is checked
+            raise ValueError(f"ply {board.ply + 1}: illegal move {entry['uci']}: {reason}")
         child = GameNode(node, move)
         node.variations.append(child)  # before its alternatives, which are appended next
         for side in entry.get("variations", []):

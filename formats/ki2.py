@@ -375,7 +375,11 @@ def read_ki2(data: bytes | str, *, source: str | None = None, variant=None, leni
     from .kif import _decode
     text, _encoding, replaced = _decode(data)
     try:
-        return [_Ki2Reader(text, source, variant, lenient, replaced, variants).read()]
+        game = _Ki2Reader(text, source, variant, lenient, replaced, variants).read()
+        if replaced:  # bytes given here, not through the pipeline: its warnings, one per line
+            from .reading import finish_game
+            finish_game(game, source)
+        return [game]
     except KifError:
         raise
     except Exception as exc:  # pragma: no cover - a bug: report it as a reading error, never crash

@@ -4,8 +4,9 @@
 >>> data = write_kif(games[0], encoding="cp932")                          # doctest: +SKIP
 
 Reading
-    The bytes are decoded by what they are, not by what the file says: UTF-8 (with or without BOM)
-    when they are valid UTF-8, else cp932 (Shift_JIS); a ``#KIF ... encoding=`` line may lie.
+    The bytes are decoded by the reading pipeline's one policy (:mod:`formats.reading`: a BOM, a
+    declared encoding only when the bytes fit it -- a ``#KIF ... encoding=`` line may lie --, UTF-8,
+    cp932, EUC-JP); undecodable bytes give a warning on each line they are in.
     Every move is replayed through the rules core (:meth:`replay.Board.play`).  A move that cannot be
     read or is illegal gives a :class:`~formats.game.GameError` (file, game 1, line, column, ply,
     move text, message, expected, suggestions) and the rest of that line of play is skipped: the
@@ -206,31 +207,13 @@ def _hms(seconds: int) -> str:
 
 
 def _decode(data) -> tuple[str, str, bool]:
-    """(text, encoding found, whether undecodable bytes were replaced)."""
-    if isinstance(data, str):
-        return (data[1:] if data.startswith("\ufeff") else data), "str", False
-    if not isinstance(data, (bytes, bytearray, memoryview)):
+    """(text, encoding found, whether undecodable bytes were replaced), by the reading pipeline's
+    one decoding policy (:func:`formats.reading.decode_record`)."""
+    from .reading import decode_record
+    if not isinstance(data, (str, bytes, bytearray, memoryview)):
         raise KifError(f"expected bytes or str, got {type(data).__name__}")
-    raw = bytes(data)
-    if raw.startswith(codecs.BOM_UTF8):
-        raw = raw[3:]
-        try:
-            return raw.decode("utf-8"), "utf-8-sig", False
-        except UnicodeDecodeError:
-            return raw.decode("utf-8", "replace"), "utf-8-sig", True
-    try:
-        return raw.decode("utf-8"), "utf-8", False
-    except UnicodeDecodeError:
-        pass
-    try:
-        return raw.decode("cp932"), "cp932", False
-    except UnicodeDecodeError:
-        pass
-    utf8 = raw.decode("utf-8", "replace")
-    sjis = raw.decode("cp932", "replace")
-    if utf8.count("\ufffd") <= sjis.count("\ufffd"):
-        return utf8, "utf-8", True
-    return sjis, "cp932", True
+    decoded = decode_record(bytes(data) if isinstance(data, memoryview) else data)
+    return decoded.text, decoded.encoding, decoded.replaced > 0
 
 
 def _split_lines(text: str) -> list[str]:
@@ -519,8 +502,6 @@ class _Reader:
                 _RE_KIF_MAGIC.match(it.text) for it in items if it.kind == "program"):
             self.fatal("not a KIF record: no header, board, move or comment line found",
                        line=items[0].line if items else None)
-        if self.replaced:
-            self.problem("bytes that are neither UTF-8 nor cp932 (Shift_JIS) were replaced by U+FFFD")
 
         first_move = next((k for k, it in enumerate(items) if it.kind in ("move", "variation", "result")),
                           len(items))
@@ -1147,7 +1128,11 @@ def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Var
     """
     try:
         text, _encoding, replaced = _decode(data)
-        return [_Reader(text, source, variant, lenient, replaced, variants).read()]
+        game = _Reader(text, source, variant, lenient, replaced, variants).read()
+        if replaced:  # bytes given here, not through the pipeline: its warnings, one per line
+            from .reading import finish_game
+            finish_game(game, source)
+        return [game]
     except KifError:
         raise
     except RecursionError as exc:  # pragma: no cover - the reader does not recurse

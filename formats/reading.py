@@ -408,9 +408,10 @@ def _read_json(text, *, file, variant, lenient, variants=None):
     for n, item in enumerate(items, 1):
         try:
             game = game_from_dict(item, variants)
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
             game = unreadable_game(text, GameError(f"game {n}: {exc}"), file)
         game.number = n
+        game.source = text if len(items) == 1 else json.dumps(item, ensure_ascii=False)
         out.append(game)
     return out
 

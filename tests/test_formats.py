@@ -477,3 +477,26 @@ def test_a_shared_name_is_resolved_by_the_origin_and_refused_in_a_diagram(tmp_pa
     (bad,) = read_record(diagram.encode(), fmt="kif", variants=variants)
     (error,) = [e for e in bad.errors if e.kind == "error"]
     assert "shared by LC and RC" in error.message and (error.line, error.column) == (14, 3)
+
+
+def test_json_input_is_checked_move_by_move():
+    (game,) = read_record(b"position startpos moves 7g7f 3c3d", fmt="usi")
+    data = json.loads(write_record(game, "json"))
+    data["moves"][1]["uci"] = "c3c5"  # Gote's move replaced by a move from an empty square
+    (bad,) = read_record(json.dumps(data).encode(), name="g.json")
+    (error,) = bad.errors
+    assert not bad.valid and "ply 2: illegal move c3c5" in error.message and error.line == 1
+
+
+def test_a_large_utf8_record_is_recognised_when_its_head_cuts_a_character(tmp_path):
+    from daikifu.archive.importer import HEAD_BYTES, sniff
+    head = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n*a".encode()
+    filler = (HEAD_BYTES - len(head)) // 3 + 1  # a comment of three-byte kanji across the boundary
+    data = head + ("漢" * filler).encode() + "\n   2 ３四歩(33)\n".encode()
+    assert len(data) > HEAD_BYTES and (HEAD_BYTES - len(head)) % 3 != 0
+    assert sniff(data[:HEAD_BYTES]) == "kif"
+    path = tmp_path / "big.kifu"
+    path.write_bytes(data)
+    with Archive(str(tmp_path / "a.db")) as a:
+        summary = import_paths(a, [str(tmp_path)])
+    assert summary.imported == 1 and summary.plies == 2
