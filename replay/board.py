@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .position import ParsedPosition, PositionError, format_hands, parse_position
-from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules
+from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules, drop_region as _region
 from .squares import CELLS, STRIDE, square, square_name, square_rank
 from .variant import Variant, load_variant
 
@@ -594,7 +594,9 @@ class Board:
                 moves = [m for m in moves if m is not None]
             full = self._full_regions(t, c)
             if full:
-                moves = [m for m in moves if not any(_region(per, m.to_square) in regions for per, regions in full)]
+                capped = set().union(*(R.region_squares(per)[key] for per, regions in full for key in regions))
+                if capped:
+                    moves = [m for m in moves if m.to_square not in capped]
             if lines is not None:
                 moves = [m for m in moves if self._stays_safe(m, c)]
             if t in R.drop_mate_forbidden and enemy_royal is not None:
@@ -634,7 +636,7 @@ class Board:
             return out
         b = self._board
         colour = code & 1
-        leaps, rays = R.move_table(code, sq)
+        leaps, rays = R._move_tables.get(code * CELLS + sq) or R.move_table(code, sq)
         out = []
         for to, m, moves in leaps:
             p = b[to]
@@ -658,10 +660,34 @@ class Board:
         return out
 
     def _stays_safe(self, move: Move, colour: int) -> bool:
-        self._push(move)
-        exposed = self._exposed(colour)
-        self._pop()
-        return not exposed
+        """Whether ``colour``'s royal piece is not attacked after ``move``.  A move without captures
+        on the way is made on the squares alone (attacks read nothing else), others are played."""
+        if move.kills:
+            self._push(move)
+            exposed = self._exposed(colour)
+            self._pop()
+            return not exposed
+        R = self.rules
+        b = self._board
+        to = move.to_square
+        royal = self._royal[colour]
+        if move.drop is not None:
+            b[to] = R.type_by_id[move.drop].index * 2 + colour
+            safe = royal is None or not self.is_attacked(royal, colour ^ 1)
+            b[to] = EMPTY
+            return safe
+        fr = move.from_square
+        moved = b[fr]
+        taken = b[to]
+        code = R.promote[moved] if move.promotion else moved
+        b[fr] = EMPTY
+        b[to] = code
+        if R.royal[code]:
+            royal = to
+        safe = royal is None or not self.is_attacked(royal, colour ^ 1)
+        b[to] = taken
+        b[fr] = moved
+        return safe
 
     def _pin_candidates(self, royal: int, colour: int) -> set:
         """The mover's pieces that may stand alone between its royal piece and an enemy slider
@@ -724,7 +750,12 @@ class Board:
             self._pop()
 
     def _has_legal_move(self) -> bool:
-        """Whether the side to move has a legal move: stops at the first piece that has one."""
+        """Whether the side to move has a legal move: tries the royal piece's moves first (the
+        usual way out of a check), then stops at the first piece that has one."""
+        c = self.turn
+        royal = self._royal[c]
+        if royal is not None and any(self._stays_safe(m, c) for m in self._piece_moves(royal, self._board[royal])):
+            return True
         return any(self._legal_chunks())
 
     # --- checking one move -----------------------------------------------------------------------
@@ -1085,15 +1116,3 @@ class Board:
 
 def _hand_text(hand: dict) -> str:
     return " ".join(f"{pid}x{n}" if n > 1 else pid for pid, n in hand.items()) or "-"
-
-
-def _region(per: str, sq: int):
-    """The region of a square that a drop cap counts in."""
-    f, r = sq % STRIDE, sq // STRIDE
-    if per == "file":
-        return f
-    if per == "file-parity":
-        return f & 1
-    if per == "square-colour":
-        return (f + r) & 1
-    return 0
