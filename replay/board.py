@@ -589,7 +589,7 @@ class Board:
                 targets = [sq for sq in R.squares if not b[sq]] if lines is None else sorted(lines)
             code = t * 2 + c
             table, some_dead = R.drop_table(code)
-            moves = [table[sq] for sq in targets]
+            moves = list(map(table.__getitem__, targets))
             if some_dead:
                 moves = [m for m in moves if m is not None]
             full = self._full_regions(t, c)
