@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from daikifu.clikit import (CONTEXT, echo_json as _echo_json, fail, fit as _fit, json_option, registry,
+from daikifu.clikit import (CONTEXT, VARIANT, echo_json as _echo_json, fail, fit as _fit, json_option, registry,
                             text_width as _width, write_bytes as _write_bytes)
 
 # the store, the readers and the rules core are imported where they are used: a command's --help
 # loads none of them
+from daikifu.formats.reading import FORMATS as RECORD_FORMATS
+
 from .schema import DEFAULT_DB, ENV_DB, STATUSES
 
 if TYPE_CHECKING:
@@ -114,13 +116,18 @@ def _query(archive: Archive, filters: dict, limit=None):
 @click.option("--lenient", is_flag=True,
               help="Keep the moves before a bad one (status 'truncated') instead of storing the game as invalid.")
 @click.option("--skip-invalid", is_flag=True, help="Do not store invalid games (they are still reported).")
+@click.option("--format", "fmt", type=click.Choice(("auto", *RECORD_FORMATS)), default="auto", show_default=True,
+              help="Format of every file; auto recognises each file's format by content.")
+@click.option("--variant", type=VARIANT, default=None,
+              help="The variant of records that do not name one (default: shogi for KIF, KI2, CSA, JKF and USI).")
 @json_option
 @click.pass_context
-def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, as_json):
-    """Import the games of FILES (LSN or KIF, in any mix) into the archive.
+def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, variant, as_json):
+    """Import the games of FILES (LSN, KIF, KI2, CSA, JKF or USI, in any mix) into the archive.
 
     Formats are recognised by content, not by file name; a directory is read recursively (files
-    that hold no game record are skipped) and '-' reads standard input.  Every move is checked
+    that hold no game record are skipped; a file named on the command line that is none is
+    reported) and '-' reads standard input.  The text of every game is stored exactly as read.  Every move is checked
     against the rules.  A game already in the archive (the same variant, rule set, start position
     and main line) is a duplicate and is not stored again, so importing a file twice adds nothing,
     and an interrupted import finishes when it is run again.  A game whose main line is a prefix
@@ -158,7 +165,9 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, as_json):
         with _variants_env(ctx):
             try:
                 summary = import_paths(archive, list(files), jobs=jobs, lenient=lenient,
-                                       skip_invalid=skip_invalid, progress=progress)
+                                       skip_invalid=skip_invalid, progress=progress,
+                                       fmt=None if fmt == "auto" else fmt,
+                                       variant=variant.slug if variant is not None else None)
             except ImportInterrupted as exc:
                 summary = exc.summary
                 code = 130

@@ -37,6 +37,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from daikifu.formats.game import GameError
 from daikifu.formats.lsn import GameBuilder, Visitor, read_games
 from daikifu.formats.reading import NotARecordError, finish_game, read_record, record_text
 
@@ -245,14 +246,26 @@ class _Splitter(Visitor):
         return self.number, self.line, source
 
 
+def _record(game, fmt: str, hashes=None) -> Record:
+    """The game's record; a game whose record cannot be made (a bug) becomes an invalid game that
+    says so, so that it costs no other game of its file."""
+    try:
+        return make_record(game, fmt, hashes)
+    except Exception as exc:
+        game.errors.append(GameError(f"internal error while storing this game: {type(exc).__name__}: {exc}"[:300],
+                                     file=game.source_file, game=game.number, line=game.source_line,
+                                     expected="a game this version can store (please report this record)"))
+        return make_record(game, fmt)
+
+
 def _lsn_records(games, name: str) -> Iterator[Record]:
     for game in games:
-        yield make_record(finish_game(game, name), "lsn", getattr(game, "_hashes", None))
+        yield _record(finish_game(game, name), "lsn", getattr(game, "_hashes", None))
 
 
 def _whole_records(data: bytes, name: str, fmt: str, lenient: bool, variant: str | None) -> list[Record]:
     """The records of a file read whole (every format but LSN, which is streamed)."""
-    return [make_record(g, fmt) for g in read_record(data, name=name, fmt=fmt, lenient=lenient, variant=variant)]
+    return [_record(g, fmt) for g in read_record(data, name=name, fmt=fmt, lenient=lenient, variant=variant)]
 
 
 def _work(task):
@@ -277,7 +290,7 @@ def _work(task):
                 e.game = number
             game.number = number
             game.source_line = line
-            records.append(make_record(finish_game(game, name), "lsn", game._hashes))
+            records.append(_record(finish_game(game, name), "lsn", game._hashes))
     return task[0], records, []
 
 
@@ -420,7 +433,7 @@ def _plan(paths, summary: ImportSummary, fmt: str | None = None):
             if fh is not sys.stdin.buffer:
                 fh.close()
             if named:  # said in the summary: the user asked for this file
-                summary.files.append(FileSummary(file=path, error=str(NotARecordError(path)), finished=True))
+                summary.files.append(FileSummary(file=path, error=NotARecordError(path).reason, finished=True))
             else:
                 summary.skipped.append(path)
             continue

@@ -42,6 +42,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Iterable, Iterator
 
 from daikifu.formats.lsn import parse_ruleset
+from daikifu.replay.usi import position_from_text
 from daikifu.replay.notation import move_notation
 from daikifu.replay import Board, Move, PositionError, UnknownVariantError, VariantError, compile_rules, load_variant
 from daikifu.replay.rules import Ruleset
@@ -283,7 +284,7 @@ def target(archive: Archive, position: str | None = None, variant: str | None = 
         raise QueryError(str(exc), "--variant") from None
     rules = rp.rules(v.slug, ruleset)
     try:
-        board = Board(rules, position.strip())
+        board = Board(rules, position_from_text(rules, position.strip()))
     except (PositionError, ValueError) as exc:
         raise QueryError(f"bad position string for {v.slug}: {exc}", "--position") from None
     text = board.position()

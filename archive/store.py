@@ -313,7 +313,12 @@ class Archive:
         """Open with SQLite's read-only mode: nothing (not even a migration) can write.  An
         archive whose schema is older than this daikifu's must be upgraded by a writing command
         first (``daikifu import`` with any file, or ``daikifu upgrade``)."""
-        uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve())) + "?mode=ro"
+        path = Path(self.path).resolve()
+        uri = "file:" + urllib.parse.quote(str(path)) + "?mode=ro"
+        if not any(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-shm", "-journal")):
+            # no connection is writing (a writer keeps its -wal/-shm while open): immutable, so
+            # SQLite creates no -wal/-shm beside the archive (docs/web.md, "Read-only")
+            uri += "&immutable=1"
         try:
             self.conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None,
                                         check_same_thread=False)
@@ -662,9 +667,10 @@ class Archive:
         row = self.conn.execute("SELECT source FROM games WHERE id = ?", (int(game_id),)).fetchone()
         return unpack_source(row[0]) if row else None
 
-    def load_game(self, game_id: int) -> Game | None:
+    def load_game(self, game_id: int, plies: int | None = None) -> Game | None:
         """The game rebuilt from its stored text (read again, leniently: an invalid game gives
-        its moves up to the error, which is in ``game.errors``)."""
+        its moves up to the error, which is in ``game.errors``).  ``plies``: read the main line
+        of an LSN text only that far (the start of a long game, quickly)."""
         if not is_game_id(game_id):
             return None
         row = self.conn.execute("SELECT source, source_format, error, import_id, source_line FROM games WHERE id = ?",
@@ -677,7 +683,7 @@ class Archive:
         if import_id is not None:
             r = self.conn.execute("SELECT file FROM imports WHERE id = ?", (import_id,)).fetchone()
             file = r[0] if r else None
-        game = read_stored(source, fmt, file)
+        game = read_stored(source, fmt, file, plies)
         if error:
             stored = GameError(**{k: v for k, v in json.loads(error).items()
                                   if k in GameError.__dataclass_fields__})
@@ -806,10 +812,16 @@ def _import_row(row: dict) -> dict:
     return row
 
 
-def read_stored(source: str, source_format: str, file: str | None = None) -> Game:
-    """Read a stored game text again (in its format), leniently."""
-    from daikifu.formats.reading import read_text
-    game = next(iter(read_text(source, fmt=source_format, name=file, lenient=True)), None)
+def read_stored(source: str, source_format: str, file: str | None = None, plies: int | None = None) -> Game:
+    """Read a stored game text again (in its format), leniently; with ``plies``, an LSN main line
+    only that far (the start of a long game, without replaying the rest)."""
+    from daikifu.formats.reading import finish_game, read_text
+    if plies is not None and source_format == "lsn":
+        from daikifu.formats.lsn import read_game
+        game = read_game(source, file=file, lenient=True, until_ply=plies)
+        game = finish_game(game, file) if game is not None else None
+    else:
+        game = next(iter(read_text(source, fmt=source_format, name=file, lenient=True)), None)
     if game is None:
         raise ArchiveError("the stored text holds no game")
     return game

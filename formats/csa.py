@@ -415,11 +415,14 @@ def write_csa(game: Game, encoding: str = "utf-8") -> bytes:
     for name, value in game.headers.items():
         if name in ("Sente", "Gote", "Variant", "Termination", "ImportStatus") or not re.fullmatch(r"[A-Za-z]\w*", name):
             continue
+        start_times = [t for t in ("StartTime", "KifStartTime") if t in game.headers]
         if name == "Date":
-            if "StartTime" in game.headers:
+            if start_times:
                 continue
             value = value.replace(".", "/")
-        key = reverse.get(name, "START_TIME" if name == "StartTime" else _snake(name))
+        elif name in start_times[1:]:
+            continue  # one $START_TIME
+        key = reverse.get(name, "START_TIME" if name in ("StartTime", "KifStartTime") else _snake(name))
         out.append(f"${key}:{value.replace(chr(10), ' ')}")
     board = game.start_board()
     if board.position() == Board(game.rules).position():

@@ -47,9 +47,9 @@ def move_dict(board, move) -> dict:
     }
 
 
-def _line(node: GameNode, board, positions: bool) -> list[dict]:
+def _line(node: GameNode, board, positions: bool, limit: int | None = None) -> list[dict]:
     out = []
-    while node.variations:
+    while node.variations and (limit is None or len(out) < limit):
         main = node.variations[0]
         entry = move_dict(board, main.move)
         entry["ply"] = board.ply + 1
@@ -71,18 +71,25 @@ def _line(node: GameNode, board, positions: bool) -> list[dict]:
     return out
 
 
-def game_to_dict(game: Game, positions: bool = True) -> dict:
+def game_to_dict(game: Game, positions: bool = True, *, first_ply: int = 1, max_plies: int | None = None) -> dict:
+    """The game as above; ``first_ply`` and ``max_plies`` give a part of a long main line
+    (``moves`` then starts at that ply, with the variations branching off the plies given)."""
     board = game.start_board()
+    start = board.position()
+    node = game
+    while board.ply < first_ply - 1 and node.variations:
+        node = node.variations[0]
+        board.push(node.move)
     return {
         "variant": game.variant.slug,
         "options": dict(game.options),
-        "start": board.position(),
+        "start": start,
         "tags": [list(item) for item in game.headers.items()],
         "result": game.result,
         "status": game.status,
         "errors": [e.as_dict() for e in game.errors],
         "comment": game.comment,
-        "moves": _line(game, board, positions),
+        "moves": _line(node, board, positions, max_plies),
     }
 
 

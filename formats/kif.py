@@ -126,7 +126,7 @@ _HAND_KEYS = {"先手の持駒": 0, "下手の持駒": 0, "後手の持駒": 1, 
 _TURN_LINES = {"先手番": 0, "下手番": 0, "後手番": 1, "上手番": 1}
 
 _FW_DIGITS = "０１２３４５６７８９"
-_FILE_LABEL_CHARS = set("１２３４５６７８９123456789 \t\u3000")
+_FILE_LABEL_CHARS = set("０１２３４５６７８９0123456789 \t\u3000")
 _KANJI_DIGITS = "〇一二三四五六七八九"
 _DIGIT_VALUE = {**{c: i for i, c in enumerate(_FW_DIGITS)}, **{str(i): i for i in range(10)},
                 **{c: i for i, c in enumerate(_KANJI_DIGITS) if i}}
@@ -189,6 +189,11 @@ def _kanji_number(n: int) -> str:
         return _KANJI_DIGITS[n]
     tens, ones = divmod(n, 10)
     return ("" if tens == 1 else _kanji_number(tens)) + "十" + (_KANJI_DIGITS[ones] if ones else "")
+
+
+def _full_width(n: int) -> str:
+    """12 -> １２ (file numbers above a diagram)."""
+    return "".join(_FW_DIGITS[int(d)] for d in str(n))
 
 
 def _hms(seconds: int) -> str:
@@ -268,7 +273,13 @@ class _Style:
             if canonical in names:
                 names.setdefault(alias, names[canonical])
         self.names = names
-        alternatives = sorted(names, key=len, reverse=True)
+        # a kanji two pieces share names no piece by itself: it is resolved by the piece on the
+        # origin square (a move) and refused where nothing tells (a drop, a diagram)
+        self.shared: dict[str, list] = {}
+        for p in self.variant.pieces:
+            if p.kanji and kanji_count[p.kanji] > 1 and p.kanji not in names:
+                self.shared.setdefault(p.kanji, []).append(p.id)
+        alternatives = sorted(list(names) + list(self.shared), key=len, reverse=True)
         piece_re = "|".join(re.escape(n) for n in alternatives)
         if self.numeric:
             sq = r"[１-９1-9][一二三四五六七八九1-9１-９]"
@@ -282,8 +293,11 @@ class _Style:
             rf"(?:[(（]\s*(?P<origin>{origin})\s*[)）])?"
             rf"(?P<kills>(?:\s*[xX×]\s*{sq})*)\s*$", re.IGNORECASE)
         self.kill_re = re.compile(rf"[xX×]\s*({sq})")
-        # the diagram needs one kanji per piece
-        self.diagram = self.numeric and all(len(self.kanji.get(p.id, "")) == 1 for p in self.variant.pieces)
+        # the diagram needs a kanji name for every piece (names of one or more kanji, boards up to 16x16)
+        self.diagram = all(self.kanji.get(p.id) for p in self.variant.pieces)
+        self.cell = max((len(k) for k in self.kanji.values()), default=1)
+        self.board_names = sorted(self.kanji.values(), key=len, reverse=True)
+        self.diagram_readable = all(p.kanji for p in self.variant.pieces)  # shared names found as met
 
     # squares
     def parse_square(self, text: str) -> int:
@@ -322,6 +336,11 @@ class _Style:
 
     def piece_id(self, name: str) -> str | None:
         return self.names.get(name) or self.names.get(name.upper())
+
+    def piece_ids(self, name: str) -> list:
+        """Every piece ID a name can mean: one, or those sharing the kanji."""
+        pid = self.piece_id(name)
+        return [pid] if pid is not None else list(self.shared.get(name, ()))
 
     # moves
     def move_text(self, board: Board, move: Move, prev_to: int | None) -> str:
@@ -605,7 +624,7 @@ class _Reader:
 
     def parse_diagram(self, game, rows, borders, hands_items, turn_items) -> str | None:
         style = self.style
-        if not style.diagram:
+        if not style.diagram_readable:
             self.problem(f"board diagrams are not supported for {game.variant.name}: use 初期局面",
                          line=(rows or borders)[0].line)
             return None
@@ -619,11 +638,16 @@ class _Reader:
             rank = ranks - 1 - r_index
             f = 0
             gote = False
-            for c in row.text:
+            text = row.text
+            i = 0
+            while i < len(text):
+                c = text[i]
                 if c in " \u3000\t":
+                    i += 1
                     continue
                 if c in "vV^":
                     gote = True
+                    i += 1
                     continue
                 if f >= files:
                     self.problem(f"board row has more than {files} squares", line=row.line)
@@ -631,14 +655,19 @@ class _Reader:
                 if c in "・･.":
                     f += 1
                     gote = False
+                    i += 1
                     continue
-                pid = style.piece_id(_KANJI_ALIASES.get(c, c) if c in _KANJI_ALIASES else c)
-                if pid is None:
-                    self.problem(f"unknown piece {c!r} in the board diagram", line=row.line)
+                name = self.board_name(text, i)
+                ids = style.piece_ids(name) if name else []
+                if len(ids) != 1:
+                    what = (f"the name {name!r} is shared by {' and '.join(ids)}: the diagram cannot tell them "
+                            f"apart (use 初期局面)") if ids else f"unknown piece {text[i:i + 2]!r} in the board diagram"
+                    self.problem(what, line=row.line, column=row.column + i)
                     return None
-                cells[(f, rank)] = (game.rules.type_by_id[pid].index, 1 if gote else 0)
+                cells[(f, rank)] = (game.rules.type_by_id[ids[0]].index, 1 if gote else 0)
                 gote = False
                 f += 1
+                i += len(name)
             if f != files:
                 self.problem(f"board row has {f} squares, expected {files}", line=row.line)
                 return None
@@ -652,14 +681,23 @@ class _Reader:
             for token in re.split(r"[\s\u3000、,]+", value):
                 if not token:
                     continue
-                pid = style.piece_id(token[0])
-                count = _japanese_number(token[1:]) if len(token) > 1 else 1
+                name = self.board_name(token, 0) or token[0]
+                pid = style.piece_id(name)
+                count = _japanese_number(token[len(name):]) if len(token) > len(name) else 1
                 if pid is None or count is None:
                     self.problem(f"cannot read {token!r} in the pieces in hand", line=h.line)
                     return None
                 hands[colour][game.rules.type_by_id[pid].index] += count
         turn = turn_items[-1].number if turn_items else 0
         return format_position(game.variant, lambda f, r: cells.get((f, r)), hands, turn, 1)
+
+    def board_name(self, text: str, i: int) -> str | None:
+        """The longest piece name (or alias such as 王, 竜) at ``text[i]``, or None."""
+        style = self.style
+        for name in style.board_names + list(style.shared) + list(_KANJI_ALIASES):
+            if text.startswith(name, i):
+                return name
+        return None
 
     # tags
     def collect_tags(self, headers) -> list:
@@ -880,7 +918,8 @@ class _Reader:
         except (ValueError, KeyError, IndexError) as exc:
             self.problem(str(exc), expected="a square on the board", **where)
             return None
-        pid = style.piece_id(m.group("piece"))
+        ids = style.piece_ids(m.group("piece"))
+        pid = ids[0] if ids else None
         promo_text = m.group("promo")
         drop = bool(m.group("drop"))
         if pid is None:  # pragma: no cover - the regular expression only matches known names
@@ -894,6 +933,13 @@ class _Reader:
                 self.problem("the move has no origin square", expected="an origin in parentheses, e.g. (77)",
                              suggestions=self.suggest(board, to, prev_to), **where)
                 return None
+            if len(ids) > 1:  # a shared name: the piece in hand tells, if only one of them is
+                held = [i for i in ids if board.hand(board.turn).get(i)]
+                if len(held) != 1:
+                    self.problem(f"{m.group('piece')} names {' and '.join(ids)}: which one is dropped?",
+                                 expected="the piece ID instead of the shared name", **where)
+                    return None
+                pid = held[0]
             move = Move(None, to, (), None, pid)
         else:
             if origin is None:
@@ -905,6 +951,8 @@ class _Reader:
                 self.problem(f"there is no piece on {style.square_text(origin)}",
                              suggestions=self.suggest(board, to, prev_to), expected="a legal move", **where)
                 return None
+            if piece.id in ids:
+                pid = piece.id  # a shared name is resolved by the piece on the origin square
             if piece.id != pid:
                 self.problem(f"the piece on {style.square_text(origin)} is {style.piece_name(piece.id)}, "
                              f"not {m.group('piece')}", suggestions=self.suggest(board, to, prev_to),
@@ -1129,6 +1177,9 @@ def looks_like_kif(data: bytes | str) -> bool:
             return True
         if _RE_BORDER.match(line) and "-" * 9 in line:
             return True
+        row = _RE_ROW.match(line)
+        if row and row.group(2) and _japanese_number(row.group(2)) is not None:  # | ・ ・ ...|一
+            return True
         m = _RE_HEADER.match(line)
         if m and m.group(1).strip(_SPACE) in _KNOWN_KEYS:
             return True
@@ -1260,19 +1311,20 @@ class _Writer:
             return "　".join(parts) + "　"
 
         out = self.out
+        width = style.cell  # kanji a cell holds: 1 for shogi, 2 for names such as 成角 or 獅子
         out.append(f"{self.gote_word}の持駒：{hand(1)}")
-        out.append("  " + " ".join(_FW_DIGITS[files - f] for f in range(files)))
-        out.append("+" + "-" * (files * 3) + "+")
+        out.append(" " + "".join(_full_width(files - f).rjust(2 * width + 1 - len(_full_width(files - f)))
+                                 for f in range(files)))
+        out.append("+" + "-" * (files * (2 * width + 1)) + "+")
         for r in range(ranks - 1, -1, -1):
             cells = []
             for f in range(files):
                 p = board.piece_at(square(f, r))
-                if p is None:
-                    cells.append(" ・")
-                else:
-                    cells.append(("v" if p.colour else " ") + style.piece_name(p.id, in_move=False))
-            out.append("|" + "".join(cells) + "|" + _KANJI_DIGITS[ranks - r])
-        out.append("+" + "-" * (files * 3) + "+")
+                name = "・" if p is None else style.piece_name(p.id, in_move=False)
+                mark = "v" if p is not None and p.colour else " "
+                cells.append(mark + "\u3000" * (width - len(name)) + name)
+            out.append("|" + "".join(cells) + "|" + _kanji_number(ranks - r))
+        out.append("+" + "-" * (files * (2 * width + 1)) + "+")
         out.append(f"{self.sente_word}の持駒：{hand(0)}")
         if board.turn == 1:
             out.append(f"{self.gote_word}番")

@@ -528,7 +528,8 @@ def _scan_comments(line: str, in_comment: bool) -> bool:
 
 def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] | Visitor | None = None,
                lenient: bool = False, file: str | None = None,
-               default_variant: str | None = None, limits: ReadLimits | None = None) -> Iterator:
+               default_variant: str | None = None, limits: ReadLimits | None = None,
+               until_ply: int | None = None) -> Iterator:
     """Read every game of an LSN text, one at a time (constant memory in the number of games).
 
     ``source`` is an open text file, an iterable of lines, or a whole string.  Yields what the
@@ -538,6 +539,9 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
     ``limits`` bounds a game's size, a line, a comment and the nesting of variations (see
     :class:`~formats.limits.ReadLimits`): a game beyond one is an invalid game with a located
     error, found without reading the rest of it into memory; the other games are read as usual.
+    ``until_ply`` stops reading each game's main line after that many plies (the rest of its
+    movetext is not read; its result comes from the ``Result`` tag): for showing the start of a
+    long game without replaying all of it.
     """
     limits = limits or DEFAULT_LIMITS
     if isinstance(source, str):
@@ -550,7 +554,31 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
         v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant)
         if isinstance(v, GameBuilder) and default_variant and not v.default_variant:
             v.default_variant = default_variant
-        yield _read_one(lines, line, offset, n, v, lenient, file, limits, overflow)
+        try:
+            result = _read_one(lines, line, offset, n, v, lenient, file, limits, overflow, until_ply)
+        except Exception as exc:  # a bug must cost this game only, never the rest of the file
+            result = _failed_game(visitor, default_variant, lines, line, offset, n, file, exc)
+        yield result
+
+
+def _failed_game(visitor, default_variant, lines, first_line, offset, number, file, exc):
+    """What the visitor makes of a game whose reading raised ``exc``: an invalid game whose error
+    says so, at the game's first line."""
+    v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant)
+    v.begin_game(number, first_line)
+    try:  # the tags, so that the game keeps its variant and names
+        for raw in lines:
+            if not isinstance(raw, _LongLine) and _TAG_START_RE.match(raw):
+                for name, value, _ in _scan_tags(raw)[0]:
+                    v.visit_header(_read_tag_name(name), _unescape(value))
+            elif raw.strip():
+                break
+    except Exception:  # the error below says what matters
+        pass
+    v.visit_error(GameError(f"internal error while reading this game: {type(exc).__name__}: {exc}"[:300],
+                            file=file, game=number, line=first_line,
+                            expected="a game this reader can read (please report this record)"))
+    return v.end_game("".join(lines), offset)
 
 
 def read_game(source, **kwargs):
@@ -558,7 +586,7 @@ def read_game(source, **kwargs):
     return next(read_games(source, **kwargs), None)
 
 
-def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits, overflow):
+def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits, overflow, until_ply=None):
     text = "".join(lines)
     visitor.begin_game(number, first_line)
     headers = []
@@ -615,8 +643,9 @@ def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits,
     if own is None:
         game.source_file = file
     ctx = _Context(visitor, game, lenient, file, number, limits)
+    ctx.until_ply = until_ply
     for message, line, column in fatal:
-        ctx.error(message, line, column, expected="a record within the reader's limits (docs/notation.md 5.7)",
+        ctx.error(message, line, column, expected="a game within the reader's limits (--limit record=N or line=N raises them)",
                   ply=False, kind="error")
         ctx.stopped = True
     for message, line, column in tag_errors:
@@ -652,6 +681,7 @@ class _Context:
             except (ValueError, KeyError, IndexError) as exc:  # rules that cannot be set up
                 self.error(f"cannot set up the game: {exc}", None, None, ply=False, kind="error")
         self.moves = 0
+        self.until_ply = None  # stop after this many main-line plies
         self.stack = []  # (moves of the enclosing line, the move taken back)
         self.depth = 0  # open parentheses, also in skipped text
         self.skip_level = None  # depth of a variation being dropped (lenient mode)
@@ -708,7 +738,7 @@ class _Context:
                     elif close - start - 1 > self.limits.max_comment:
                         self.error(f"a comment of {close - start - 1} characters, over the limit of "
                                    f"{self.limits.max_comment}", line, column,
-                                   expected="a shorter comment (raise the comment limit to read it)",
+                                   expected="a comment within the limit (--limit comment=N raises it)",
                                    kind="error")
                         self.stop()
                     else:
@@ -763,7 +793,7 @@ class _Context:
             return
         if self.depth > self.limits.max_depth:
             self.error(f"variations nested deeper than the limit of {self.limits.max_depth}", line, column,
-                       move="(", expected="fewer nested variations (raise the depth limit to read them)",
+                       move="(", expected="fewer nested variations (--limit depth=N raises the limit)",
                        kind="error")
             self.stop()
             return
@@ -820,6 +850,9 @@ class _Context:
                 self.visitor.visit_result(tok)
             return  # a result inside a variation is ignored
         if not self.active:
+            return
+        if self.until_ply is not None and not self.stack and self.moves >= self.until_ply:
+            self.stopped = True  # as asked: the rest is not read (not an error, not truncated)
             return
         m = _MOVE_NUMBER_RE.match(tok)
         if m:

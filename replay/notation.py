@@ -28,7 +28,7 @@ import re
 from .board import Board, Move
 from .squares import parse_square, square_name
 
-__all__ = ["move_notation", "notations", "parse_move", "NotationError"]
+__all__ = ["move_notation", "notations", "parse_move", "NotationError", "check_move", "check_moves"]
 
 
 class NotationError(ValueError):
@@ -435,3 +435,29 @@ def _suggest(board: Board, text: str, n: int = 3) -> list[str]:
             scored.append((-score, w))
     scored.sort()
     return [w for _, w in scored[:n]]
+
+
+def check_move(board: Board, text: str) -> dict:
+    """Whether the move ``text`` (USI, lishogi's form on big boards, or daikifu's notation) is legal
+    in the position on ``board``: ``{"move": text, "legal": bool, "reason": why not (None when
+    legal), "notation": the move in daikifu's notation (None when no move is named)}``.
+
+    >>> board = Board("shogi")
+    >>> check_move(board, "7g7f")["notation"], check_move(board, "P-c4")["legal"]
+    ('P-c4', True)
+    >>> check_move(board, "7g7e")["legal"]
+    False
+    """
+    from .usi import UsiError, looks_like_usi_move, usi_to_move
+    try:
+        move = usi_to_move(board, text) if looks_like_usi_move(text) else parse_move(board, text)
+    except UsiError as exc:
+        return {"move": text, "legal": False, "reason": exc.reason.removeprefix("illegal: "), "notation": None}
+    except NotationError as exc:
+        return {"move": text, "legal": False, "reason": exc.reason, "notation": None}
+    return {"move": text, "legal": True, "reason": None, "notation": move_notation(board, move)}
+
+
+def check_moves(board: Board, texts) -> list[dict]:
+    """:func:`check_move` for each text, each in the position on ``board`` (moves are not played)."""
+    return [check_move(board, t) for t in texts]

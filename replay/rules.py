@@ -156,6 +156,25 @@ class Ruleset:
             if rank == 0:
                 self.last_rank[1][sq] = 1
         self.forced_last_rank = r["promotion_forced"] == "last-rank"
+        self.forced_stuck = r["promotion_forced"] != "never"  # a piece that could never move again must promote
+        # Chu Shogi's rule: promotion on entering the zone, or on a capture that starts or ends in it
+        self.promote_on_entry = r["promotion_rule"] == "enter-or-capture"
+        self.promote_last_rank = frozenset(self.type_by_id[i].index for i in r["promotion_last_rank"])
+        self.royal_capture = r["royal_loss"] == "capture"
+        self.bare_royal = r["bare_royal"] == "loses"
+        self.bare_uncounted = frozenset(self.type_by_id[i].index for i in r["bare_royal_uncounted"])
+        # Lion-trading rules: lion[code] marks the Lions; lion_rules is False for every other variant
+        self.lion = [False] * ncodes
+        for pid in r["lions"]:
+            t = self.type_by_id[pid].index
+            self.lion[t * 2] = self.lion[t * 2 + 1] = True
+        self.lion_protected = bool(r["lion_protected"])
+        self.lion_cheap = frozenset(self.type_by_id[i].index for i in r["lion_cheap"])
+        self.counter_strike = None if r["lion_counter_strike"] == "none" else r["lion_counter_strike"]
+        self.lion_rules = self.lion_protected or self.counter_strike is not None
+        # whether the ready-made move tables (move_table) give every non-complex piece's moves: not
+        # with promotions that depend on capturing, nor with the Lion-trading rules
+        self.table_moves = not (self.promote_on_entry or self.promote_last_rank or self.lion_rules)
         self.dead = [frozenset()] * ncodes
         for p in self.types:
             for colour in (0, 1):
@@ -187,6 +206,11 @@ class Ruleset:
                     row[sq] = _key(slug, p.id, colour, square_name(sq))
         self.z_hand = [[[] for _ in range(ntypes + 1)] for _ in range(2)]
         self.z_turn = _key(slug, "second player to move")
+        # the square of a Lion just taken by a non-Lion (counter-strike rule), when there is one
+        self.z_lion = [0] * CELLS
+        if self.counter_strike:
+            for sq in self.squares:
+                self.z_lion[sq] = _key(slug, "lion taken on", square_name(sq))
         self._move_tables: dict = {}
         self._drop_tables: dict = {}
         self._attack_deltas: dict = {}
@@ -263,7 +287,7 @@ class Ruleset:
 
         def moves(to):
             if promo and to != sq and (zone[sq] or zone[to]):
-                if to in dead or (self.forced_last_rank and last[to]):
+                if (self.forced_stuck and to in dead) or (self.forced_last_rank and last[to]):
                     return (Move(sq, to, (), True),)
                 return (Move(sq, to, (), True), Move(sq, to, (), False))
             return (Move(sq, to, (), None),)

@@ -9,6 +9,7 @@ click and the rules core, and ``daikifu.cli`` (the root group) nothing of the la
 from __future__ import annotations
 
 import ast
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -141,10 +142,18 @@ def test_every_command_has_examples_and_json(path, command):
 
 def test_the_wheel_installs_only_the_daikifu_package(tmp_path):
     """``pip wheel .`` gives ``daikifu/`` and its dist-info at the top level, nothing else."""
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps",
-                            "-q", "-w", str(tmp_path)], capture_output=True, text=True)
+    # built from a copy of what the wheel is made of, so that no build/ folder lands in the checkout
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    for folder in ("daikifu", *LAYERS):
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    out = tmp_path / "wheel"
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps",
+                            "-q", "-w", str(out)], capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
-    (wheel,) = tmp_path.glob("daikifu-*.whl")
+    (wheel,) = out.glob("daikifu-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     top = {n.split("/", 1)[0] for n in names}
     assert top == {"daikifu", next(t for t in top if t.endswith(".dist-info"))}, top

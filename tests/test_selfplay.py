@@ -22,7 +22,7 @@ from daikifu.replay.squares import parse_square as sq
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample"
-REAL_ENDINGS = ("checkmate", "stalemate", "repetition", "perpetual-check")
+REAL_ENDINGS = ("checkmate", "stalemate", "repetition", "perpetual-check", "royal-capture", "bare-royal")
 
 
 @pytest.fixture(scope="module")

@@ -7,14 +7,18 @@ from flask import Flask, abort, current_app, g
 from daikifu.archive.queries import Replayer, tune_for_queries
 from daikifu.archive.store import Archive, ArchiveError
 
+from .errors import BUSY, is_busy
+
 
 def archive() -> Archive:
     """The request's archive: read-only unless the application allows imports."""
     if "archive" not in g:
         try:
             a = Archive(current_app.config["DAIKIFU_DB"], readonly=not current_app.config["DAIKIFU_ALLOW_IMPORT"],
-                        create=False)
+                        create=False, timeout=current_app.config["DAIKIFU_BUSY_TIMEOUT"])
         except ArchiveError as exc:
+            if is_busy(exc.__cause__ or exc.__context__):
+                abort(503, description=BUSY)
             # the reason names the database file: it goes to the server's log, not to the page
             current_app.logger.error("%s", exc)
             abort(503, description="The archive cannot be opened; the server's log says why.")

@@ -32,7 +32,7 @@ import hmac
 import secrets
 from dataclasses import dataclass, field
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, abort, after_this_request, current_app, g, jsonify, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from daikifu.archive.commands import error_text
@@ -54,13 +54,34 @@ def _only_when_allowed():
                                "Start it with 'daikifu serve --allow-import' to add games from the browser.")
 
 
+#: The cookie that names the browser's import session (the form token is bound to it).
+SESSION_COOKIE = "daikifu_import"
+
+
+def _session_id() -> str:
+    """This browser's import session: the cookie's value, or a new one (sent with the answer)."""
+    sid = request.cookies.get(SESSION_COOKIE, "")
+    if len(sid) == 64 and all(c in "0123456789abcdef" for c in sid):
+        return sid
+    if "daikifu_new_session" not in g:
+        g.daikifu_new_session = secrets.token_hex(32)
+
+        @after_this_request
+        def _set_cookie(response):
+            response.set_cookie(SESSION_COOKIE, g.daikifu_new_session, httponly=True, samesite="Strict")
+            return response
+    return g.daikifu_new_session
+
+
 def form_token() -> str:
-    """The token the import forms carry: an HMAC of the application's ``SECRET_KEY`` if it has
-    one, else of a random secret made once per application (per process)."""
+    """The token the import forms carry: an HMAC of this browser's import session (a cookie) with
+    the application's ``SECRET_KEY`` if it has one, else with a random secret made once per
+    application (per process).  A token is good for one session only: a page of another browser,
+    or a token seen elsewhere, is refused."""
     key = current_app.config.get("SECRET_KEY")  # set it when several processes serve the archive
     secret = (key.encode() if isinstance(key, str) else key) if key else \
         current_app.extensions.setdefault("daikifu_import_secret", secrets.token_bytes(32))
-    return hmac.new(secret, b"daikifu import form", hashlib.sha256).hexdigest()
+    return hmac.new(secret, b"daikifu import form:" + _session_id().encode(), hashlib.sha256).hexdigest()
 
 
 def _too_large() -> None:
@@ -189,9 +210,10 @@ def _submitted() -> tuple[str, str, str, bool]:
         upload = request.files.get("file")
     except RequestEntityTooLarge:
         _too_large()
-    if not hmac.compare_digest(values.get("token", ""), form_token()):
+    if SESSION_COOKIE not in request.cookies or not hmac.compare_digest(values.get("token", ""), form_token()):
         abort(400, description="The form has expired or did not come from this viewer (bad or missing "
-                               "token): reload the import page and try again.")
+                               "token, or the browser does not keep this viewer's cookie): reload the "
+                               "import page and try again.")
     action = values.get("action", "check")
     if action not in ("check", "add"):
         abort(400, description=f"Unknown action {action!r}: expected 'check' or 'add'.")

@@ -27,7 +27,8 @@ from daikifu.replay import Board, IllegalMoveError, list_variants
 from . import charts
 from .analysis import viewer_data
 from .db import archive, replayer
-from .params import int_arg
+from .editor import editor_page
+from .params import flag_arg, int_arg
 from .svg import board_svg, hands
 
 bp = Blueprint("positions", __name__)
@@ -147,6 +148,8 @@ def _cell(t: Target) -> int:
 
 @bp.get("/positions")
 def search():
+    if flag_arg("edit"):
+        return editor_page()
     page = _page()
     t = _target()
     variants = sorted(list_variants(), key=lambda v: v.name.lower())

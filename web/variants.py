@@ -167,6 +167,11 @@ _RULE_TOPICS = {
     "stalemate": ("stalemate",),
     "passing": ("null move",),
     "move zones": ("zones", "moves in zone 4"),
+    "promotion": ("promotion",),
+    "royal pieces": ("royal pieces",),
+    "bare king": ("bare king",),
+    "protected Lion": ("protected lion",),
+    "counter-strike": ("counter-strike",),
 }
 _SETUP_TOPICS = ("setup", "initial array", "board width", "board depth", "second army",
                  "second army and first player", "knight placement", "comet and asteroid rows")
