@@ -821,11 +821,7 @@ class Board:
         reason = self._pseudo_reason(move)
         if reason:
             return reason
-        c = self.turn
-        self._push(move)
-        exposed = self._exposed(c)
-        self._pop()
-        if exposed:
+        if not self._stays_safe(move, self.turn):
             return "it leaves the mover's royal piece in check"
         if move.drop is not None and self._is_drop_mate(move):
             return f"dropping {move.drop} may not give checkmate"
@@ -933,7 +929,13 @@ class Board:
                         found = True
                         break
         if not found and R.complex[idx]:
-            found = (to, tuple(kills)) in self._complex_targets(fr, code)
+            # only the generators that can end there: within reach, and on one of the squares a
+            # single-leg move can end on when that is worked out
+            d = (to % STRIDE - fr % STRIDE, to // STRIDE - fr // STRIDE)
+            dist = max(abs(d[0]), abs(d[1]))
+            gens = [g for g in R.complex[idx] if (dist <= g.reach or to == fr or kills)
+                    and (getattr(g, "ends", None) is None or kills or d in g.ends)]
+            found = bool(gens) and (to, tuple(kills)) in self._complex_targets(fr, code, gens)
         if not found:
             name = R.types[(code >> 1) - 1].id
             return f"the {name} on {square_name(fr)} cannot make that move"
