@@ -55,7 +55,7 @@ def tag_value(n: int) -> str:
 
 
 def long_line(n: int) -> str:
-    return HEAD + plies_text(n // 8, per_line=10 ** 9) + " *\n"  # about 8 characters a ply
+    return HEAD + "1. P-c4 " + "$1 " * (n // 3) + "*\n"  # one line of many tokens (NAGs)
 
 
 def nesting(n: int) -> str:
@@ -75,7 +75,7 @@ DIMENSIONS = [
     ("one comment", "characters", one_comment, [1 * MB, 2 * MB, 4 * MB, 8 * MB], BIG, 10 * MB),
     ("comments after one move", "characters", many_comments, [MB // 4, MB // 2, MB, 2 * MB], None, None),
     ("tag value", "characters", tag_value, [1 * MB, 2 * MB, 4 * MB, 8 * MB], BIG, 8 * MB),
-    ("line length", "characters", long_line, [MB // 8, MB // 4, MB // 2, MB], None, None),
+    ("line length", "characters", long_line, [MB // 2, MB, 2 * MB, 4 * MB - 64], None, 5 * MB),
     ("nested variations", "levels", nesting, [25, 50, 100, 200], BIG, 200),
     ("games per file", "games", games, [1000, 2000, 4000, 8000], None, None),
     ("plies per game", "plies", plies, [5000, 10000, 20000, 40000], None, None),
