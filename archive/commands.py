@@ -278,6 +278,10 @@ def _resolve_game(archive: Archive, ref: str) -> int:
     raise click.BadParameter(f"{ref!r} is neither a game id nor the start of a digest", param_hint="'GAME'")
 
 
+#: A game longer than this: ``show --ply N`` reads and lists its moves up to ply N only.
+LONG_GAME = 2000
+
+
 @click.command("show", context_settings=CONTEXT)
 @click.argument("game_ref", metavar="GAME")
 @click.option("--ply", type=click.IntRange(0), metavar="N",
@@ -289,7 +293,8 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
     """Show one game: tags, moves, and a diagram of the position after --ply N plies.
 
     GAME is a game id (see `daikifu games`) or the start of a game's digest.  For an invalid game
-    the moves up to its first error are shown, with the error.
+    the moves up to its first error are shown, with the error.  For a game of more than 2000
+    plies, --ply N reads and lists the moves up to ply N only (the rest would take seconds).
 
     \b
     Examples:
@@ -308,8 +313,12 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
         if row is None:
             raise fail(f"no game {game_id} in {db_path}")
         unreadable = None
+        total = row["ply_count"] or 0
+        partial = ply is not None and total > LONG_GAME and ply < total
+        if ply is not None and ply > total:
+            raise click.BadParameter(f"game {game_id} has {total} plies", param_hint="'--ply'")
         try:
-            game = archive.load_game(game_id)
+            game = archive.load_game(game_id, ply if partial else None)
         except (VariantError, ValueError, ArchiveError) as exc:
             if row["status"] != "invalid":
                 raise fail(f"game {game_id}: cannot read its text again: {exc}") from None
@@ -335,6 +344,7 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
         data = dict(row)
         data["moves"] = moves
         data["ply"] = stop
+        data["moves_complete"] = not partial
         data["position"], data["hash"], data["diagram"] = shown
         _echo_json(data)
         return
@@ -366,6 +376,8 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
         for m in moves:
             if m["comment"]:
                 echo(f"  {m['ply']}. {m['move']}: {m['comment']}")
+        if partial:
+            echo(f"  ... {total - stop} more plies (daikifu show {game_id} lists them all)")
     else:
         echo("(no moves)")
     if board is None:

@@ -24,7 +24,6 @@ every game the API can build, ``read_game(write_game(g)) == g`` once comments ar
 
 from __future__ import annotations
 
-import io
 import re
 from urllib.parse import unquote_to_bytes
 from typing import IO, Iterable, Iterator
@@ -381,6 +380,16 @@ def _long_line(length: int) -> _LongLine:
     return line
 
 
+def _string_lines(text: str) -> Iterator[str]:
+    """The lines of a string, each with its line end (as a text file gives them)."""
+    start, end = 0, len(text)
+    while start < end:
+        stop = text.find("\n", start)
+        stop = end if stop < 0 else stop + 1
+        yield text[start:stop]
+        start = stop
+
+
 def _lines(source, limit: int) -> Iterator[str]:
     """The lines of ``source``; one longer than ``limit`` characters (without its line end) is read
     in pieces of at most that size and given as a :class:`_LongLine`, so memory stays bounded."""
@@ -544,7 +553,9 @@ def _scan_comments(line: str, in_comment: bool) -> bool:
     pos = 0
     while True:
         if in_comment:
-            end = _find_close(line, "}", pos)
+            end = line.find("}", pos)
+            if end > 0 and line[end - 1] == "\\":
+                end = _find_close(line, "}", pos)
             if end < 0:
                 return True
             in_comment = False
@@ -580,7 +591,7 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
     """
     limits = limits or DEFAULT_LIMITS
     if isinstance(source, str):
-        source = io.StringIO(source)
+        source = _string_lines(source)  # (a StringIO would hold the text again, 4 bytes a character)
     if file is None:
         name = getattr(source, "name", None)
         file = name if isinstance(name, str) else None
@@ -767,7 +778,9 @@ class _Context:
             if kind == "space":
                 pass
             elif kind == "comment":
-                close = _find_close(body, "}", pos)
+                close = body.find("}", pos)
+                if close > 0 and body[close - 1] == "\\":  # an escaped brace, or an escaped backslash
+                    close = _find_close(body, "}", pos)
                 pos = end if close < 0 else close + 1
                 if self.active:
                     if close < 0:
