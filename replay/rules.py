@@ -214,12 +214,14 @@ class Ruleset:
         self._move_tables: dict = {}
         self._drop_tables: dict = {}
         self._attack_deltas: dict = {}
+        self._regions: dict = {}
 
     def _fail(self, message):
         raise VariantError(f"{self.variant.path}: {message}")
 
     # what is built on first use, and the variant, are not stored with the compiled tables
-    _LAZY = ("_move_tables", "_drop_tables", "_attack_deltas", "_parsed_start", "_position_tables", "_empty_board")
+    _LAZY = ("_move_tables", "_drop_tables", "_attack_deltas", "_regions", "_parsed_start", "_position_tables",
+             "_empty_board")
     _VARIANT = ("variant", "pieces", "types", "type_by_id")
 
     def __getstate__(self) -> dict:
@@ -227,7 +229,7 @@ class Ruleset:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._move_tables, self._drop_tables, self._attack_deltas = {}, {}, {}
+        self._move_tables, self._drop_tables, self._attack_deltas, self._regions = {}, {}, {}, {}
 
     def attach(self, variant: Variant) -> None:
         """Use ``variant``'s objects (after loading the compiled tables of that same variant)."""
@@ -319,6 +321,17 @@ class Ruleset:
                     moves[sq] = Move(None, sq, (), None, pid)
             table = self._drop_tables[code] = (moves, bool(dead))
         return table
+
+    def region_squares(self, per: str) -> dict:
+        """Region -> the squares in it (a frozenset), for a drop cap counted ``per`` file, group
+        of alternate files, square colour or the whole board (see :func:`drop_region`)."""
+        regions = self._regions.get(per)
+        if regions is None:
+            found: dict = {}
+            for sq in self.squares:
+                found.setdefault(drop_region(per, sq), set()).add(sq)
+            regions = self._regions[per] = {key: frozenset(sqs) for key, sqs in found.items()}
+        return regions
 
     def attack_deltas(self, code: int) -> frozenset | None:
         """Every ``target - square`` on which the piece ``code`` could ever capture from ``square``
@@ -438,6 +451,19 @@ class Ruleset:
             g.targets(empty, sq, code & 1, out, max(self.files, self.ranks), None)
         out.discard((sq, ()))  # a pass is not a move that frees a stuck piece
         return bool(out)
+
+
+def drop_region(per: str, sq: int):
+    """The region of a square that a drop cap counts in: its file, its group of alternate files,
+    its square colour, or 0 for the whole board."""
+    f, r = sq % STRIDE, sq // STRIDE
+    if per == "file":
+        return f
+    if per == "file-parity":
+        return f & 1
+    if per == "square-colour":
+        return (f + r) & 1
+    return 0
 
 
 def _unit(v) -> bool:

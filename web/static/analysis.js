@@ -387,7 +387,7 @@
   /* --- the position search page follows the analysed position ------------------------------- */
 
   var followTimer = null;
-  var shownPosition = nodes[0].pos;
+  var shownPosition = (nodes[0] || nodes[data.current]).pos;  // a long game's window has no node 0
 
   function followPosition(position) {
     if (!follow || position === shownPosition) return;
