@@ -337,3 +337,48 @@ def _after(board: Board, move) -> str:
     after = board.copy(stack=False)
     after.play(move)
     return after.position()
+
+
+# --- a long game, shown a window of plies at a time ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def windowed_server(browser_archive):
+    """The viewer with a window of 10 plies for games longer than 20 (web/games.py)."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from daikifu.web import create_app
+    app = create_app(browser_archive, config={"DAIKIFU_LONG_GAME": 20, "DAIKIFU_WINDOW": 10})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(5)
+
+
+def test_analysis_in_the_window_of_a_long_game(page, windowed_server, browser_archive):
+    gid = a_game(browser_archive, "dai-kagamigi")
+    with Archive(browser_archive, readonly=True) as a:
+        game = a.load_game(gid)
+    board = game.start_board()
+    for move in game.mainline_moves()[:30]:
+        board.push(move)
+    page.goto(f"{windowed_server}/games/{gid}?ply=30")
+    ready(page)
+    page.focus("#analysis-moves")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#move-list .analysis-move")
+    ready(page)
+    played = board.copy(stack=False)
+    played.push(next(m for m, text in notations(board).items()
+                     if text == page.text_content("#move-list .analysis-move")))
+    assert shown(page) == expected(played)
+    href = page.get_attribute("#search-position", "href")  # the analysed position, not a stored ply
+    assert urlencode({"position": played.position()}) in href and "game=" not in href
+    page.keyboard.press("ArrowLeft")
+    until(page, "document.querySelector('#move-list .move.current').dataset.ply == '30'")
+    assert shown(page) == expected(board)
