@@ -57,6 +57,17 @@ def marked(page, *kinds: str) -> set[str]:
     return set(page.eval_on_selector_all(", ".join(f".analysis-marks .{k}" for k in kinds), MARKS_JS))
 
 
+def stored(db, variant: str, plies: int, min_plies: int = 40):
+    """A stored game of ``variant`` and the rules core's board after its first ``plies`` plies."""
+    gid = a_game(db, variant, min_plies=min_plies)
+    with Archive(db, readonly=True) as a:
+        game = a.load_game(gid)
+    board = game.start_board()
+    for move in game.mainline_moves()[:plies]:
+        board.push(move)
+    return gid, game, board
+
+
 def stops(move) -> list[str]:
     return [square_name(sq) for sq in (*move.kills, move.to_square)]
 
@@ -164,12 +175,7 @@ def test_promotion_is_asked_only_when_both_choices_are_legal(page, live_server):
 
 
 def test_a_line_in_the_game_viewer_steps_copies_and_searches(page, live_server, browser_archive):
-    gid = a_game(browser_archive, "shogi", min_plies=20)
-    with Archive(browser_archive, readonly=True) as a:
-        game = a.load_game(gid)
-    board = game.start_board()
-    for move in game.mainline_moves()[:6]:
-        board.push(move)
+    gid, _, board = stored(browser_archive, "shogi", 6, min_plies=20)
     page.goto(f"{live_server}/games/{gid}?ply=6")
     ready(page)
     # keyboard only: the list of legal moves, arrow keys, Enter
@@ -229,10 +235,7 @@ def test_a_move_on_the_variant_page_and_its_search_link(page, live_server):
 
 
 def test_editor_round_trip_finds_the_games_reaching_the_position(page, live_server, browser_archive):
-    gid = a_game(browser_archive, "shogi", min_plies=20)
-    with Archive(browser_archive, readonly=True) as a:
-        game = a.load_game(gid)
-    board = game.start_board()
+    gid, game, board = stored(browser_archive, "shogi", 0, min_plies=20)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.goto(f"{live_server}/positions?edit=1&variant=shogi")
     until(page, "document.querySelector('#editor-problems').textContent.includes('possible')")
@@ -342,30 +345,8 @@ def _after(board: Board, move) -> str:
 # --- a long game, shown a window of plies at a time ---------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def windowed_server(browser_archive):
-    """The viewer with a window of 10 plies for games longer than 20 (web/games.py)."""
-    import threading
-
-    from werkzeug.serving import make_server
-
-    from daikifu.web import create_app
-    app = create_app(browser_archive, config={"DAIKIFU_LONG_GAME": 20, "DAIKIFU_WINDOW": 10})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(5)
-
-
 def test_analysis_in_the_window_of_a_long_game(page, windowed_server, browser_archive):
-    gid = a_game(browser_archive, "dai-kagamigi")
-    with Archive(browser_archive, readonly=True) as a:
-        game = a.load_game(gid)
-    board = game.start_board()
-    for move in game.mainline_moves()[:30]:
-        board.push(move)
+    gid, _, board = stored(browser_archive, "dai-kagamigi", 30)
     page.goto(f"{windowed_server}/games/{gid}?ply=30")
     ready(page)
     page.focus("#analysis-moves")
