@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from daikifu.clikit import (CONTEXT, VARIANT, echo_json as _echo_json, fail, fit as _fit, json_option, registry,
                             text_width as _width, write_bytes as _write_bytes)
-from daikifu.formats.game import GameError
-from daikifu.formats.reading import FORMATS as RECORD_FORMATS
-from daikifu.replay import UnknownVariantError, VariantError
-from daikifu.replay.variant import extra_variants_dir
 
-from .store import DEFAULT_DB, ENV_DB, STATUSES, Archive, ArchiveError
+# the store, the readers and the rules core are imported where they are used: a command's --help
+# loads none of them
+from daikifu.formats.reading import FORMATS as RECORD_FORMATS
+
+from .schema import DEFAULT_DB, ENV_DB, STATUSES
+
+if TYPE_CHECKING:
+    from .store import Archive
 
 __all__ = ["import_command", "games_command", "show_command", "export_command", "upgrade_command", "db_option",
            "error_text"]
@@ -32,14 +36,11 @@ db_option = click.option(
     help=f"The archive database (also from the {ENV_DB} environment variable).")
 
 
-def _variants_env(ctx: click.Context):
-    """Make the global --variants-dir visible to the readers (and to import worker processes)."""
-    return extra_variants_dir(ctx.find_root().params.get("variants_dir"))
-
-
-def _open(path: str, create: bool = False) -> Archive:
+def _open(ctx: click.Context, path: str, create: bool = False) -> Archive:
+    """The archive at ``path``, its games' variants looked up in the command line's registry."""
+    from .store import Archive, ArchiveError
     try:
-        return Archive(path, create=create)
+        return Archive(path, create=create, variants=registry(ctx))
     except ArchiveError as exc:
         raise fail(str(exc)) from None
 
@@ -47,10 +48,12 @@ def _open(path: str, create: bool = False) -> Archive:
 def error_text(e: dict) -> str:
     """An error held as a dict (an import summary's) as one line: ``file:line:column, game N, ply
     N, move 'X': message (expected ...); did you mean ...?``"""
+    from daikifu.formats.game import GameError
     return str(GameError.from_dict(e))
 
 
 def variant_slug(ctx, value):
+    from daikifu.replay import UnknownVariantError, VariantError
     if not value:
         return None
     try:
@@ -134,9 +137,10 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
       daikifu import --db club.db --lenient --json games.lsn
       cat games.lsn | daikifu import -
     """
+    from .store import ArchiveError
     from .importer import ImportInterrupted, import_paths
 
-    archive = _open(db_path, create=True)
+    archive = _open(ctx, db_path, create=True)
     bar = None
     show_bar = not as_json and sys.stderr.isatty()
     state = {"shown": 0}
@@ -153,19 +157,19 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
 
     code = 0
     try:
-        with _variants_env(ctx):
-            try:
-                summary = import_paths(archive, list(files), jobs=jobs, lenient=lenient,
-                                       skip_invalid=skip_invalid, progress=progress,
-                                       fmt=None if fmt == "auto" else fmt,
-                                       variant=variant.slug if variant is not None else None)
-            except ImportInterrupted as exc:
-                summary = exc.summary
-                code = 130
-            except FileNotFoundError as exc:
-                raise fail(str(exc)) from None
-            except (ArchiveError, OSError) as exc:
-                raise fail(str(exc)) from None
+        try:
+            summary = import_paths(archive, list(files), jobs=jobs, lenient=lenient,
+                                   skip_invalid=skip_invalid, progress=progress,
+                                   fmt=None if fmt == "auto" else fmt,
+                                   variant=variant.slug if variant is not None else None,
+                                   variants=registry(ctx))
+        except ImportInterrupted as exc:
+            summary = exc.summary
+            code = 130
+        except FileNotFoundError as exc:
+            raise fail(str(exc)) from None
+        except (ArchiveError, OSError) as exc:
+            raise fail(str(exc)) from None
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -234,7 +238,7 @@ def games_command(ctx, db_path, variant, player, sente, gote, result, status, si
       daikifu games --variant dai-kagamigi --search "opening trap" --limit 20
       daikifu games --status invalid --json
     """
-    archive = _open(db_path)
+    archive = _open(ctx, db_path)
     with archive:
         rows = _query(archive, _filters(ctx, variant, player, sente, gote, result, status, since, until,
                                         search), limit)
@@ -274,6 +278,10 @@ def _resolve_game(archive: Archive, ref: str) -> int:
     raise click.BadParameter(f"{ref!r} is neither a game id nor the start of a digest", param_hint="'GAME'")
 
 
+#: A game longer than this: ``show --ply N`` reads and lists its moves up to ply N only.
+LONG_GAME = 2000
+
+
 @click.command("show", context_settings=CONTEXT)
 @click.argument("game_ref", metavar="GAME")
 @click.option("--ply", type=click.IntRange(0), metavar="N",
@@ -285,7 +293,8 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
     """Show one game: tags, moves, and a diagram of the position after --ply N plies.
 
     GAME is a game id (see `daikifu games`) or the start of a game's digest.  For an invalid game
-    the moves up to its first error are shown, with the error.
+    the moves up to its first error are shown, with the error.  For a game of more than 2000
+    plies, --ply N reads and lists the moves up to ply N only (the rest would take seconds).
 
     \b
     Examples:
@@ -293,17 +302,23 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
       daikifu show 12 --ply 30
       daikifu show 3f9a2c --json
     """
+    from .store import ArchiveError
+    from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import move_dict
 
-    archive = _open(db_path)
-    with archive, _variants_env(ctx):
+    archive = _open(ctx, db_path)
+    with archive:
         game_id = _resolve_game(archive, game_ref)
         row = archive.game(game_id)
         if row is None:
             raise fail(f"no game {game_id} in {db_path}")
         unreadable = None
+        total = row["ply_count"] or 0
+        partial = ply is not None and total > LONG_GAME and ply < total
+        if ply is not None and ply > total:
+            raise click.BadParameter(f"game {game_id} has {total} plies", param_hint="'--ply'")
         try:
-            game = archive.load_game(game_id)
+            game = archive.load_game(game_id, ply if partial else None)
         except (VariantError, ValueError, ArchiveError) as exc:
             if row["status"] != "invalid":
                 raise fail(f"game {game_id}: cannot read its text again: {exc}") from None
@@ -329,6 +344,7 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
         data = dict(row)
         data["moves"] = moves
         data["ply"] = stop
+        data["moves_complete"] = not partial
         data["position"], data["hash"], data["diagram"] = shown
         _echo_json(data)
         return
@@ -360,6 +376,8 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
         for m in moves:
             if m["comment"]:
                 echo(f"  {m['ply']}. {m['move']}: {m['comment']}")
+        if partial:
+            echo(f"  ... {total - stop} more plies (daikifu show {game_id} lists them all)")
     else:
         echo("(no moves)")
     if board is None:
@@ -400,15 +418,17 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
       daikifu export --player Taro --format json -o taro.json
       daikifu export --variant shogi --format kif -o "game-{n}.kif"
     """
+    from .store import ArchiveError
+    from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import game_to_dict
     from daikifu.formats.kif import KifError, write_kif
     from daikifu.formats.lsn import write_game
 
     if as_json:
         fmt = "json"
-    archive = _open(db_path)
+    archive = _open(ctx, db_path)
     count = 0
-    with archive, _variants_env(ctx):
+    with archive:
         filters = _filters(ctx, variant, player, sente, gote, result, status, since, until, search)
         try:
             matching = archive.count(**filters)
@@ -483,7 +503,7 @@ def upgrade_command(db_path, as_json):
       daikifu upgrade --json
     """
     from . import schema
-    archive = _open(db_path)
+    archive = _open(None, db_path)  # no game is read
     was = archive.schema_before  # opening a writable archive migrates it
     archive.close()
     if as_json:

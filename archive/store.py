@@ -38,16 +38,14 @@ import sqlite_utils
 
 from daikifu.formats.game import Game, GameError
 from daikifu.formats.lsn import format_ruleset
-from daikifu.replay import Board, Move
+from daikifu.replay import Board, Move, VariantRegistry
 
 from . import schema
+from .schema import DEFAULT_DB, ENV_DB, STATUSES
 
 __all__ = ["Archive", "Record", "make_record", "default_path", "digest_of", "ENV_DB", "DEFAULT_DB",
            "ArchiveError", "STATUSES", "pack_source", "unpack_source"]
 
-ENV_DB = "DAIKIFU_DB"
-DEFAULT_DB = "daikifu.db"
-STATUSES = ("valid", "truncated", "invalid")
 # tags that have a column of their own (everything else goes to the ``tags`` JSON)
 _COLUMN_TAGS = {"Event": "event", "Site": "site", "Date": "date", "Round": "round", "Sente": "sente",
                 "Gote": "gote", "Termination": "termination"}
@@ -284,9 +282,11 @@ class Archive:
     """
 
     def __init__(self, path: str | os.PathLike | None = None, *, create: bool = True, timeout: float = 30.0,
-                 readonly: bool = False):
+                 readonly: bool = False, variants: VariantRegistry | None = None):
         self.path = default_path(path)
         self.readonly = readonly
+        # where the variants of stored games are found when a game is read again or replayed
+        self.variants = variants or VariantRegistry.default()
         if (readonly or not create) and self.path != ":memory:" and not Path(self.path).exists():
             raise ArchiveError(f"no archive at {self.path}: import games first (daikifu import FILE --db {self.path})")
         if readonly:
@@ -315,7 +315,12 @@ class Archive:
         """Open with SQLite's read-only mode: nothing (not even a migration) can write.  An
         archive whose schema is older than this daikifu's must be upgraded by a writing command
         first (``daikifu import`` with any file, or ``daikifu upgrade``)."""
-        uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve())) + "?mode=ro"
+        path = Path(self.path).resolve()
+        uri = "file:" + urllib.parse.quote(str(path)) + "?mode=ro"
+        if not any(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-shm", "-journal")):
+            # no connection is writing (a writer keeps its -wal/-shm while open): immutable, so
+            # SQLite creates no -wal/-shm beside the archive (docs/web.md, "Read-only")
+            uri += "&immutable=1"
         try:
             self.conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None,
                                         check_same_thread=False)
@@ -664,9 +669,10 @@ class Archive:
         row = self.conn.execute("SELECT source FROM games WHERE id = ?", (int(game_id),)).fetchone()
         return unpack_source(row[0]) if row else None
 
-    def load_game(self, game_id: int) -> Game | None:
+    def load_game(self, game_id: int, plies: int | None = None) -> Game | None:
         """The game rebuilt from its stored text (read again, leniently: an invalid game gives
-        its moves up to the error, which is in ``game.errors``)."""
+        its moves up to the error, which is in ``game.errors``).  ``plies``: read the main line
+        of an LSN text only that far (the start of a long game, quickly)."""
         if not is_game_id(game_id):
             return None
         row = self.conn.execute("SELECT source, source_format, error, import_id, source_line FROM games WHERE id = ?",
@@ -679,7 +685,7 @@ class Archive:
         if import_id is not None:
             r = self.conn.execute("SELECT file FROM imports WHERE id = ?", (import_id,)).fetchone()
             file = r[0] if r else None
-        game = read_stored(source, fmt, file)
+        game = read_stored(source, fmt, file, plies, self.variants)
         if error:
             stored = GameError(**{k: v for k, v in json.loads(error).items()
                                   if k in GameError.__dataclass_fields__})
@@ -808,10 +814,17 @@ def _import_row(row: dict) -> dict:
     return row
 
 
-def read_stored(source: str, source_format: str, file: str | None = None) -> Game:
-    """Read a stored game text again (in its format), leniently."""
-    from daikifu.formats.reading import read_text
-    game = next(iter(read_text(source, fmt=source_format, name=file, lenient=True)), None)
+def read_stored(source: str, source_format: str, file: str | None = None, plies: int | None = None,
+                variants: VariantRegistry | None = None) -> Game:
+    """Read a stored game text again (in its format), leniently; with ``plies``, an LSN main line
+    only that far (the start of a long game, without replaying the rest)."""
+    from daikifu.formats.reading import finish_game, read_text
+    if plies is not None and source_format == "lsn":
+        from daikifu.formats.lsn import read_game
+        game = read_game(source, file=file, lenient=True, until_ply=plies, variants=variants)
+        game = finish_game(game, file) if game is not None else None
+    else:
+        game = next(iter(read_text(source, fmt=source_format, name=file, lenient=True, variants=variants)), None)
     if game is None:
         raise ArchiveError("the stored text holds no game")
     return game

@@ -14,20 +14,22 @@ decoding, detection, a registry of formats: LSN, KIF, KI2, CSA, JKF, USI and JSO
 1. P-c4 P-c6 *
 """
 
-from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, Headers
-from .jsonexport import game_from_dict, game_from_json, game_to_dict, game_to_json
-from .kif import KifError, looks_like_kif, read_kif, write_kif
-from .lsn import GameBuilder, HeadersOnly, LSNError, Visitor, read_game, read_games, write_game, write_games
-from .reading import (FORMATS, NotARecordError, RecordFormat, UnsupportedConversion, decode_record, detect_format,
-                      read_record, read_text, register_format, write_record, write_records)
-from .validate import verdict, verdicts
+import daikifu
 
-__all__ = [
-    "Game", "GameNode", "GameError", "Headers", "RESULTS", "SEVEN_TAG_ROSTER",
-    "read_games", "read_game", "write_game", "write_games", "Visitor", "GameBuilder", "HeadersOnly", "LSNError",
-    "read_kif", "write_kif", "looks_like_kif", "KifError",
-    "game_to_dict", "game_to_json", "game_from_dict", "game_from_json",
-    "read_record", "read_text", "write_record", "write_records", "detect_format", "decode_record",
-    "FORMATS", "RecordFormat", "register_format", "NotARecordError", "UnsupportedConversion",
-    "verdict", "verdicts",
-]
+_EXPORTS = {
+    "RESULTS": ".game", "SEVEN_TAG_ROSTER": ".game", "Game": ".game", "GameError": ".game", "GameNode": ".game",
+    "Headers": ".game",
+    "read_games": ".lsn", "read_game": ".lsn", "write_game": ".lsn", "write_games": ".lsn", "Visitor": ".lsn",
+    "GameBuilder": ".lsn", "HeadersOnly": ".lsn", "LSNError": ".lsn",
+    "read_kif": ".kif", "write_kif": ".kif", "looks_like_kif": ".kif", "KifError": ".kif",
+    "game_to_dict": ".jsonexport", "game_to_json": ".jsonexport", "game_from_dict": ".jsonexport",
+    "game_from_json": ".jsonexport",
+    "read_record": ".reading", "read_text": ".reading", "write_record": ".reading", "write_records": ".reading",
+    "detect_format": ".reading", "decode_record": ".reading", "FORMATS": ".reading", "RecordFormat": ".reading",
+    "register_format": ".reading", "NotARecordError": ".reading", "UnsupportedConversion": ".reading",
+    "verdict": ".validate", "verdicts": ".validate",
+}
+# the names above are imported on first use: a command's --help imports this package without them
+__getattr__, __dir__ = daikifu.lazy_exports(__name__, _EXPORTS)
+
+__all__ = list(_EXPORTS)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 
-from daikifu.replay import load_variant
+from daikifu.replay import VariantRegistry
 from daikifu.replay.squares import square_name
 
 from .game import Game, GameError, GameNode
@@ -47,9 +47,9 @@ def move_dict(board, move) -> dict:
     }
 
 
-def _line(node: GameNode, board, positions: bool) -> list[dict]:
+def _line(node: GameNode, board, positions: bool, limit: int | None = None) -> list[dict]:
     out = []
-    while node.variations:
+    while node.variations and (limit is None or len(out) < limit):
         main = node.variations[0]
         entry = move_dict(board, main.move)
         entry["ply"] = board.ply + 1
@@ -71,18 +71,25 @@ def _line(node: GameNode, board, positions: bool) -> list[dict]:
     return out
 
 
-def game_to_dict(game: Game, positions: bool = True) -> dict:
+def game_to_dict(game: Game, positions: bool = True, *, first_ply: int = 1, max_plies: int | None = None) -> dict:
+    """The game as above; ``first_ply`` and ``max_plies`` give a part of a long main line
+    (``moves`` then starts at that ply, with the variations branching off the plies given)."""
     board = game.start_board()
+    start = board.position()
+    node = game
+    while board.ply < first_ply - 1 and node.variations:
+        node = node.variations[0]
+        board.push(node.move)
     return {
         "variant": game.variant.slug,
         "options": dict(game.options),
-        "start": board.position(),
+        "start": start,
         "tags": [list(item) for item in game.headers.items()],
         "result": game.result,
         "status": game.status,
         "errors": [e.as_dict() for e in game.errors],
         "comment": game.comment,
-        "moves": _line(game, board, positions),
+        "moves": _line(node, board, positions, max_plies),
     }
 
 
@@ -90,8 +97,10 @@ def game_to_json(game: Game, indent: int | None = None, positions: bool = True) 
     return json.dumps(game_to_dict(game, positions), ensure_ascii=False, indent=indent)
 
 
-def game_from_dict(data: dict) -> Game:
-    variant = load_variant(data["variant"])
+def game_from_dict(data: dict, variants: VariantRegistry | None = None) -> Game:
+    """The game of :func:`game_to_dict` (the variant looked up in ``variants``, default: the
+    bundled variants and ``DAIKIFU_VARIANTS``)."""
+    variant = (variants or VariantRegistry.default()).load(data["variant"])
     game = Game(variant, data.get("options") or None)
     start = data.get("start")
     if start and start != game.rules.start:
@@ -108,6 +117,9 @@ def game_from_dict(data: dict) -> Game:
 def _read_line(node: GameNode, board, moves: list[dict]) -> None:
     for entry in moves:
         move = board.parse_uci(entry["uci"])
+        reason = board.illegal_reason(move)
+        if reason is not None:  # the JSON is trusted for nothing: every move is checked
+            raise ValueError(f"ply {board.ply + 1}: illegal move {entry['uci']}: {reason}")
         child = GameNode(node, move)
         node.variations.append(child)  # before its alternatives, which are appended next
         for side in entry.get("variations", []):
@@ -119,5 +131,5 @@ def _read_line(node: GameNode, board, moves: list[dict]) -> None:
         node = child
 
 
-def game_from_json(text: str) -> Game:
-    return game_from_dict(json.loads(text))
+def game_from_json(text: str, variants: VariantRegistry | None = None) -> Game:
+    return game_from_dict(json.loads(text), variants)

@@ -55,14 +55,12 @@ class ReadLimits:
         ...
         ValueError: unknown limit 'size' (expected one of record, line, comment, depth)
         """
+        from daikifu.replay.variant import parse_options  # the one NAME=VALUE parser
         values = {}
-        for pair in pairs:
-            name, sep, value = pair.partition("=")
-            name = name.strip()
+        for name, value in parse_options(list(pairs)).items():
             if name not in cls.NAMES:
                 raise ValueError(f"unknown limit {name!r} (expected one of {', '.join(cls.NAMES)})")
-            value = value.strip()
-            if not sep or not (value.isascii() and value.isdigit()) or len(value) > 12 or int(value) < 1:
+            if not (value.isascii() and value.isdigit()) or len(value) > 12 or int(value) < 1:
                 raise ValueError(f"limit {name}: expected a positive whole number, got {value!r}")
             values[cls.NAMES[name]] = int(value)
         return replace(cls(), **values)
@@ -82,16 +80,16 @@ def check_number(digits: str, low: int, high: int, what: str) -> tuple[int | Non
     >>> check_number("14", 0, 255, "NAG")
     (14, None)
     >>> check_number("9" * 5000, 0, 255, "NAG")
-    (None, 'NAG out of range: a number of 5000 digits (expected 0 to 255)')
+    (None, 'NAG out of range: a number of 5000 digits, not 0 to 255')
     >>> check_number("256", 0, 255, "NAG")
-    (None, 'NAG out of range: 256 (expected 0 to 255)')
+    (None, 'NAG out of range: 256, not 0 to 255')
     """
     if not (digits.isascii() and digits.isdigit()):
-        return None, f"{what}: not a number: {digits[:20]!r} (expected {low} to {high})"
+        return None, f"{what}: not a number: {digits[:20]!r}, not {low} to {high}"
     stripped = digits.lstrip("0") or "0"
     if len(stripped) > MAX_DIGITS:
-        return None, f"{what} out of range: a number of {len(digits)} digits (expected {low} to {high})"
+        return None, f"{what} out of range: a number of {len(digits)} digits, not {low} to {high}"
     value = int(stripped)
     if not low <= value <= high:
-        return None, f"{what} out of range: {value} (expected {low} to {high})"
+        return None, f"{what} out of range: {value}, not {low} to {high}"
     return value, None

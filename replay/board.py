@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .position import ParsedPosition, PositionError, format_hands, parse_position
-from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules
+from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules, drop_region as _region
 from .squares import CELLS, STRIDE, square, square_name, square_rank
 from .variant import Variant, load_variant
 
@@ -645,12 +645,14 @@ class Board:
                 targets = [sq for sq in R.squares if not b[sq]] if lines is None else sorted(lines)
             code = t * 2 + c
             table, some_dead = R.drop_table(code)
-            moves = [table[sq] for sq in targets]
+            moves = list(map(table.__getitem__, targets))
             if some_dead:
                 moves = [m for m in moves if m is not None]
             full = self._full_regions(t, c)
             if full:
-                moves = [m for m in moves if not any(_region(per, m.to_square) in regions for per, regions in full)]
+                capped = set().union(*(R.region_squares(per)[key] for per, regions in full for key in regions))
+                if capped:
+                    moves = [m for m in moves if m.to_square not in capped]
             if lines is not None:
                 moves = [m for m in moves if self._stays_safe(m, c)]
             if t in R.drop_mate_forbidden and enemy_royals:
@@ -693,7 +695,7 @@ class Board:
             return out
         b = self._board
         colour = code & 1
-        leaps, rays = R.move_table(code, sq)
+        leaps, rays = R._move_tables.get(code * CELLS + sq) or R.move_table(code, sq)
         out = []
         for to, m, moves in leaps:
             p = b[to]
@@ -717,10 +719,35 @@ class Board:
         return out
 
     def _stays_safe(self, move: Move, colour: int) -> bool:
-        self._push(move)
-        exposed = self._exposed(colour)
-        self._pop()
-        return not exposed
+        """Whether ``colour``'s royal piece is not attacked after ``move``.  A move without captures
+        on the way is made on the squares alone (attacks read nothing else), others are played."""
+        if move.kills:
+            self._push(move)
+            exposed = self._exposed(colour)
+            self._pop()
+            return not exposed
+        R = self.rules
+        b = self._board
+        to = move.to_square
+        if move.drop is not None:  # a dropped piece is never royal
+            royal = self._protected_royal(colour)
+            b[to] = R.type_by_id[move.drop].index * 2 + colour
+            safe = royal is None or not self.is_attacked(royal, colour ^ 1)
+            b[to] = EMPTY
+            return safe
+        fr = move.from_square
+        moved = b[fr]
+        taken = b[to]
+        code = R.promote[moved] if move.promotion else moved
+        # the royal pieces after the move: the one protected is the only one left, if only one
+        royals = [s for s in self._royals[colour] if s != fr] + ([to] if R.royal[code] else [])
+        royal = royals[0] if len(royals) == 1 and not R.royal_capture else None
+        b[fr] = EMPTY
+        b[to] = code
+        safe = royal is None or not self.is_attacked(royal, colour ^ 1)
+        b[to] = taken
+        b[fr] = moved
+        return safe
 
     def _pin_candidates(self, royal: int, colour: int) -> set:
         """The mover's pieces that may stand alone between its royal piece and an enemy slider
@@ -782,9 +809,22 @@ class Board:
         finally:
             self._pop()
 
-    def _has_legal_move(self) -> bool:
-        """Whether the side to move has a legal move: stops at the first piece that has one."""
+    def has_legal_move(self) -> bool:
+        """Whether the side to move has a legal move: tries the royal piece's moves first (the
+        usual way out of a check), then stops at the first piece that has one.  The end-of-game
+        test and the self-play engine's mate test use it; it generates only the moves it must.
+
+        >>> board = Board("shogi", "4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1")   # mated: the Gold is protected
+        >>> board.has_legal_move(), board.is_checkmate()
+        (False, True)
+        """
+        c = self.turn
+        royal = self._protected_royal(c)
+        if royal is not None and any(self._stays_safe(m, c) for m in self._piece_moves(royal, self._board[royal])):
+            return True
         return any(self._legal_chunks())
+
+    _has_legal_move = has_legal_move
 
     # --- checking one move -----------------------------------------------------------------------
 
@@ -793,15 +833,27 @@ class Board:
         reason = self._pseudo_reason(move)
         if reason:
             return reason
-        c = self.turn
-        self._push(move)
-        exposed = self._exposed(c)
-        self._pop()
-        if exposed:
+        if not self._stays_safe(move, self.turn):
             return "it leaves the mover's royal piece in check"
         if move.drop is not None and self._is_drop_mate(move):
             return f"dropping {move.drop} may not give checkmate"
         return None
+
+    def may_make(self, move: Move) -> bool:
+        """A cheap first test for a board move: False only when the piece on the origin certainly
+        cannot make it (no piece there, or a piece with only leaps and slides, none of which ends
+        there, or the move captures on the way or passes).  Blockers, modes, promotion and check
+        are not looked at: True says nothing about legality.  Readers of move text use it to
+        narrow the pieces a move may be by before the full check."""
+        fr = move.from_square
+        code = self._board[fr] if fr is not None and 0 <= fr < CELLS else OFF
+        if code < 2:
+            return False
+        R = self.rules
+        idx = code if R.zoned[code] is None else R.zoned[code][fr]
+        if R.complex[idx]:
+            return True
+        return not move.kills and move.to_square != fr and (move.to_square - fr) in R.by_delta[idx]
 
     def is_legal(self, move: Move) -> bool:
         return self.illegal_reason(move) is None
@@ -889,7 +941,13 @@ class Board:
                         found = True
                         break
         if not found and R.complex[idx]:
-            found = (to, tuple(kills)) in self._complex_targets(fr, code)
+            # only the generators that can end there: within reach, and on one of the squares a
+            # single-leg move can end on when that is worked out
+            d = (to % STRIDE - fr % STRIDE, to // STRIDE - fr // STRIDE)
+            dist = max(abs(d[0]), abs(d[1]))
+            gens = [g for g in R.complex[idx] if (dist <= g.reach or to == fr or kills)
+                    and (getattr(g, "ends", None) is None or kills or d in g.ends)]
+            found = bool(gens) and (to, tuple(kills)) in self._complex_targets(fr, code, gens)
         if not found:
             name = R.types[(code >> 1) - 1].id
             return f"the {name} on {square_name(fr)} cannot make that move"
@@ -1258,18 +1316,6 @@ class Board:
 
 def _hand_text(hand: dict) -> str:
     return " ".join(f"{pid}x{n}" if n > 1 else pid for pid, n in hand.items()) or "-"
-
-
-def _region(per: str, sq: int):
-    """The region of a square that a drop cap counts in."""
-    f, r = sq % STRIDE, sq // STRIDE
-    if per == "file":
-        return f
-    if per == "file-parity":
-        return f & 1
-    if per == "square-colour":
-        return (f + r) & 1
-    return 0
 
 
 def _distance(a: int, b: int) -> int:

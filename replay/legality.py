@@ -84,7 +84,10 @@ def position_problems(rules: Ruleset, text: str) -> list[PositionProblem]:
             out.append(PositionProblem("kings-adjacent", f"the royal pieces on {square_name(a)} and {square_name(b)} "
                                        "stand next to each other", [square_name(a), square_name(b)]))
     board = Board(rules)
-    board.set_position(text, allow_exposed=True)
+    try:
+        board.set_position(text, allow_exposed=True)
+    except PositionError as exc:  # what the board itself refuses (pieces in hand without drops ...)
+        return out + [PositionProblem("syntax", f"not a position of {rules.variant.name}: {exc}")]
     out.extend(_exposed(board, royals))
     out.extend(_dead_pieces(rules, parsed))
     return out

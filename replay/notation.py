@@ -195,13 +195,13 @@ def parse_move(board: Board, text: str) -> Move:
     for tier in _readings(board, text):
         several = None
         for reading in tier:
-            found, reasons = _match(board, reading)
+            found = _legal_candidates(board, reading)
             if len(found) == 1:
                 return found[0]
             if found and several is None:
                 several = found
-            if first is None or (not first[0].candidates and reading.candidates):
-                first = (reading, reasons)
+            if first is None or (not first.candidates and reading.candidates):
+                first = reading
         if several:
             written = sorted(_write(board, m, True) for m in several)
             raise NotationError(text, "ambiguous: more than one legal move matches",
@@ -214,7 +214,8 @@ def parse_move(board: Board, text: str) -> Move:
         else:
             reason = "not a move in this notation"
         raise NotationError(text, reason, _EXPECTED_FORM, _suggest(board, text))
-    reading, reasons = first
+    reading = first
+    reasons = _match(board, reading)[1]
     if not reading.candidates:
         if reading.problem:
             reason = reading.problem
@@ -230,6 +231,16 @@ def parse_move(board: Board, text: str) -> Move:
             f"reach {dest[-1]}" if dest else "make this move")
     expected = "'+' or '='" if "must be chosen" in reason else "a legal move"
     raise NotationError(text, reason, expected, _suggest(board, text))
+
+
+def _legal_candidates(board: Board, reading: _Reading) -> list[Move]:
+    """The legal moves among a reading's candidates (as :func:`_match` finds them), checking only
+    the candidates whose piece may make the move at all."""
+    narrowed = [m for m in reading.candidates if m.drop is not None or board.may_make(m)]
+    if len(narrowed) == len(reading.candidates):
+        return _match(board, reading)[0]
+    return _match(board, _Reading(reading.piece_id, narrowed, reading.promo, reading.problem,
+                                  reading.unwritten_passes))[0]
 
 
 def _match(board: Board, reading: _Reading):

@@ -214,9 +214,28 @@ class Ruleset:
         self._move_tables: dict = {}
         self._drop_tables: dict = {}
         self._attack_deltas: dict = {}
+        self._regions: dict = {}
 
     def _fail(self, message):
         raise VariantError(f"{self.variant.path}: {message}")
+
+    # what is built on first use, and the variant, are not stored with the compiled tables
+    _LAZY = ("_move_tables", "_drop_tables", "_attack_deltas", "_regions", "_parsed_start", "_position_tables",
+             "_empty_board")
+    _VARIANT = ("variant", "pieces", "types", "type_by_id")
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k not in self._LAZY and k not in self._VARIANT}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._move_tables, self._drop_tables, self._attack_deltas, self._regions = {}, {}, {}, {}
+
+    def attach(self, variant: Variant) -> None:
+        """Use ``variant``'s objects (after loading the compiled tables of that same variant)."""
+        self.variant = variant
+        self.pieces = self.types = variant.pieces
+        self.type_by_id = {p.id: p for p in variant.pieces}
 
     def piece_index(self) -> dict:
         return self.variant.piece_index()
@@ -302,6 +321,17 @@ class Ruleset:
                     moves[sq] = Move(None, sq, (), None, pid)
             table = self._drop_tables[code] = (moves, bool(dead))
         return table
+
+    def region_squares(self, per: str) -> dict:
+        """Region -> the squares in it (a frozenset), for a drop cap counted ``per`` file, group
+        of alternate files, square colour or the whole board (see :func:`drop_region`)."""
+        regions = self._regions.get(per)
+        if regions is None:
+            found: dict = {}
+            for sq in self.squares:
+                found.setdefault(drop_region(per, sq), set()).add(sq)
+            regions = self._regions[per] = {key: frozenset(sqs) for key, sqs in found.items()}
+        return regions
 
     def attack_deltas(self, code: int) -> frozenset | None:
         """Every ``target - square`` on which the piece ``code`` could ever capture from ``square``
@@ -423,6 +453,19 @@ class Ruleset:
         return bool(out)
 
 
+def drop_region(per: str, sq: int):
+    """The region of a square that a drop cap counts in: its file, its group of alternate files,
+    its square colour, or 0 for the whole board."""
+    f, r = sq % STRIDE, sq // STRIDE
+    if per == "file":
+        return f
+    if per == "file-parity":
+        return f & 1
+    if per == "square-colour":
+        return (f + r) & 1
+    return 0
+
+
 def _unit(v) -> bool:
     """One step in one of the eight directions (these become rays)."""
     return max(abs(v[0]), abs(v[1])) == 1
@@ -442,7 +485,8 @@ def compile_rules(variant: Variant, options: dict | None = None) -> Ruleset:
     key = (id(variant), tuple(sorted(resolved.items())))
     cached = _CACHE.get(key)
     if cached is None or cached.variant is not variant:
-        cached = _CACHE[key] = Ruleset(variant, resolved)
+        from .rulecache import load_or_compile
+        cached = _CACHE[key] = load_or_compile(variant, resolved)
     return cached
 
 

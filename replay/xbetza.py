@@ -39,7 +39,8 @@ class XBetzaError(ValueError):
         letter = text[position] if 0 <= position < len(text) else ""
         self.letter = letter
         where = f"letter {letter!r} at position {position + 1}" if letter else "end of string"
-        super().__init__(f"XBetza {text!r}: {where}: {message}")
+        shown = text if len(text) <= 60 else text[:60] + "..."
+        super().__init__(f"XBetza {shown!r}: {where}: {message}")
 
 
 # The eight compass directions, clockwise from straight forward.  Index = 45-degree turns.
@@ -165,7 +166,7 @@ def rotate(v: tuple[int, int], turn: int) -> tuple[int, int]:
 # --- direction letters ---------------------------------------------------------------------------
 
 
-def _tokenise_directions(letters: list[tuple[str, int]], pair_perpendicular: bool):
+def _tokenise_directions(letters: list[tuple[str, int]], pair_perpendicular: bool, text: str = ""):
     """Group direction letters into tokens: singles, perpendicular pairs, doubles and halves."""
     tokens = []
     i = 0
@@ -186,6 +187,11 @@ def _tokenise_directions(letters: list[tuple[str, int]], pair_perpendicular: boo
             continue
         perpendicular = (a in _VERTICAL and b in _HORIZONTAL) or (a in _HORIZONTAL and b in _VERTICAL)
         if pair_perpendicular and b is not None and perpendicular:
+            if a in "vs" and b in "fblr":
+                # documented pairs put the two-way letter second (fs, bs, lv, rv); XBoard reads
+                # 'sf' differently again, so the order is not guessed
+                raise XBetzaError(text, pos, f"write the pair {a + b!r} as {b + a!r} (the two-way letter "
+                                             f"'v' or 's' second)")
             tokens.append((a + b, pos))
             i += 2
             continue
@@ -235,6 +241,8 @@ def _select(atom: str, cls: str, tokens, text: str) -> set[tuple[int, int]]:
         elif "h" in token:
             if cls != "oblique":
                 raise XBetzaError(text, pos, f"'h' has no meaning on the atom {atom}")
+            if token == "h":
+                raise XBetzaError(text, pos, "'h' on an oblique atom needs a direction letter: 'hl', 'hr', 'fh' ...")
             if token.startswith("h"):
                 # chiral sets: 'hr' = the forward-right narrow move turned by 90-degree steps
                 a, b = sorted(map(abs, vecs[0]))
@@ -331,6 +339,8 @@ def parse(text: str) -> tuple[Pattern, ...]:
             while j < n and text[j].isdigit():
                 j += 1
             digits = text[i:j]
+            if len(digits) > 3:
+                raise XBetzaError(text, i, f"a range of {len(digits)} digits (at most 999)")
             if len(digits) > 1 and digits[0] == "0":
                 raise XBetzaError(text, i, "exact ranges ('0N') are not supported")
             value = int(digits)
@@ -368,22 +378,31 @@ def _build(text, atom, atom_pos, rng, prefix, start, end) -> Pattern:
         modes = {c for c, _ in letters if c in "mcpg"}
         lame = any(c == "n" for c, _ in letters)
         jump = any(c == "j" for c, _ in letters)
+        seen: set = set()
         for c, p in letters:
             if c == "i":
                 raise XBetzaError(text, p, "'i' must stand at the start of a move")
+            if c in _SUPPORTED_MODES and c in seen:
+                # 'jj' is no stronger 'j': a repeated mode means nothing documented
+                raise XBetzaError(text, p, f"the mode {c!r} is given twice in one leg")
+            seen.add(c)
+        if lame and jump:
+            pos = max(p for c, p in letters if c in "nj")
+            raise XBetzaError(text, pos, "'n' (the square passed must be empty) and 'j' (it must be "
+                                         "occupied) together allow no move")
         if not modes & {"m", "c"}:
             if k == last:
                 modes |= {"m", "c"}
             elif not modes:
                 modes = {"m"}
         if k == 0:
-            tokens = _tokenise_directions(directions, pair_perpendicular=cls in ("diag", "compass", "oblique"))
+            tokens = _tokenise_directions(directions, cls in ("diag", "compass", "oblique"), text)
             dirs = tuple(sorted(_select(atom, cls, tokens, text)))
             if not dirs:
                 raise XBetzaError(text, directions[0][1] if directions else atom_pos,
                                   f"these direction letters select no move of atom {atom}")
         else:
-            tokens = _tokenise_directions(directions, pair_perpendicular=True)
+            tokens = _tokenise_directions(directions, True, text)
             dirs = _relative_turns(tokens, atom, text)
         if (lame or jump) and atom in ("C", "Z"):
             pos = next(p for c, p in letters if c in "nj")

@@ -91,6 +91,16 @@ def test_only_serve_loads_flask(name):
     assert "flask" not in loaded and "daikifu.web" not in loaded
 
 
+@pytest.mark.parametrize("name", sorted(n for n, (module, _, _) in COMMANDS.items()
+                                         if module.startswith(("daikifu.archive.", "daikifu.formats."))))
+def test_help_of_record_and_archive_commands_loads_no_reader_and_no_store(name):
+    """Start-up: the readers, the store and SQLite's helpers are imported only when a command runs."""
+    loaded = _modules_loaded_by(name, "--help")
+    heavy = {"sqlite_utils", "daikifu.archive.store", "daikifu.archive.importer", "daikifu.formats.lsn",
+             "daikifu.formats.kif"}
+    assert not heavy & loaded, sorted(heavy & loaded)
+
+
 def test_python_m_daikifu_runs_the_command_line():
     out = subprocess.run([sys.executable, "-m", "daikifu", "--help"], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0 and "validate" in out.stdout

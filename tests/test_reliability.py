@@ -4,6 +4,7 @@ that refuse huge records at once, errors located even for game-level problems.""
 from __future__ import annotations
 
 import io
+import json
 import tracemalloc
 from pathlib import Path
 
@@ -184,3 +185,121 @@ def test_doctests_of_the_reader_and_its_limits():
     from daikifu.formats import limits, lsn
     for module in (limits, lsn):
         assert doctest.testmod(module).failed == 0
+
+
+# --- one bad game costs no other ----------------------------------------------------------------
+
+SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "shogi.lsn"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_import_stores_every_valid_game_around_a_hostile_one(tmp_path, jobs):
+    from daikifu.archive.importer import import_paths
+    from daikifu.archive.store import Archive
+
+    sample = SAMPLE.read_text(encoding="utf-8")
+    expected = sum(1 for g in read_games(sample) if g.valid)
+    path = tmp_path / "mixed.lsn"
+    path.write_text(sample + "\n" + games_of("1. P-c4 $" + "9" * 5000 + " P-c6 *") + "\n" + GAME.format(event="after"),
+                    encoding="utf-8")
+    with Archive(tmp_path / "a.db") as archive:
+        summary = import_paths(archive, [str(path)], jobs=jobs)
+        stored = archive.conn.execute("SELECT count(*) FROM games WHERE status = 'valid'").fetchone()[0]
+    counts = summary.files[0]
+    assert stored == expected + 1 and counts.imported == expected + 1 and counts.invalid == 1
+    assert "out of range" in counts.errors[0]["message"] and counts.errors[0]["column"] == 9
+
+
+def test_a_game_whose_reading_fails_is_an_invalid_game_and_the_next_is_read(monkeypatch):
+    from daikifu.formats import lsn
+
+    real = lsn._Context.word
+
+    def word(self, tok, line, column):
+        if tok == "P-g4":
+            raise RuntimeError("a bug")
+        return real(self, tok, line, column)
+
+    monkeypatch.setattr(lsn._Context, "word", word)
+    games = list(read_games(games_of("1. P-c4 *", "1. P-g4 *", "1. P-c4 P-c6 *")))
+    assert [g.valid for g in games] == [True, False, True]
+    err = only_error(games[1])
+    assert (err.game, err.line) == (2, 6) and "RuntimeError: a bug" in err.message
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def _cli(*args):
+    from click.testing import CliRunner
+
+    from daikifu.cli import main
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_validate_reports_a_huge_nag_at_its_place_and_goes_on(tmp_path):
+    path = tmp_path / "nag.lsn"
+    path.write_text(games_of("1. P-c4 *", "1. P-c4 $" + "9" * 5000 + " *", "1. P-c4 P-c6 *"), encoding="utf-8")
+    result = _cli("validate", "--json", str(path))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    verdicts = json.loads(result.output)
+    assert [v["status"] for v in verdicts] == ["valid", "invalid", "valid"]
+    assert (verdicts[1]["errors"][0]["line"], verdicts[1]["errors"][0]["column"]) == (9, 9)
+
+
+def test_validate_limits_are_set_on_the_command_line(tmp_path):
+    path = tmp_path / "comment.lsn"
+    path.write_text(games_of("1. P-c4 {twelve chars} *"), encoding="utf-8")
+    assert _cli("validate", str(path)).exit_code == 0
+    result = _cli("validate", "--json", "--limit", "comment=5", str(path))
+    assert result.exit_code == 1 and "over the limit of 5" in result.output
+    bad = _cli("validate", "--limit", "size=5", str(path))
+    assert bad.exit_code == 2 and "unknown limit 'size'" in bad.output
+
+
+@pytest.mark.slow
+def test_validate_holds_one_game_at_a_time(tmp_path):
+    """Memory of validate grows with the number of games only by their small verdicts (it held
+    every game: 3 GB for 72,000)."""
+    cycle = ["K-e2", "K-e8", "K-e1", "K-e9"]
+    moves = " ".join(f"{i // 2 + 1}. {cycle[i % 4]}" if i % 2 == 0 else cycle[i % 4] for i in range(60))
+    game = games_of(moves + " *")
+
+    def peak(count):
+        path = tmp_path / f"{count}.lsn"
+        path.write_text((game + "\n") * count, encoding="utf-8")
+        tracemalloc.start()
+        try:
+            assert _cli("validate", str(path)).exit_code == 0
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    peak(5)  # variant and rules loaded once
+    small, large = peak(100), peak(1100)
+    per_game = (large - small) / 1000
+    assert per_game < 10 * len(game)  # a game of 60 plies kept whole is about 40 KB
+
+
+def test_show_ply_of_a_long_game_reads_only_that_far(tmp_path, monkeypatch):
+    from daikifu.archive import commands
+    from daikifu.archive.store import Archive
+
+    monkeypatch.setattr(commands, "LONG_GAME", 20)
+    cycle = ["K-e2", "K-e8", "K-e1", "K-e9"]
+    moves = " ".join(f"{i // 2 + 1}. {cycle[i % 4]}" if i % 2 == 0 else cycle[i % 4] for i in range(60))
+    path, db = tmp_path / "long.lsn", tmp_path / "long.db"
+    path.write_text(games_of(moves + " *"), encoding="utf-8")
+    with Archive(db) as archive:
+        from daikifu.archive.importer import import_paths
+        import_paths(archive, [str(path)])
+    shown = json.loads(_cli("show", "1", "--ply", "30", "--json", "--db", str(db)).output)
+    assert len(shown["moves"]) == 30 and shown["moves_complete"] is False and shown["ply"] == 30
+    monkeypatch.setattr(commands, "LONG_GAME", 2000)
+    whole = json.loads(_cli("show", "1", "--ply", "30", "--json", "--db", str(db)).output)
+    assert len(whole["moves"]) == 60 and whole["moves_complete"] is True
+    assert shown["position"] == whole["position"] and shown["moves"] == whole["moves"][:30]
+    text = _cli("show", "1", "--ply", "30", "--db", str(db)).output
+    assert "30 more plies" not in text
+    monkeypatch.setattr(commands, "LONG_GAME", 20)
+    assert "30 more plies" in _cli("show", "1", "--ply", "30", "--db", str(db)).output

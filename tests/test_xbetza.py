@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from daikifu.replay.variant import VariantError
 from daikifu.replay.xbetza import XBetzaError, parse
@@ -157,3 +159,51 @@ def test_a_variant_with_the_wrestler_typo_is_rejected_and_the_message_names_S_at
 
 def test_the_wrestler_as_written_in_the_prose_parses():
     assert [p.text for p in parse("F3sW")] == ["F3", "sW"]
+
+
+# --- nothing read in part (issue 15) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, letter, position, reason", [
+    ("jjR", "j", 2, "given twice"),         # was read as jR
+    ("mmW", "m", 2, "given twice"),
+    ("cfmcaW", "c", 4, "given twice"),
+    ("sfK", "s", 1, "'fs'"),                # was read as fsK
+    ("sfN", "s", 1, "'fs'"),                # was read as fsN
+    ("vlK", "v", 1, "'lv'"),
+    ("WasbK", "s", 3, "'bs'"),              # continuation legs too
+    ("njD", "j", 2, "allow no move"),       # gave no moves without a word
+    ("jnN", "n", 2, "allow no move"),
+    ("hN", "h", 1, "'hl'"),                 # was read as hlN
+    ("W" + "9" * 5000, "9", 2, "5000 digits"),
+])
+def test_strings_outside_the_grammar_are_refused_at_the_letter(text, letter, position, reason):
+    with pytest.raises(XBetzaError) as info:
+        parse(text)
+    err = info.value
+    assert (err.letter, err.position + 1) == (letter, position)
+    assert reason in str(err) and len(str(err)) < 300
+
+
+def test_the_documented_pairs_are_read_as_before():
+    assert {v for p in parse("fsK") for v in p.legs[0].directions} == {(1, 1), (-1, 1)}
+    assert {v for p in parse("lvK") for v in p.legs[0].directions} == {(-1, 1), (-1, -1)}
+    assert {v for p in parse("fsN") for v in p.legs[0].directions} == {(2, 1), (-2, 1)}
+    assert {v for p in parse("sfW") for v in p.legs[0].directions} == {(1, 0), (-1, 0), (0, 1)}
+
+
+_XBETZA_LETTERS = "WFDAHGNCLZJKRBQ" + "fblrvsh" + "mcpgnjia" + "detouyxkqzw" + "0123"
+
+
+@settings(max_examples=400, derandomize=True, deadline=None)
+@given(st.text(alphabet=_XBETZA_LETTERS + "E -é", max_size=14))
+def test_any_string_parses_whole_or_fails_at_a_letter(text):
+    try:
+        patterns = parse(text)
+    except XBetzaError as err:
+        assert 0 <= err.position <= max(len(text) - 1, 0)
+        assert err.letter == (text[err.position] if text else "")
+        return
+    assert "".join(p.text for p in patterns) == text
+    for p in patterns:
+        assert p.legs and all(leg.directions for leg in p.legs)

@@ -12,16 +12,23 @@ allowed, so the viewer cannot change the database by accident.
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, abort, current_app, request
 
 from daikifu.archive.store import default_path
-from daikifu.replay.variant import ENV_VAR
+from daikifu.replay.variant import VariantRegistry
 
 #: The largest request body accepted (an uploaded or pasted record), in bytes.
 MAX_UPLOAD = 2 * 1024 * 1024
+#: The host names the viewer answers to by default (the Host header): this machine's.  A page of
+#: another site whose name is made to point at 127.0.0.1 (DNS rebinding) is refused.
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+#: Seconds a request waits for a writer (``daikifu import``) to let go of the archive before it
+#: answers 503 "the archive is busy".
+BUSY_TIMEOUT = 5.0
 
 
 # Pages use their own scripts and styles only (no inline script; SVG uses style attributes), are
@@ -41,26 +48,80 @@ def _security_headers(response):
     return response
 
 
-def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = False, variants_dir=None,
-               max_upload: int = MAX_UPLOAD, config: dict | None = None) -> Flask:
+def host_name(host: str) -> str:
+    """The name in a Host header, without port, brackets and final dot, in lower case.
+
+    >>> host_name("LocalHost.:5000"), host_name("[::1]:8080"), host_name("127.0.0.1")
+    ('localhost', '::1', '127.0.0.1')
+    """
+    host = host.strip().lower()
+    if host.startswith("["):
+        host = host[1:].partition("]")[0]
+    elif host.count(":") == 1:
+        host = host.partition(":")[0]
+    return host.rstrip(".")
+
+
+def _check_host():
+    allowed = current_app.config["DAIKIFU_ALLOWED_HOSTS"]
+    if "*" in allowed:
+        return None
+    if host_name(request.host) not in allowed:
+        abort(400, description="This viewer answers only to the names " + ", ".join(allowed) + ": start it "
+                               "with 'daikifu serve --allow-host NAME' to reach it under another name.")
+    return None
+
+
+def _bounded_chunked_body():
+    """A body sent in chunks (no Content-Length) is read here, up to one byte over the limit:
+    over it is a 413 like any other body (Werkzeug would cut it at the limit without a word);
+    within it the request goes on with the body as if its length had been sent."""
+    environ = request.environ
+    if "chunked" not in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+        return None
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if limit is None:
+        return None
+    stream, parts, size = environ["wsgi.input"], [], 0
+    while size <= limit:
+        part = stream.read(limit + 1 - size)
+        if not part:
+            break
+        parts.append(part)
+        size += len(part)
+    if size > limit:
+        abort(413, description=f"The request is too large: this viewer accepts at most {limit:,} bytes.")
+    environ["wsgi.input"] = io.BytesIO(b"".join(parts))
+    environ["CONTENT_LENGTH"] = str(size)
+    environ.pop("HTTP_TRANSFER_ENCODING", None)
+    environ.pop("wsgi.input_terminated", None)
+    return None
+
+
+def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = False,
+               variants: VariantRegistry | None = None, variants_dir=None,
+               max_upload: int = MAX_UPLOAD, allowed_hosts=LOCAL_HOSTS, busy_timeout: float = BUSY_TIMEOUT,
+               config: dict | None = None) -> Flask:
     """A Flask application serving the archive at ``db`` (default: ``$DAIKIFU_DB`` or ``daikifu.db``).
 
     ``allow_import`` enables the one write endpoint (``/import`` adding a game); everything else
-    only reads.  ``variants_dir`` adds variant files, as ``--variants-dir`` does on the command line:
-    it is added to ``DAIKIFU_VARIANTS`` for the rest of the process, because the record readers
-    look variants up by name there (changing the environment per request would race between the
-    server's threads).
+    only reads.  ``variants`` is where variants are found (a
+    :class:`~daikifu.replay.VariantRegistry`; default: the bundled variants, those of
+    ``DAIKIFU_VARIANTS`` as set now, and ``variants_dir``, as ``--variants-dir`` on the command
+    line); the application keeps it and passes it to the readers and the archive, and changes
+    nothing in the process's environment.  ``allowed_hosts`` are the names the viewer answers to (the Host header;
+    ``"*"`` for any), ``busy_timeout`` the seconds a request waits for a writer before 503.
     """
-    if variants_dir:
-        known = os.environ.get(ENV_VAR, "").split(os.pathsep)
-        if str(variants_dir) not in known:
-            os.environ[ENV_VAR] = os.pathsep.join(p for p in (*known, str(variants_dir)) if p)
+    if variants is None:
+        variants = VariantRegistry.default(variants_dir)
     app = Flask(__name__)
     app.config.update(
         DAIKIFU_DB=default_path(db),
         DAIKIFU_ALLOW_IMPORT=allow_import,
-        DAIKIFU_VARIANTS_DIR=str(variants_dir) if variants_dir else None,
+        DAIKIFU_VARIANTS=variants,
         MAX_CONTENT_LENGTH=max_upload,
+        DAIKIFU_ALLOWED_HOSTS=tuple(host_name(h) if h != "*" else h for h in allowed_hosts),
+        DAIKIFU_BUSY_TIMEOUT=busy_timeout,
         MAX_FORM_MEMORY_SIZE=max_upload,
         JSON_SORT_KEYS=False,
     )
@@ -73,6 +134,8 @@ def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = Fals
     db_module.init_app(app)
     errors.init_app(app)
     app.add_template_filter(lambda path: Path(path).name if path else "", "filename")  # no server paths
+    app.before_request(_check_host)
+    app.before_request(_bounded_chunked_body)
     app.after_request(_security_headers)
     for module in (games, positions, stats, variants, importing, analysis):
         app.register_blueprint(module.bp)

@@ -8,9 +8,9 @@ import click
 
 from daikifu.archive import Archive, ArchiveError
 from daikifu.archive.commands import db_option
-from daikifu.clikit import CONTEXT, fail
+from daikifu.clikit import CONTEXT, fail, registry
 
-from . import MAX_UPLOAD, create_app
+from . import LOCAL_HOSTS, MAX_UPLOAD, create_app
 
 
 @click.command("serve", context_settings=CONTEXT)
@@ -24,10 +24,14 @@ from . import MAX_UPLOAD, create_app
                    "database is opened read-only.")
 @click.option("--max-upload", type=click.IntRange(1024), default=MAX_UPLOAD, show_default=True, metavar="BYTES",
               help="The largest record the import page accepts.")
+@click.option("--allow-host", "allowed_hosts", multiple=True, metavar="NAME",
+              help="Answer to this host name too (repeatable; '*' for any).  By default only localhost, "
+                   "127.0.0.1 and ::1 are answered, against DNS rebinding; give the names the viewer is "
+                   "reached under when --host opens it to the network.")
 @click.option("--debug", is_flag=True, help="Flask's debug mode for working on the viewer: reloads on code changes and enables Werkzeug's "
                    "debugger.  Never on a server others can reach.")
 @click.pass_context
-def serve_command(ctx, db_path, host, port, allow_import, max_upload, debug):
+def serve_command(ctx, db_path, host, port, allow_import, max_upload, allowed_hosts, debug):
     """Serve the web viewer for the archive: game list, step-through replay, position search
     and explorer, statistics and variant pages, with a JSON API under /api/.
 
@@ -36,13 +40,15 @@ def serve_command(ctx, db_path, host, port, allow_import, max_upload, debug):
       daikifu serve                         # http://127.0.0.1:5000/ on daikifu.db
       daikifu serve --db games.db --port 8080
       daikifu serve --allow-import          # enables /import (the only page that writes)
+      daikifu serve --host 0.0.0.0 --allow-host shogi.example
     """
     try:  # fail now, not on the first request
         Archive(db_path, readonly=not allow_import, create=allow_import).close()
     except ArchiveError as exc:
         raise fail(str(exc)) from None
     app = create_app(db_path, allow_import=allow_import, max_upload=max_upload,
-                     variants_dir=ctx.find_root().params.get("variants_dir"))
+                     allowed_hosts=(*LOCAL_HOSTS, *allowed_hosts),
+                     variants=registry(ctx))
     # the statistics page replays every game the first time (about 0.6 s for the sample archive):
     # do it now, in the background, so that the first visitor does not wait
     threading.Thread(target=lambda: app.test_client().get("/stats"), daemon=True).start()

@@ -3,6 +3,8 @@ wrong, never a stack trace."""
 
 from __future__ import annotations
 
+import sqlite3
+
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -17,7 +19,25 @@ def _page(code: int, name: str, description: str):
     return render_template("error.html", code=code, name=name, description=description), code
 
 
+BUSY = ("The archive is busy: another program (such as 'daikifu import') is writing to it. "
+        "Nothing was changed; try again in a moment.")
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite giving up on a lock another connection holds."""
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
 def init_app(app: Flask) -> None:
+    @app.errorhandler(sqlite3.OperationalError)
+    def busy(exc: sqlite3.OperationalError):
+        if not is_busy(exc):
+            return unexpected(exc)
+        response, code = _page(503, "Service Unavailable", BUSY)
+        response = app.make_response((response, code))
+        response.headers["Retry-After"] = "5"
+        return response
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         return _page(exc.code or 500, exc.name, exc.description or "")

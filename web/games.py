@@ -22,7 +22,7 @@ import sqlite3
 
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
 from daikifu.archive.queries import QueryError
 from daikifu.archive.store import GAME_SORTS, STATUSES, ArchiveError
@@ -35,6 +35,7 @@ from daikifu.replay import FIRST, VariantError
 from daikifu.replay.squares import parse_square, square_name
 
 from .analysis import push_node, root_node
+from .cache import SizedCache
 from .db import archive, replayer
 from .params import flag_arg, int_arg
 from .svg import board_svg, hands
@@ -152,16 +153,54 @@ def api_index():
 # --- one game -------------------------------------------------------------------------------------
 
 
-def _stored(game_id: int) -> tuple[dict, object, str | None]:
-    """(games row, the game read again or None, why it could not be read); 404 when there is none."""
-    a = archive()
-    row = a.game(game_id)
+#: A game longer than this many plies is shown a window of its main line at a time (the rest is
+#: loaded with the page of another ply), so that a 100,000-ply game opens as fast as a short one.
+LONG_GAME = 2000
+#: The plies of a long game on one page (the ply asked for in the middle).
+WINDOW = 1000
+#: The plies of a game's moves in one answer of ``/api/games/<id>`` (``moves_from`` pages on).
+MOVES_PAGE = 1000
+#: Parsed games kept per process, in main-line plies; game pages and JSON kept, in characters.
+#: (A game page depends only on the game, the ply or node and flip: nothing of the visitor's.)
+GAME_CACHE_PLIES = 300_000
+PAGE_CACHE_BYTES = 200 << 20
+
+
+def _cache(name: str, capacity: int) -> SizedCache:
+    return current_app.extensions.setdefault(name, SizedCache(capacity))
+
+
+def _game_key(row: dict) -> tuple:
+    """A stored game never changes: its digest (and the archive) name it for good."""
+    return (str(current_app.config["DAIKIFU_DB"]), row["id"], row["digest"])
+
+
+def _row(game_id: int) -> dict:
+    row = archive().game(game_id)
     if row is None:
         abort(404, description=f"no game {game_id} in this archive")
-    try:
-        game = a.load_game(game_id)  # finds extra variant files through DAIKIFU_VARIANTS (create_app)
-    except (ArchiveError, VariantError, ValueError) as exc:
-        return row, None, str(exc)
+    return row
+
+
+def _stored(game_id: int, plies: int | None = None, row: dict | None = None) -> tuple[dict, object, str | None]:
+    """(games row, the game read again or None, why it could not be read); 404 when there is none.
+
+    ``plies``: the main line is needed only that far (a long game's window).  Games read are kept
+    (see :class:`SizedCache`), so a game is parsed once per process, not once per request."""
+    row = row or _row(game_id)
+    if plies is not None and plies >= (row["ply_count"] or 0):
+        plies = None
+    games = _cache("daikifu_games", GAME_CACHE_PLIES)
+    key = _game_key(row)
+    cached = games.get(key)
+    if cached is not None and (cached[1] is None or (plies is not None and cached[1] >= plies)):
+        game = cached[0]
+    else:
+        try:
+            game = archive().load_game(game_id, plies)  # extra variant files: DAIKIFU_VARIANTS (create_app)
+        except (ArchiveError, VariantError, ValueError) as exc:
+            return row, None, str(exc)
+        games.put(key, (game, plies), 1 + (plies if plies is not None else row["ply_count"] or 0))
     if getattr(game, "variant_missing", False) or not game.variant.playable:
         return row, None, f"variant {row['variant']!r} cannot be replayed here"
     return row, game, None
@@ -179,17 +218,48 @@ def view(game_id: int):
     ply = int_arg("ply")
     node = int_arg("node")
     flip = flag_arg("flip")
-    row, game, unreadable = _stored(game_id)
-    view_data = None
-    if game is not None:
-        try:
-            view_data = build_view(game, row, ply=ply, node=node, flip=flip)
-        except LookupError as exc:
-            abort(400, description=str(exc))
-    elif ply or node:
-        abort(400, description=f"game {game_id} has no moves that can be shown")
-    return render_template("game.html", game=row, view=view_data, unreadable=unreadable, flip=flip,
-                           variant_name=_variant_name(row["variant"]))
+    row = _row(game_id)
+    key = (*_game_key(row), ply, node, flip)
+    pages = _cache("daikifu_pages", PAGE_CACHE_BYTES)
+    page = pages.get(key)
+    if page is None:
+        view_data, unreadable = _view_of(row, ply, node, flip)
+        page = render_template("game.html", game=row, view=view_data, unreadable=unreadable, flip=flip,
+                               variant_name=_variant_name(row["variant"]))
+        pages.put(key, page, len(page))
+    return page
+
+
+def _view_of(row: dict, ply: int | None, node: int | None, flip: bool) -> tuple[dict | None, str | None]:
+    """(the viewer's data, why the game cannot be shown); a window of a long game's main line."""
+    total = row["ply_count"] or 0
+    long_game, size = current_app.config.get("DAIKIFU_LONG_GAME", LONG_GAME), current_app.config.get("DAIKIFU_WINDOW", WINDOW)
+    window = None
+    if total > long_game:
+        if node is None and ply is not None and ply > total:
+            abort(400, description=f"ply {ply}: game {row['id']} has {total} plies (0 to {total})")
+        target = node if node is not None else (ply or 0)
+        if target <= total:
+            lo = max(0, min(target - size // 2, total - size))
+            window = (lo, min(total, lo + size))
+    # a window further on reads two windows more, so that stepping on finds the game read already
+    extent = None if window is None else window[1] + (2 * size if window[0] else 0)
+    row, game, unreadable = _stored(row["id"], extent, row)
+    if game is None:
+        if ply or node:
+            abort(400, description=f"game {row['id']} has no moves that can be shown")
+        return None, unreadable
+    try:
+        if total > long_game and window is None:  # a node of a variation: around its branch
+            starts = _variation_starts(game, total)
+            branch = next((k for first, size, k in starts.values() if first <= node < first + size), None)
+            if branch is None:
+                raise LookupError(f"node {node}: game {row['id']} has no such node")
+            lo = max(0, min(branch - size // 2, total - size))
+            window = (lo, min(total, lo + size))
+        return build_view(game, row, ply=ply, node=node, flip=flip, window=window), None
+    except LookupError as exc:
+        abort(400, description=str(exc))
 
 
 @bp.get("/games/<int:game_id>/record.<fmt>")
@@ -221,8 +291,17 @@ def _download(body, filename: str):
 
 @bp.get("/api/games/<int:game_id>")
 def api_view(game_id: int):
-    row, game, unreadable = _stored(game_id)
-    return jsonify(game_json(row, game, unreadable))
+    first = int_arg("moves_from", 1, minimum=1)
+    count = min(int_arg("moves_count", MOVES_PAGE, minimum=1), MOVES_PAGE)
+    row = _row(game_id)
+    key = (*_game_key(row), "json", first, count)
+    pages = _cache("daikifu_pages", PAGE_CACHE_BYTES)
+    text = pages.get(key)
+    if text is None:
+        row, game, unreadable = _stored(game_id, first + count - 1, row)
+        text = current_app.json.dumps(game_json(row, game, unreadable, first=first, count=count))
+        pages.put(key, text, len(text))
+    return Response(text, mimetype="application/json")
 
 
 # --- the viewer's data ----------------------------------------------------------------------------
@@ -247,13 +326,15 @@ class _TreeWalk:
         self.want, self.flip, self.error = want, flip, error
         self.svg = self.shown_hands = None
         self.nodes = [root_node(self.board)]
+        self.ids = [0]  # the node id of each entry of nodes (a window of a long game skips some)
+        self.next_id = 1
         if want == 0:
             self._draw(None)
 
     def _draw(self, last) -> None:
         error = self.error
         marked = None
-        if error is not None and error["node"] == len(self.nodes) - 1:
+        if error is not None and error["node"] == self.ids[-1]:
             marked = [parse_square(n) for n in error["squares"]]
         self.svg = board_svg(self.board, last=last, flip=self.flip, error_square=marked, element_id="board",
                              title=f"Position after ply {self.board.ply}")
@@ -266,8 +347,10 @@ class _TreeWalk:
         number, sente = (board.move_number + 1) // 2, board.turn == FIRST
         node_data = push_node(board, move, text)  # the board is now after the move
         data = {"p": parent, "d": board.ply, **node_data}
-        index = len(self.nodes)
+        index = self.next_id
+        self.next_id += 1
         self.nodes.append(data)
+        self.ids.append(index)
         if index == self.want:
             self._draw(move)
         return {"node": index, "ply": board.ply, "text": text, "number": number, "sente": sente,
@@ -293,6 +376,52 @@ class _TreeWalk:
             for alternative in alternatives:
                 entry["variations"].append(self.line(branch_parent, branch_node, alternative, False))
         return _number_labels(entries)
+
+
+    def window(self, game: Game, lo: int, hi: int, starts: dict) -> list[dict]:
+        """The main line's plies ``lo`` to ``hi`` (node ``lo`` the root: its parent is not on the
+        page) with the alternatives branching off them, numbered as in the whole game (ply N is
+        node N; an alternative's nodes from ``starts``, see :func:`_variation_starts`)."""
+        main, node = [], game
+        while node.variations and len(main) < hi:
+            node = node.variations[0]
+            main.append(node)
+        hi = len(main)
+        entries = []
+        if lo:
+            self.nodes, self.ids = [], []
+            for child in main[:lo - 1]:
+                self.board.push(child.move)
+            self.next_id = lo
+            entries.append(self.emit(None, main[lo - 1], True))
+        for k in range(lo + 1, hi + 1):
+            entries.append(self.emit(k - 1, main[k - 1], True))
+        first = lo or 1  # the ply of entries[0]
+        for k in range(hi, lo, -1):  # the board goes back from the window's end
+            self.board.pop()
+            parent = main[k - 2] if k >= 2 else game
+            for alternative in parent.variations[1:]:
+                self.next_id = starts[id(alternative)][0]
+                entries[k - first]["variations"].append(self.line(k - 1, parent, alternative, False))
+        return _number_labels(entries)
+
+
+def _variation_starts(game: Game, total: int) -> dict:
+    """For a long game, ``id(alternative) -> (its first node id, its subtree's size, the ply it
+    replaces)``: the alternatives' nodes are numbered from ``total + 1`` in main-line order (so
+    a window can number them without reading the rest of the game)."""
+    starts, next_id, parent, ply = {}, total + 1, game, 0
+    while parent.variations:
+        ply += 1
+        for alternative in parent.variations[1:]:
+            size, stack = 0, [alternative]
+            while stack:
+                size += 1
+                stack.extend(stack.pop().variations)
+            starts[id(alternative)] = (next_id, size, ply)
+            next_id += size
+        parent = parent.variations[0]
+    return starts
 
 
 def _number_labels(entries: list[dict]) -> list[dict]:
@@ -326,34 +455,48 @@ def _error_marks(row: dict, rules, node: int) -> dict | None:
 
 
 def build_view(game: Game, row: dict, *, ply: int | None = None, node: int | None = None,
-               flip: bool = False) -> dict:
+               flip: bool = False, window: tuple[int, int] | None = None) -> dict:
     """Everything the viewer page shows: the board at the node asked for (``node``, else the
     main line's ``ply``, else the start), the move tree for the move list and the per-node data
-    for the browser.  Raises LookupError for a ply or node the game does not have."""
-    plies = len(game.mainline_moves())
+    for the browser.  Raises LookupError for a ply or node the game does not have.
+
+    ``window = (lo, hi)``: a long game, of which only the main line's plies ``lo`` to ``hi`` and
+    the alternatives branching off them are on the page (``data.ids`` names each node; the
+    viewer loads the page of another ply to go beyond)."""
+    plies = len(game.mainline_moves()) if window is None else row["ply_count"]
     if node is None and ply is not None and ply > plies:
         raise LookupError(f"ply {ply}: game {row['id']} has {plies} plies (0 to {plies})")
     want = node if node is not None else (ply or 0)
     error = _error_marks(row, game.rules, plies) if row["status"] == "invalid" else None
     walk = _TreeWalk(game, want, flip, error)
-    first = game.variations[0] if game.variations else None
-    lines = walk.line(0, game, first, True) if first is not None else []
+    if window is not None:
+        lines = walk.window(game, window[0], window[1], _variation_starts(game, plies))
+    else:
+        first = game.variations[0] if game.variations else None
+        lines = walk.line(0, game, first, True) if first is not None else []
     if walk.svg is None:
-        raise LookupError(f"node {want}: game {row['id']} has nodes 0 to {len(walk.nodes) - 1}")
+        raise LookupError(f"node {want}: game {row['id']} has no such node" if window else
+                          f"node {want}: game {row['id']} has nodes 0 to {len(walk.nodes) - 1}")
+    shown = walk.nodes[walk.ids.index(want)]
     rules = walk.board.rules
     labels = {t.id: t.kanji or t.id for t in rules.types}
     data = {"game": row["id"], "variant": row["variant"], "ruleset": row["ruleset"], "plies": plies,
             "current": want, "flip": flip, "drops": walk.drops, "labels": labels if walk.drops else {},
             "error": error, "nodes": walk.nodes}
+    if window is not None:
+        data["ids"], data["window"] = walk.ids, list(window)
     return {"svg": walk.svg, "hands": walk.shown_hands, "lines": lines, "current": want,
-            "current_ply": walk.nodes[want]["d"], "mainline": want <= plies, "plies": plies,
-            "drops": walk.drops, "comment": game.comment, "error": error, "data": data, "labels": labels}
+            "current_ply": shown["d"], "position": shown["pos"], "mainline": want <= plies, "plies": plies,
+            "drops": walk.drops, "comment": game.comment,
+            "error": error, "data": data, "labels": labels, "window": window}
 
 
-def game_json(row: dict, game: Game | None, unreadable: str | None) -> dict:
+def game_json(row: dict, game: Game | None, unreadable: str | None, first: int = 1,
+              count: int | None = None) -> dict:
     """``/api/games/<id>``: the stored row's facts and, when the game can be replayed, its moves
     (:func:`formats.jsonexport.game_to_dict`: every ply with its text, compact move, position
-    after it, comments, NAGs and variations as nested lists)."""
+    after it, comments, NAGs and variations as nested lists), ``count`` plies from ply ``first``
+    (``moves_next``: the ``moves_from`` of the next part, null at the end)."""
     out = {k: row.get(k) for k in ("id", "variant", "ruleset", "status", "event", "site", "date", "round",
                                    "sente", "gote", "result", "termination", "ply_count", "error",
                                    "warnings", "source_format")}
@@ -362,7 +505,9 @@ def game_json(row: dict, game: Game | None, unreadable: str | None) -> dict:
     if game is None:
         out.update(readable=False, unreadable=unreadable, start=None, tags=[], comment="", moves=[])
         return out
-    data = game_to_dict(game)
+    data = game_to_dict(game, first_ply=first, max_plies=count)
+    end = first + len(data["moves"])
     out.update(readable=True, start=data["start"], tags=data["tags"], comment=data["comment"],
-               moves=data["moves"])
+               moves=data["moves"], moves_from=first,
+               moves_next=end if count is not None and end <= (row["ply_count"] or 0) else None)
     return out

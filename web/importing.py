@@ -32,14 +32,15 @@ import hmac
 import secrets
 from dataclasses import dataclass, field
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, abort, after_this_request, current_app, g, jsonify, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from daikifu.archive.commands import error_text
+from daikifu.archive.importer import import_records
 from daikifu.archive.store import Archive, Record, make_record
+from daikifu.formats.game import GameError
 from daikifu.formats.reading import NotARecordError, read_text, record_text
 
-from .db import archive
+from .db import archive, variants
 
 bp = Blueprint("importing", __name__)
 
@@ -54,13 +55,34 @@ def _only_when_allowed():
                                "Start it with 'daikifu serve --allow-import' to add games from the browser.")
 
 
+#: The cookie that names the browser's import session (the form token is bound to it).
+SESSION_COOKIE = "daikifu_import"
+
+
+def _session_id() -> str:
+    """This browser's import session: the cookie's value, or a new one (sent with the answer)."""
+    sid = request.cookies.get(SESSION_COOKIE, "")
+    if len(sid) == 64 and all(c in "0123456789abcdef" for c in sid):
+        return sid
+    if "daikifu_new_session" not in g:
+        g.daikifu_new_session = secrets.token_hex(32)
+
+        @after_this_request
+        def _set_cookie(response):
+            response.set_cookie(SESSION_COOKIE, g.daikifu_new_session, httponly=True, samesite="Strict")
+            return response
+    return g.daikifu_new_session
+
+
 def form_token() -> str:
-    """The token the import forms carry: an HMAC of the application's ``SECRET_KEY`` if it has
-    one, else of a random secret made once per application (per process)."""
+    """The token the import forms carry: an HMAC of this browser's import session (a cookie) with
+    the application's ``SECRET_KEY`` if it has one, else with a random secret made once per
+    application (per process).  A token is good for one session only: a page of another browser,
+    or a token seen elsewhere, is refused."""
     key = current_app.config.get("SECRET_KEY")  # set it when several processes serve the archive
     secret = (key.encode() if isinstance(key, str) else key) if key else \
         current_app.extensions.setdefault("daikifu_import_secret", secrets.token_bytes(32))
-    return hmac.new(secret, b"daikifu import form", hashlib.sha256).hexdigest()
+    return hmac.new(secret, b"daikifu import form:" + _session_id().encode(), hashlib.sha256).hexdigest()
 
 
 def _too_large() -> None:
@@ -104,6 +126,11 @@ class Checked:
         return out
 
 
+def error_text(error: dict) -> str:
+    """An error held as a dict, as one line (the command line's wording)."""
+    return str(GameError.from_dict(error))
+
+
 def decode_upload(data: bytes, name: str | None = None) -> str:
     """Upload bytes as text, decoded as the reading pipeline decodes them (the text shown and sent
     back for the add step is exactly the text read)."""
@@ -113,14 +140,15 @@ def decode_upload(data: bytes, name: str | None = None) -> str:
         return record_text(data, name=name, fmt="kif")[0]  # shown as decoded for a Japanese record
 
 
-def read_record(text: str, name: str) -> tuple[str | None, list[Checked]]:
-    """The format found and every game of ``text``, validated (format None: no record)."""
+def read_record(text: str, name: str, variants=None) -> tuple[str | None, list[Checked]]:
+    """The format found and every game of ``text``, validated (format None: no record); variant
+    names are looked up in ``variants`` (the application passes its registry)."""
     try:
         text, fmt = record_text(text, name=name)
     except NotARecordError as exc:
         return None, [Checked(1, None, {"message": str(exc)})]
     checked = []
-    records = [make_record(g, fmt) for g in read_text(text, fmt=fmt, name=name)]
+    records = [make_record(g, fmt) for g in read_text(text, fmt=fmt, name=name, variants=variants)]
     lines = text.splitlines()
     for n, rec in enumerate(records, start=1):
         item = Checked(n, rec, rec.error)
@@ -146,27 +174,21 @@ def _mark_stored(a: Archive, checked: list[Checked]) -> None:
 
 
 def add_games(a: Archive, checked: list[Checked], name: str, fmt: str, store_invalid: bool) -> dict:
-    """Store the games in one transaction with an ``imports`` row; returns the counts."""
-    counts = {"games": len(checked), "imported": 0, "duplicates": 0, "prefixes": 0, "invalid": 0, "plies": 0}
-    errors = []
-    with a.transaction():
-        import_id = a.start_import(f"web import: {name}")
-        for item in checked:
-            rec = item.record
-            if rec is None or not rec.valid:
-                counts["invalid"] += 1
-                errors.append(item.error or {"message": "invalid game"})
-            else:
-                counts["plies"] += rec.ply_count
-            if rec is None:  # not readable: there is nothing to store
-                item.verdict = "skipped"
-                continue
-            item.game_id, verdict = a.add_record(rec, import_id, skip_invalid=not store_invalid)
-            item.verdict = "skipped" if verdict == "invalid" and item.game_id is None else verdict
-            key = {"imported": "imported", "duplicate": "duplicates", "prefix": "prefixes"}.get(verdict)
-            if key:
-                counts[key] += 1
-        a.update_import(import_id, finished=True, format=fmt, errors=errors or None, **counts)
+    """Store the games with the archive's import function (one transaction, an ``imports`` row);
+    returns the counts."""
+    readable = [item for item in checked if item.record is not None]
+    summary, stored = import_records(a, [item.record for item in readable], f"web import: {name}", fmt,
+                                     skip_invalid=not store_invalid)
+    for item, (game_id, verdict) in zip(readable, stored):
+        item.game_id = game_id
+        item.verdict = "skipped" if verdict == "invalid" and game_id is None else verdict
+    counts = summary.counts()
+    unreadable = len(checked) - len(readable)  # nothing to store: counted as invalid games
+    counts["games"] += unreadable
+    counts["invalid"] += unreadable
+    for item in checked:
+        if item.record is None:
+            item.verdict = "skipped"
     return counts
 
 
@@ -189,9 +211,10 @@ def _submitted() -> tuple[str, str, str, bool]:
         upload = request.files.get("file")
     except RequestEntityTooLarge:
         _too_large()
-    if not hmac.compare_digest(values.get("token", ""), form_token()):
+    if SESSION_COOKIE not in request.cookies or not hmac.compare_digest(values.get("token", ""), form_token()):
         abort(400, description="The form has expired or did not come from this viewer (bad or missing "
-                               "token): reload the import page and try again.")
+                               "token, or the browser does not keep this viewer's cookie): reload the "
+                               "import page and try again.")
     action = values.get("action", "check")
     if action not in ("check", "add"):
         abort(400, description=f"Unknown action {action!r}: expected 'check' or 'add'.")
@@ -210,7 +233,7 @@ def _submitted() -> tuple[str, str, str, bool]:
 @bp.post("/import")
 def submit():
     action, text, name, store_invalid = _submitted()
-    fmt, checked = read_record(text, name)
+    fmt, checked = read_record(text, name, variants())
     a = archive()
     counts = None
     if action == "add":
@@ -238,7 +261,7 @@ def api_submit():
         abort(400, description="'text' must be the record as a non-empty string.")
     if action not in ("check", "add") or not isinstance(name, str):
         abort(400, description="'action' must be 'check' or 'add', and 'name' a string.")
-    fmt, checked = read_record(text, name)
+    fmt, checked = read_record(text, name, variants())
     a = archive()
     out = {"action": action, "name": name, "format": fmt}
     if action == "add":

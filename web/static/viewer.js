@@ -16,6 +16,10 @@
   var svg = document.getElementById(data.board || "board");  // pages other than the viewer name theirs
   if (!svg) return;
   var nodes = data.nodes;
+  if (data.ids) {  // a window of a long game (web/games.py): nodes by id; other plies load their page
+    nodes = [];
+    data.ids.forEach(function (id, i) { nodes[id] = data.nodes[i]; });
+  }
   var current = data.current;
   var flip = svg.getAttribute("data-flip") === "1";
   var files = +svg.getAttribute("data-files"), ranks = +svg.getAttribute("data-ranks");
@@ -140,6 +144,12 @@
   }
 
   function goTo(target) {
+    if (data.ids && target !== current && target >= 0 && !nodes[target]) {  // beyond the window
+      var query = new URLSearchParams(target <= data.plies ? {ply: target} : {node: target});
+      if (flip) query.set("flip", "1");
+      location.search = query.toString();
+      return;
+    }
     if (target === current || target < 0 || target >= nodes.length) return;
     var path = [];
     var onPath = {};
@@ -247,9 +257,15 @@
 
   var actions = {
     "btn-start": function () { goTo(0); },
-    "btn-back": function () { if (nodes[current].p !== null) goTo(nodes[current].p); },
-    "btn-forward": function () { if (children[current].length) goTo(children[current][0]); },
-    "btn-end": function () { goTo(endOfLine(current)); },
+    "btn-back": function () {
+      if (nodes[current].p !== null) goTo(nodes[current].p);
+      else if (data.ids && current > 0 && current <= data.plies) goTo(current - 1);  // window's start
+    },
+    "btn-forward": function () {
+      if (children[current].length) goTo(children[current][0]);
+      else if (data.ids && current < data.plies) goTo(current + 1);  // window's end
+    },
+    "btn-end": function () { goTo(data.ids && current <= data.plies ? data.plies : endOfLine(current)); },
     "btn-flip": toggleFlip,
     "btn-labels": function () { if (kanjiTexts.length) setLabels(!idLabels); }
   };

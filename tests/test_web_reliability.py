@@ -1,0 +1,228 @@
+"""The web layer under faults (issue 15): a locked archive is 503 "busy", every over-limit body
+413, the import token bound to a session, unknown Host names refused, read-only opening leaves no
+file beside the archive, a hostile record answered without a 500."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from lxml import html
+
+from daikifu.archive.store import Archive, make_record
+from daikifu.formats.lsn import read_game
+from daikifu.web import create_app
+
+GAME = '[Variant "shogi"]\n\n1. P-c4 P-c6 *\n'
+
+
+@pytest.fixture
+def db(tmp_path) -> Path:
+    path = tmp_path / "archive.db"
+    a = Archive(path)
+    a.close()
+    return path
+
+
+def _client(db, **kwargs):
+    return create_app(db, allow_import=True, **kwargs).test_client()
+
+
+def _token(client) -> str:
+    page = html.fromstring(client.get("/import").data)
+    return page.xpath("//form[contains(@class, 'check-form')]//input[@name='token']/@value")[0]
+
+
+def test_an_add_while_another_program_writes_answers_503_busy(db):
+    client = _client(db, busy_timeout=0.2)
+    token = _token(client)
+    writer = sqlite3.connect(db, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # as a long 'daikifu import' holds it
+    try:
+        r = client.post("/import", data={"token": token, "action": "add", "record": GAME})
+        assert r.status_code == 503 and b"archive is busy" in r.data
+        assert r.headers["Retry-After"] == "5"
+        r = client.post("/api/import", json={"text": GAME, "action": "add"})
+        assert r.status_code == 503 and "busy" in r.get_json()["error"]["message"]
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    r = client.post("/api/import", json={"text": GAME, "action": "add"})
+    assert r.status_code == 200 and r.get_json()["counts"]["imported"] == 1
+
+
+def test_the_import_page_says_what_busy_means(db):
+    assert b"busy" in _client(db).get("/import").data
+
+
+def test_a_chunked_body_over_the_limit_is_413(db):
+    client = _client(db, max_upload=4096)
+    body = b'{"text": "' + b"x" * 10_000 + b'"}'
+    # a chunked body has no Content-Length: the server learns its size only by reading it
+    r = client.post("/api/import", input_stream=io.BytesIO(body),
+                    headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+                    environ_overrides={"wsgi.input_terminated": True})
+    assert r.status_code == 413
+
+
+def test_the_import_token_belongs_to_one_session(db):
+    app = create_app(db, allow_import=True)
+    alice, mallory = app.test_client(), app.test_client()
+    token = _token(alice)
+    assert alice.post("/import", data={"token": token, "record": GAME}).status_code == 200
+    _token(mallory)  # a session of her own
+    assert mallory.post("/import", data={"token": token, "record": GAME}).status_code == 400
+    stranger = app.test_client()  # no session at all
+    assert stranger.post("/import", data={"token": token, "record": GAME}).status_code == 400
+
+
+@pytest.mark.parametrize("host, status", [("localhost", 200), ("127.0.0.1:5000", 200), ("[::1]:80", 200),
+                                          ("LOCALHOST.", 200), ("evil.example", 400),
+                                          ("localhost.evil.example", 400), ("127.0.0.1.nip.io", 400)])
+def test_only_local_host_names_are_answered(db, host, status):
+    client = create_app(db).test_client()
+    assert client.get("/", headers={"Host": host}).status_code == status
+
+
+def test_more_host_names_can_be_allowed(db):
+    client = create_app(db, allowed_hosts=("localhost", "Shogi.Example")).test_client()
+    assert client.get("/", headers={"Host": "shogi.example:8080"}).status_code == 200
+    assert client.get("/api/games", headers={"Host": "evil.example"}).status_code == 400
+    assert create_app(db, allowed_hosts=("*",)).test_client().get(
+        "/", headers={"Host": "any.example"}).status_code == 200
+
+
+def test_read_only_serving_creates_no_file_beside_the_archive(db):
+    before = sorted(p.name for p in db.parent.iterdir())
+    client = create_app(db).test_client()
+    for url in ("/", "/api/games", "/stats", "/positions"):
+        assert client.get(url).status_code == 200
+    assert sorted(p.name for p in db.parent.iterdir()) == before
+
+
+def test_a_hostile_number_in_an_imported_record_is_no_500(db):
+    text = GAME + "\n" + '[Variant "shogi"]\n\n1. P-c4 $' + "9" * 5000 + " P-c6 *\n" + "\n" + GAME
+    client = _client(db)
+    r = client.post("/api/import", json={"text": text, "action": "check"})
+    assert r.status_code == 200
+    games = r.get_json()["games"]
+    assert [g["error"] is None for g in games] == [True, False, True]
+    assert games[1]["error"]["line"] == 7
+
+
+# --- long games: a window of the main line, pages of moves, cached ---------------------------------
+
+CYCLE = ["K-e2", "K-e8", "K-e1", "K-e9"]
+
+
+def _long_game(plies: int) -> str:
+    """Kings stepping to and fro for ``plies`` plies, an alternative to ply 5 (with a comment)
+    and one to ply 30."""
+    words = []
+    for ply in range(1, plies + 1):
+        move = CYCLE[(ply - 1) % 4]
+        words.append(f"{(ply + 1) // 2}. {move}" if ply % 2 else move)
+        if ply == 5:
+            words.append("{the king comes back} (3. K-d2 {or aside})")
+        if ply == 30:
+            words.append("(15... K-d8 16. K-e1)")
+    return '[Variant "shogi"]\n[Event "long"]\n\n' + " ".join(words) + " *\n"
+
+
+@pytest.fixture
+def long_app(tmp_path):
+    path = tmp_path / "long.db"
+    with Archive(path) as a:
+        rec = make_record(read_game(_long_game(60)), "lsn")
+        a.add_record(rec, a.start_import("test"))
+    return create_app(path, config={"DAIKIFU_LONG_GAME": 20, "DAIKIFU_WINDOW": 10})
+
+
+def _data(response) -> dict:
+    page = html.fromstring(response.data)
+    return json.loads(page.xpath("//script[@id='game-data']/text()")[0])
+
+
+def _full_nodes(app) -> dict:
+    """Node id -> node data of the whole game, built without a window."""
+    from daikifu.web.games import build_view
+    with app.app_context():
+        a = Archive(app.config["DAIKIFU_DB"], readonly=True)
+        try:
+            row, game = a.game(1), a.load_game(1)
+        finally:
+            a.close()
+    data = build_view(game, row)["data"]
+    return dict(enumerate(data["nodes"]))
+
+
+def test_a_long_game_page_holds_a_window_numbered_as_the_whole_game(long_app):
+    client = long_app.test_client()
+    full = _full_nodes(long_app)
+    first = _data(client.get("/games/1"))
+    # plies 0 to 10, and the alternative to ply 5: numbered after the 60 plies of the main line
+    assert first["window"] == [0, 10] and first["ids"] == list(range(11)) + [61] and first["plies"] == 60
+    assert first["nodes"][-1]["m"] == "K-d2" and first["nodes"][-1]["p"] == 4
+    middle = _data(client.get("/games/1?ply=30"))
+    assert middle["window"] == [25, 35]
+    ids = middle["ids"]
+    assert ids == list(range(25, 36)) + [62, 63]  # the alternative to ply 30 follows the one to ply 5
+    for node_id, node in zip(ids, middle["nodes"]):
+        if node_id <= 60:
+            expected = dict(full[node_id])
+            if node_id == 25:
+                expected["p"] = None  # the window's root: its parent is on another page
+        else:  # the same move of the same alternative in the whole tree
+            expected = next(n for k, n in full.items() if k > 60 and n["m"] == node["m"] and n["d"] == node["d"])
+            expected = dict(expected, p=node["p"])
+        assert node == expected
+    assert middle["nodes"][11]["p"] == 29 and middle["nodes"][12]["p"] == 62
+    # the alternative's node is a permalink of its own, shown in the window around its branch
+    variation = ids[11]
+    page = client.get(f"/games/1?node={variation}")
+    assert page.status_code == 200 and _data(page)["current"] == variation
+    assert html.fromstring(page.data).xpath("//input[@id='position-string']/@value")[0] == middle["nodes"][11]["pos"]
+
+
+def test_a_long_game_refuses_plies_and_nodes_it_does_not_have(long_app):
+    client = long_app.test_client()
+    assert client.get("/games/1?ply=61").status_code == 400
+    assert client.get("/games/1?node=500").status_code == 400
+    assert client.get("/games/1?ply=60").status_code == 200
+
+
+def test_the_json_of_a_game_comes_in_parts(long_app):
+    from daikifu.formats.jsonexport import game_to_dict
+
+    client = long_app.test_client()
+    whole = game_to_dict(read_game(_long_game(60)))["moves"]
+    part = client.get("/api/games/1?moves_from=21&moves_count=10").get_json()
+    assert part["moves"] == whole[20:30] and part["moves_from"] == 21 and part["moves_next"] == 31
+    last = client.get("/api/games/1?moves_from=51&moves_count=10").get_json()
+    assert last["moves"] == whole[50:] and last["moves_next"] is None
+    assert client.get("/api/games/1").get_json()["moves"] == whole  # up to 1000 plies: all of them
+    assert client.get("/api/games/1?moves_from=0").status_code == 400
+
+
+def test_game_pages_are_the_same_from_the_cache(long_app):
+    client = long_app.test_client()
+    assert client.get("/games/1?ply=40").data == client.get("/games/1?ply=40").data
+    assert client.get("/api/games/1").data == client.get("/api/games/1").data
+
+
+def test_serve_allow_host_adds_names_to_the_local_ones(db, monkeypatch):
+    from click.testing import CliRunner
+    from flask import Flask
+
+    from daikifu.cli import main
+    apps = []
+    monkeypatch.setattr(Flask, "run", lambda app, **kw: apps.append(app))
+    result = CliRunner().invoke(main, ["serve", "--db", str(db), "--allow-host", "Shogi.Example"])
+    assert result.exit_code == 0, result.output
+    client = apps[0].test_client()
+    assert client.get("/", headers={"Host": "shogi.example"}).status_code == 200
+    assert client.get("/", headers={"Host": "localhost:5000"}).status_code == 200
+    assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
