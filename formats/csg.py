@@ -86,7 +86,7 @@ def _reader(m: re.Match):
 
 
 def read_csg(text: str, *, file: str | None = None, variant: str | None = None, lenient: bool = False,
-             visitor=None) -> Iterator:
+             visitor=None, variants=None) -> Iterator:
     """The game of a ``.csg`` record (a :class:`Game` by default)."""
     lines = text.splitlines()
     raw = RawGame(1, 1, 0, text)
@@ -117,4 +117,4 @@ def read_csg(text: str, *, file: str | None = None, variant: str | None = None, 
         if m.group("number") == "0":
             continue  # the server's dummy first line
         raw.moves.append(RawMove(line.strip(), n, line.index(m.group("piece")) + 1, _reader(m)))
-    yield play(raw, variant or VARIANT, visitor=visitor, lenient=lenient, file=file)
+    yield play(raw, variant or VARIANT, visitor=visitor, lenient=lenient, file=file, variants=variants)
