@@ -1,8 +1,8 @@
 """Chu Shogi records: the Chu Shogi server's ``.csg`` games (the six historical games, three of
 them handicap games) read by the reading pipeline and replayed by the rules core.
 
-The ply counts are those of tests/data/real/MANIFEST.md, except hist5: the MANIFEST says 339, the
-record has 343 plies (its last move line is numbered 172 and both sides moved at 172).
+The ply counts are those of tests/data/real/MANIFEST.md (hist5 has 343: its last move line is
+numbered 172 and both sides moved at 172).
 """
 
 from __future__ import annotations
