@@ -484,3 +484,6 @@ def _write_ki2(game, encoding):
 register_format(RecordFormat("ki2", "KI2", _lazy("ki2", "looks_like_ki2"), _read_ki2, _write_ki2,
                              ("ki2", "ki2u"), japanese=True, encodings=("utf-8", "cp932"),
                              variants=_shogi_board))
+# read only, and not named in the "not a record" message (a format of one historical archive)
+register_format(RecordFormat("csg", "Chu Shogi server (.csg)", _lazy("csg", "looks_like_csg"), _lazy("csg", "read_csg"),
+                             None, ("csg",), listed=False), before="usi")
