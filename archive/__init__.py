@@ -14,7 +14,7 @@
 import daikifu
 
 _EXPORTS = {
-    "ImportSummary": ".importer", "import_paths": ".importer",
+    "ImportSummary": ".importer", "import_paths": ".importer", "import_records": ".importer",
     "QueryError": ".queries", "Replayer": ".queries", "Target": ".queries", "explore": ".queries",
     "parse_material": ".queries", "search_material": ".queries", "search_position": ".queries", "target": ".queries",
     "archive_stats": ".stats", "stats_csv": ".stats",
@@ -24,9 +24,4 @@ _EXPORTS = {
 # the names above are imported on first use: a command's --help imports this package without them
 __getattr__, __dir__ = daikifu.lazy_exports(__name__, _EXPORTS)
 
-__all__ = [
-    "Archive", "ArchiveError", "Record", "make_record", "digest_of", "STATUSES", "DEFAULT_DB", "ENV_DB",
-    "import_paths", "ImportSummary",
-    "Replayer", "Target", "target", "search_position", "search_material", "parse_material", "explore", "QueryError",
-    "archive_stats", "stats_csv",
-]
+__all__ = list(_EXPORTS)

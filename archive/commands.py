@@ -36,16 +36,11 @@ db_option = click.option(
     help=f"The archive database (also from the {ENV_DB} environment variable).")
 
 
-def _variants_env(ctx: click.Context):
-    """Make the global --variants-dir visible to the readers (and to import worker processes)."""
-    from daikifu.replay.variant import extra_variants_dir
-    return extra_variants_dir(ctx.find_root().params.get("variants_dir"))
-
-
-def _open(path: str, create: bool = False) -> Archive:
+def _open(ctx: click.Context, path: str, create: bool = False) -> Archive:
+    """The archive at ``path``, its games' variants looked up in the command line's registry."""
     from .store import Archive, ArchiveError
     try:
-        return Archive(path, create=create)
+        return Archive(path, create=create, variants=registry(ctx))
     except ArchiveError as exc:
         raise fail(str(exc)) from None
 
@@ -145,7 +140,7 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
     from .store import ArchiveError
     from .importer import ImportInterrupted, import_paths
 
-    archive = _open(db_path, create=True)
+    archive = _open(ctx, db_path, create=True)
     bar = None
     show_bar = not as_json and sys.stderr.isatty()
     state = {"shown": 0}
@@ -162,19 +157,19 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
 
     code = 0
     try:
-        with _variants_env(ctx):
-            try:
-                summary = import_paths(archive, list(files), jobs=jobs, lenient=lenient,
-                                       skip_invalid=skip_invalid, progress=progress,
-                                       fmt=None if fmt == "auto" else fmt,
-                                       variant=variant.slug if variant is not None else None)
-            except ImportInterrupted as exc:
-                summary = exc.summary
-                code = 130
-            except FileNotFoundError as exc:
-                raise fail(str(exc)) from None
-            except (ArchiveError, OSError) as exc:
-                raise fail(str(exc)) from None
+        try:
+            summary = import_paths(archive, list(files), jobs=jobs, lenient=lenient,
+                                   skip_invalid=skip_invalid, progress=progress,
+                                   fmt=None if fmt == "auto" else fmt,
+                                   variant=variant.slug if variant is not None else None,
+                                   variants=registry(ctx))
+        except ImportInterrupted as exc:
+            summary = exc.summary
+            code = 130
+        except FileNotFoundError as exc:
+            raise fail(str(exc)) from None
+        except (ArchiveError, OSError) as exc:
+            raise fail(str(exc)) from None
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -243,7 +238,7 @@ def games_command(ctx, db_path, variant, player, sente, gote, result, status, si
       daikifu games --variant dai-kagamigi --search "opening trap" --limit 20
       daikifu games --status invalid --json
     """
-    archive = _open(db_path)
+    archive = _open(ctx, db_path)
     with archive:
         rows = _query(archive, _filters(ctx, variant, player, sente, gote, result, status, since, until,
                                         search), limit)
@@ -283,6 +278,10 @@ def _resolve_game(archive: Archive, ref: str) -> int:
     raise click.BadParameter(f"{ref!r} is neither a game id nor the start of a digest", param_hint="'GAME'")
 
 
+#: A game longer than this: ``show --ply N`` reads and lists its moves up to ply N only.
+LONG_GAME = 2000
+
+
 @click.command("show", context_settings=CONTEXT)
 @click.argument("game_ref", metavar="GAME")
 @click.option("--ply", type=click.IntRange(0), metavar="N",
@@ -294,7 +293,8 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
     """Show one game: tags, moves, and a diagram of the position after --ply N plies.
 
     GAME is a game id (see `daikifu games`) or the start of a game's digest.  For an invalid game
-    the moves up to its first error are shown, with the error.
+    the moves up to its first error are shown, with the error.  For a game of more than 2000
+    plies, --ply N reads and lists the moves up to ply N only (the rest would take seconds).
 
     \b
     Examples:
@@ -306,15 +306,19 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
     from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import move_dict
 
-    archive = _open(db_path)
-    with archive, _variants_env(ctx):
+    archive = _open(ctx, db_path)
+    with archive:
         game_id = _resolve_game(archive, game_ref)
         row = archive.game(game_id)
         if row is None:
             raise fail(f"no game {game_id} in {db_path}")
         unreadable = None
+        total = row["ply_count"] or 0
+        partial = ply is not None and total > LONG_GAME and ply < total
+        if ply is not None and ply > total:
+            raise click.BadParameter(f"game {game_id} has {total} plies", param_hint="'--ply'")
         try:
-            game = archive.load_game(game_id)
+            game = archive.load_game(game_id, ply if partial else None)
         except (VariantError, ValueError, ArchiveError) as exc:
             if row["status"] != "invalid":
                 raise fail(f"game {game_id}: cannot read its text again: {exc}") from None
@@ -340,6 +344,7 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
         data = dict(row)
         data["moves"] = moves
         data["ply"] = stop
+        data["moves_complete"] = not partial
         data["position"], data["hash"], data["diagram"] = shown
         _echo_json(data)
         return
@@ -371,6 +376,8 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
         for m in moves:
             if m["comment"]:
                 echo(f"  {m['ply']}. {m['move']}: {m['comment']}")
+        if partial:
+            echo(f"  ... {total - stop} more plies (daikifu show {game_id} lists them all)")
     else:
         echo("(no moves)")
     if board is None:
@@ -419,9 +426,9 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
 
     if as_json:
         fmt = "json"
-    archive = _open(db_path)
+    archive = _open(ctx, db_path)
     count = 0
-    with archive, _variants_env(ctx):
+    with archive:
         filters = _filters(ctx, variant, player, sente, gote, result, status, since, until, search)
         try:
             matching = archive.count(**filters)
@@ -496,7 +503,7 @@ def upgrade_command(db_path, as_json):
       daikifu upgrade --json
     """
     from . import schema
-    archive = _open(db_path)
+    archive = _open(None, db_path)  # no game is read
     was = archive.schema_before  # opening a writable archive migrates it
     archive.close()
     if as_json:

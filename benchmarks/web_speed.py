@@ -20,6 +20,15 @@ under 20 ms p50 (the analysis board issue).
 
     python benchmarks/web_speed.py
     python benchmarks/web_speed.py --repeats 20 --searches 100 --json
+
+``--load`` runs the load test instead: 50 concurrent clients (``--clients``) for 30 seconds in all
+(``--seconds``, shared between the four paths) on ``/``, the long game's page, ``/api/positions``
+and ``/api/explore``, against the viewer under waitress (``pip install waitress``; Werkzeug's
+threaded server otherwise) in a process of its own on the loopback interface; it reports
+requests per second, p50/p99 latency and errors per path.
+
+    python benchmarks/web_speed.py --load
+    python benchmarks/web_speed.py --load --clients 20 --seconds 10 --json
 """
 
 from __future__ import annotations
@@ -124,14 +133,146 @@ def pct(values: list, q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+# --- the load test: many clients at once, under the production server -------------------------
+
+
+def serve_production(db: Path, threads: int):
+    """The viewer under waitress (the server docs/web.md recommends) in a process of its own on a
+    free loopback port, or under Werkzeug's threaded server when waitress is not installed.
+    Returns (base URL, process, server name)."""
+    import socket
+    import subprocess
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    try:
+        import waitress  # noqa: F401  (an optional benchmark dependency: pip install waitress)
+        name = f"waitress ({threads} threads)"
+        code = (f"import logging, waitress; from daikifu.web import create_app; "
+                f"logging.getLogger('waitress').setLevel(logging.ERROR); "
+                f"waitress.serve(create_app({str(db)!r}), host='127.0.0.1', port={port}, threads={threads}, "
+                f"_quiet=True)")
+    except ImportError:
+        name = "werkzeug (threaded; pip install waitress for the production server)"
+        code = (f"import logging; logging.getLogger('werkzeug').setLevel(logging.ERROR); "
+                f"from werkzeug.serving import run_simple; from daikifu.web import create_app; "
+                f"run_simple('127.0.0.1', {port}, create_app({str(db)!r}), threaded=True)")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(base + "/api/variants", timeout=2).read()
+            return base, proc, name
+        except OSError:
+            time.sleep(0.2)
+    proc.terminate()
+    raise RuntimeError("the server did not start")
+
+
+def load(base: str, paths: list[str], clients: int, seconds: float) -> dict:
+    """``clients`` threads, each with one keep-alive connection, request ``paths`` in turn for
+    ``seconds``: requests per second, p50/p99 latency and errors per path (loopback only; every
+    request has a 30 s timeout, so the run is bounded)."""
+    import http.client
+    host, port = urllib.parse.urlparse(base).netloc.split(":")
+    results: dict = {path: [] for path in paths}
+    errors: dict = {path: 0 for path in paths}
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+
+    def client(n: int):
+        conn = http.client.HTTPConnection(host, int(port), timeout=30)
+        i = n
+        while time.monotonic() < stop:
+            path = paths[i % len(paths)]
+            i += 1
+            t = time.perf_counter()
+            try:
+                conn.request("GET", path)
+                response = conn.getresponse()
+                response.read()
+                ok = response.status == 200
+            except (OSError, http.client.HTTPException):
+                ok = False
+                conn.close()
+                conn = http.client.HTTPConnection(host, int(port), timeout=30)
+            elapsed = time.perf_counter() - t
+            with lock:
+                if ok:
+                    results[path].append(elapsed)
+                else:
+                    errors[path] += 1
+        conn.close()
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - started
+    out = {}
+    for path in paths:
+        times = results[path]
+        out[path] = {"requests": len(times), "per_second": round(len(times) / wall, 1),
+                     "ms_p50": round(pct(times, 0.5) * 1000, 1) if times else None,
+                     "ms_p99": round(pct(times, 0.99) * 1000, 1) if times else None,
+                     "errors": errors[path]}
+    return out
+
+
+def load_main(args) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "web.db"
+        long_id = build(db, args.plies)
+        with Archive(db, readonly=True) as a:
+            gid, n = a.conn.execute("SELECT id, ply_count FROM games WHERE variant = 'shogi' AND status = 'valid' "
+                                    "ORDER BY ply_count DESC").fetchone()
+        paths = {"/": "/", "/games/<id>": f"/games/{long_id}",
+                 "/api/positions": f"/api/positions?game={gid}&ply={n // 2}",
+                 "/api/explore": "/api/explore?variant=shogi"}
+        base, proc, server = serve_production(db, args.threads)
+        try:
+            for path in paths.values():  # warm-up: rules compiled, caches filled
+                urllib.request.urlopen(base + path, timeout=60).read()
+            per_path = {}
+            for name, path in paths.items():  # one path at a time: its own figures
+                per_path[name] = load(base, [path], args.clients, args.seconds / len(paths))[path]
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                          "load_average": [round(x, 2) for x in os.getloadavg()]},
+              "server": server, "clients": args.clients, "seconds": args.seconds, "paths": per_path}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    m = report["machine"]
+    print(f"({m['cpus']} CPUs, Python {m['python']}, load average {m['load_average']}); {server}; "
+          f"{args.clients} clients, {args.seconds:g} s in all")
+    for name, r in per_path.items():
+        print(f"  {name:16} {r['per_second']:8.1f} req/s  p50 {r['ms_p50']} ms  p99 {r['ms_p99']} ms  "
+              f"errors {r['errors']}")
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--load", action="store_true",
+                   help="the load test instead: --clients at once for --seconds on /, a game page, "
+                        "/api/positions and /api/explore, under waitress")
+    p.add_argument("--clients", type=int, default=50, help="concurrent clients of the load test (default 50)")
+    p.add_argument("--seconds", type=float, default=30, help="length of the load test (default 30)")
+    p.add_argument("--threads", type=int, default=8, help="the server's threads in the load test (default 8)")
     p.add_argument("--plies", type=int, default=400, help="length of the long game (default 400)")
     p.add_argument("--repeats", type=int, default=11, help="requests per page (median reported)")
     p.add_argument("--searches", type=int, default=60, help="random position searches")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    if args.load:
+        return load_main(args)
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "web.db"

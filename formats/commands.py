@@ -10,9 +10,9 @@ from collections import Counter
 
 import click
 
-from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, read_bytes, write_bytes as _write
+from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, read_bytes, registry, write_bytes as _write
 from daikifu.replay.selfplay import ADJUDICATION_MARGIN, DEFAULT_MAX_PLIES, ENGINES, SelfPlayGame, generate_games
-from daikifu.replay.variant import IncompleteVariantError, VariantError, extra_variants_dir
+from daikifu.replay.variant import IncompleteVariantError, VariantError
 
 # the registry of formats is light; the Game tree, the readers and the writers are imported where
 # they are used, so that a command's --help loads none of them
@@ -24,22 +24,17 @@ WRITTEN = tuple(name for name, f in REGISTRY.items() if f.write is not None)
 NOT_A_RECORD_STATUS = 2
 
 
-def _variants_env(ctx: click.Context):
-    """Make the global --variants-dir visible to the readers."""
-    return extra_variants_dir(ctx.find_root().params.get("variants_dir"))
-
-
 def _slug(variant) -> str | None:
     return variant.slug if variant is not None else None
 
 
-def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None, limits=None):
+def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None, limits=None, variants=None):
     """Every game of a file, one at a time, through the reading pipeline (a file of any number of
     games holds one game in memory at a time)."""
     data = read_bytes(path)
     name = "<stdin>" if path == "-" else path
     return read_record(data, name=name, fmt=None if fmt == "auto" else fmt, variant=_slug(variant), lenient=lenient,
-                       limits=limits)
+                       limits=limits, variants=variants)
 
 
 class LimitParam(click.ParamType):
@@ -99,13 +94,12 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, as_json):
     from .validate import verdict
     read_limits = ReadLimits.from_pairs(limits)
     verdicts, not_records = [], []  # small dicts: the games are read one at a time and let go
-    with _variants_env(ctx):
-        for path in files:
-            try:
-                for game in read_records(path, fmt, lenient, variant, read_limits):
-                    verdicts.append(verdict(game, path))
-            except NotARecordError as exc:
-                not_records.append((path, str(exc)))
+    for path in files:
+        try:
+            for game in read_records(path, fmt, lenient, variant, read_limits, registry(ctx)):
+                verdicts.append(verdict(game, path))
+        except NotARecordError as exc:
+            not_records.append((path, str(exc)))
     if as_json:
         echo_json(verdicts + [{"file": path, "status": "not-a-record", "error": m} for path, m in not_records])
     else:
@@ -155,28 +149,27 @@ def convert_command(ctx, file, target, fmt, variant, output, encoding, as_json):
         target = "json"
     if target is None:
         raise click.UsageError("say which format to write: --to " + ", --to ".join(WRITTEN) + " (or --json)")
-    with _variants_env(ctx):
-        try:
-            games = list(read_records(file, fmt, False, variant))
-        except NotARecordError as exc:
-            raise fail(str(exc)) from None
-        for g in games:
-            if not g.valid:
-                click.echo(f"warning: {file}: game {g.number or 1} is invalid; converted up to its first bad "
-                           f"move: {g.errors[0]}", err=True)
-        writer = REGISTRY[target]
-        enc = encoding if encoding in writer.encodings else writer.encodings[0]
-        try:
-            if not writer.several and len(games) > 1:
-                if "{n}" not in output:
-                    raise fail(f"{file} has {len(games)} games and a {writer.title} file holds one: "
-                               f"give -o a name with {{n}}, e.g. game-{{n}}.{target}")
-                for n, g in enumerate(games, start=1):
-                    _write(output.replace("{n}", str(n)), write_record(g, target, enc))
-            else:
-                _write(output, write_records(games, target, enc))
-        except (UnsupportedConversion, ValueError) as exc:
-            raise fail(f"{file}: {exc}") from None
+    try:
+        games = list(read_records(file, fmt, False, variant, variants=registry(ctx)))
+    except NotARecordError as exc:
+        raise fail(str(exc)) from None
+    for g in games:
+        if not g.valid:
+            click.echo(f"warning: {file}: game {g.number or 1} is invalid; converted up to its first bad "
+                       f"move: {g.errors[0]}", err=True)
+    writer = REGISTRY[target]
+    enc = encoding if encoding in writer.encodings else writer.encodings[0]
+    try:
+        if not writer.several and len(games) > 1:
+            if "{n}" not in output:
+                raise fail(f"{file} has {len(games)} games and a {writer.title} file holds one: "
+                           f"give -o a name with {{n}}, e.g. game-{{n}}.{target}")
+            for n, g in enumerate(games, start=1):
+                _write(output.replace("{n}", str(n)), write_record(g, target, enc))
+        else:
+            _write(output, write_records(games, target, enc))
+    except (UnsupportedConversion, ValueError) as exc:
+        raise fail(f"{file}: {exc}") from None
     ctx.exit(0 if all(g.valid for g in games) else 1)
 
 

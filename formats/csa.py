@@ -359,13 +359,13 @@ def _split(text: str):
 
 
 def read_csa(text: str, *, file: str | None = None, variant: str | None = None, lenient: bool = False,
-             visitor=None) -> Iterator:
+             visitor=None, variants=None) -> Iterator:
     """Every game of a CSA text, one at a time (what the visitor's ``end_game`` returns: a
     :class:`Game` by default).  ``variant`` must be a 9x9 variant with shogi's pieces (default shogi)."""
     name = variant or "shogi"
     for number, (line, offset, lines) in enumerate(_split(text), start=1):
         raw = _GameText(number, line, offset, lines, file).read()
-        yield play(raw, name, visitor=visitor, lenient=lenient, file=file)
+        yield play(raw, name, visitor=visitor, lenient=lenient, file=file, variants=variants)
 
 
 # --- writing -------------------------------------------------------------------------------------

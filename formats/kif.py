@@ -4,8 +4,9 @@
 >>> data = write_kif(games[0], encoding="cp932")                          # doctest: +SKIP
 
 Reading
-    The bytes are decoded by what they are, not by what the file says: UTF-8 (with or without BOM)
-    when they are valid UTF-8, else cp932 (Shift_JIS); a ``#KIF ... encoding=`` line may lie.
+    The bytes are decoded by the reading pipeline's one policy (:mod:`formats.reading`: a BOM, a
+    declared encoding only when the bytes fit it -- a ``#KIF ... encoding=`` line may lie --, UTF-8,
+    cp932, EUC-JP); undecodable bytes give a warning on each line they are in.
     Every move is replayed through the rules core (:meth:`replay.Board.play`).  A move that cannot be
     read or is illegal gives a :class:`~formats.game.GameError` (file, game 1, line, column, ply,
     move text, message, expected, suggestions) and the rest of that line of play is skipped: the
@@ -39,10 +40,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from daikifu.replay import Board, IllegalMoveError, Move, PositionError, load_variant
+from daikifu.replay import Board, IllegalMoveError, Move, PositionError
 from daikifu.replay.position import format_position
 from daikifu.replay.squares import parse_square, square, square_file, square_name, square_rank
-from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, parse_options
+from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, VariantRegistry, parse_options
 
 from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode
 
@@ -206,31 +207,13 @@ def _hms(seconds: int) -> str:
 
 
 def _decode(data) -> tuple[str, str, bool]:
-    """(text, encoding found, whether undecodable bytes were replaced)."""
-    if isinstance(data, str):
-        return (data[1:] if data.startswith("\ufeff") else data), "str", False
-    if not isinstance(data, (bytes, bytearray, memoryview)):
+    """(text, encoding found, whether undecodable bytes were replaced), by the reading pipeline's
+    one decoding policy (:func:`formats.reading.decode_record`)."""
+    from .reading import decode_record
+    if not isinstance(data, (str, bytes, bytearray, memoryview)):
         raise KifError(f"expected bytes or str, got {type(data).__name__}")
-    raw = bytes(data)
-    if raw.startswith(codecs.BOM_UTF8):
-        raw = raw[3:]
-        try:
-            return raw.decode("utf-8"), "utf-8-sig", False
-        except UnicodeDecodeError:
-            return raw.decode("utf-8", "replace"), "utf-8-sig", True
-    try:
-        return raw.decode("utf-8"), "utf-8", False
-    except UnicodeDecodeError:
-        pass
-    try:
-        return raw.decode("cp932"), "cp932", False
-    except UnicodeDecodeError:
-        pass
-    utf8 = raw.decode("utf-8", "replace")
-    sjis = raw.decode("cp932", "replace")
-    if utf8.count("\ufffd") <= sjis.count("\ufffd"):
-        return utf8, "utf-8", True
-    return sjis, "cp932", True
+    decoded = decode_record(bytes(data) if isinstance(data, memoryview) else data)
+    return decoded.text, decoded.encoding, decoded.replaced > 0
 
 
 def _split_lines(text: str) -> list[str]:
@@ -483,10 +466,11 @@ def _classify(lines: list[str]) -> list[_Item]:
 
 
 class _Reader:
-    def __init__(self, text: str, source, variant, lenient: bool, replaced: bool):
+    def __init__(self, text: str, source, variant, lenient: bool, replaced: bool, variants=None):
         self.text = text
         self.source = source
         self.variant_arg = variant
+        self.variants = variants or VariantRegistry.default()
         self.lenient = lenient
         self.replaced = replaced
         self.errors: list[GameError] = []
@@ -518,8 +502,6 @@ class _Reader:
                 _RE_KIF_MAGIC.match(it.text) for it in items if it.kind == "program"):
             self.fatal("not a KIF record: no header, board, move or comment line found",
                        line=items[0].line if items else None)
-        if self.replaced:
-            self.problem("bytes that are neither UTF-8 nor cp932 (Shift_JIS) were replaced by U+FFFD")
 
         first_move = next((k for k, it in enumerate(items) if it.kind in ("move", "variation", "result")),
                           len(items))
@@ -557,7 +539,7 @@ class _Reader:
         if name is None:
             name = declared.value.strip() if declared and declared.value.strip() else "shogi"
         try:
-            variant = name if isinstance(name, Variant) else load_variant(name)
+            variant = name if isinstance(name, Variant) else self.variants.load(name)
             try:
                 game = Game(variant, options)
                 game.rules  # noqa: B018 - compile now, so that an incomplete variant fails here
@@ -572,7 +554,7 @@ class _Reader:
             self.fatal(f"cannot read the moves: {exc}", line=where)
         if declared and self.variant_arg is not None:
             try:
-                other = load_variant(declared.value.strip())
+                other = self.variants.load(declared.value.strip())
             except VariantError:
                 other = None
             if other is None or other.slug != game.variant.slug:
@@ -1136,16 +1118,21 @@ def _parse_made(text: str, mover: int):
 
 
 def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Variant | None = None,
-             lenient: bool = False) -> list[Game]:
+             lenient: bool = False, variants: VariantRegistry | None = None) -> list[Game]:
     """Read a KIF file (bytes or text) into a list of games (a KIF file holds one game).
 
     ``variant`` names the variant when the file does not (a ``変種：`` line); shogi by default.
+    Names are looked up in ``variants`` (default: the bundled variants and ``DAIKIFU_VARIANTS``).
     Problems are recorded in ``game.errors`` (see the module documentation); input that is not KIF
     raises :class:`KifError`.  No other exception escapes.
     """
     try:
         text, _encoding, replaced = _decode(data)
-        return [_Reader(text, source, variant, lenient, replaced).read()]
+        game = _Reader(text, source, variant, lenient, replaced, variants).read()
+        if replaced:  # bytes given here, not through the pipeline: its warnings, one per line
+            from .reading import finish_game
+            finish_game(game, source)
+        return [game]
     except KifError:
         raise
     except RecursionError as exc:  # pragma: no cover - the reader does not recurse

@@ -70,7 +70,7 @@ class RecordFormat:
     """One record format: how to recognise, read and write it.
 
     ``detect(head)`` says whether the first :data:`HEAD_CHARS` characters of a text look like the
-    format; ``read(text, file=, variant=, lenient=)`` yields the games (and takes ``limits=``, a
+    format; ``read(text, file=, variant=, lenient=, variants=)`` yields the games (and takes ``limits=``, a
     :class:`~daikifu.formats.limits.ReadLimits`, when ``limited``); ``write(game, encoding)``
     returns one game's bytes.  ``japanese``: the format's files may be cp932/EUC-JP.  ``several``:
     a file may hold several games (``join`` puts their texts together).  ``listed``: named in the
@@ -255,7 +255,7 @@ def unreadable_game(text: str, error: GameError, file: str | None) -> Game:
 
 
 def read_text(text: str, *, fmt: str | None = None, name: str | None = None, variant: str | None = None,
-              lenient: bool = False, limits=None) -> Iterator[Game]:
+              lenient: bool = False, limits=None, variants=None) -> Iterator[Game]:
     """The games of a decoded text (see :func:`read_record`)."""
     if fmt is None:
         fmt = detect_format(text, name)
@@ -266,7 +266,7 @@ def read_text(text: str, *, fmt: str | None = None, name: str | None = None, var
     if text.startswith("\ufeff"):
         text = text[1:]
     extra = {"limits": limits} if limits is not None and FORMATS[fmt].limited else {}
-    for game in FORMATS[fmt].read(text, file=name, variant=variant, lenient=lenient, **extra):
+    for game in FORMATS[fmt].read(text, file=name, variant=variant, lenient=lenient, variants=variants, **extra):
         yield finish_game(game, name)
 
 
@@ -287,17 +287,21 @@ def record_text(data: bytes | str, *, name: str | None = None, fmt: str | None =
 
 
 def read_record(data: bytes | str, *, name: str | None = None, fmt: str | None = None,
-                variant: str | None = None, lenient: bool = False, limits=None) -> Iterator[Game]:
+                variant: str | None = None, lenient: bool = False, limits=None,
+                variants=None) -> Iterator[Game]:
     """Every game of a record (bytes as read from a file, or text), one at a time.
 
     ``name`` names the source in errors and is the extension hint; ``fmt`` names the format
     (default: detected); ``variant`` is the variant of records that name none (default shogi for
     the Japanese formats and USI); ``lenient`` keeps the moves before a bad one (the game is
     flagged instead of invalid); ``limits`` (:class:`~daikifu.formats.limits.ReadLimits`) bounds
-    what the readers that take limits accept.  Raises :class:`NotARecordError` when no format fits.
+    what the readers that take limits accept; ``variants``
+    (:class:`~daikifu.replay.VariantRegistry`) is where variant names are looked up (default: the
+    bundled variants and those of ``DAIKIFU_VARIANTS``).  Raises :class:`NotARecordError` when no
+    format fits.
     """
     text, found = record_text(data, name=name, fmt=fmt)
-    return read_text(text, fmt=found, name=name, variant=variant, lenient=lenient, limits=limits)
+    return read_text(text, fmt=found, name=name, variant=variant, lenient=lenient, limits=limits, variants=variants)
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -349,9 +353,9 @@ def _detect_lsn(head: str) -> bool:
     return _LSN_TAG.match(_first_line(head)) is not None
 
 
-def _read_lsn(text, *, file, variant, lenient, limits=None):
+def _read_lsn(text, *, file, variant, lenient, variants=None, limits=None):
     from .lsn import read_games
-    return read_games(text, file=file, lenient=lenient, default_variant=variant, limits=limits)
+    return read_games(text, file=file, lenient=lenient, default_variant=variant, limits=limits, variants=variants)
 
 
 def _write_lsn(game, encoding):
@@ -369,10 +373,10 @@ def _detect_kif(head: str) -> bool:
     return looks_like_kif(head) and move_lines(head) != "ki2"
 
 
-def _read_kif(text, *, file, variant, lenient):
+def _read_kif(text, *, file, variant, lenient, variants=None):
     from .kif import KifError, read_kif
     try:
-        return read_kif(text, source=file, variant=variant, lenient=lenient)
+        return read_kif(text, source=file, variant=variant, lenient=lenient, variants=variants)
     except KifError as exc:
         return [unreadable_game(text, exc.error, file)]
 
@@ -390,7 +394,7 @@ def _detect_json(head: str) -> bool:
     return s[:1] in "[{" and '"variant"' in s[:4096] and '"moves"' in s
 
 
-def _read_json(text, *, file, variant, lenient):
+def _read_json(text, *, file, variant, lenient, variants=None):
     from .game import GameError
     from .jsonexport import game_from_dict
     try:
@@ -403,10 +407,11 @@ def _read_json(text, *, file, variant, lenient):
     out = []
     for n, item in enumerate(items, 1):
         try:
-            game = game_from_dict(item)
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            game = game_from_dict(item, variants)
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
             game = unreadable_game(text, GameError(f"game {n}: {exc}"), file)
         game.number = n
+        game.source = text if len(items) == 1 else json.dumps(item, ensure_ascii=False)
         out.append(game)
     return out
 
@@ -458,11 +463,11 @@ register_format(RecordFormat("jkf", "JKF", _lazy("jkf", "looks_like_jkf"), _lazy
                              _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board), before="lsn")
 
 
-def _read_ki2(text, *, file, variant, lenient):
+def _read_ki2(text, *, file, variant, lenient, variants=None):
     from .ki2 import read_ki2
     from .kif import KifError
     try:
-        return read_ki2(text, source=file, variant=variant, lenient=lenient)
+        return read_ki2(text, source=file, variant=variant, lenient=lenient, variants=variants)
     except KifError as exc:
         return [unreadable_game(text, exc.error, file)]
 

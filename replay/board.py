@@ -411,8 +411,11 @@ class Board:
 
     def is_check(self) -> bool:
         """Whether the side to move has a royal piece attacked."""
+        royals = self._royals[self.turn]
+        if len(royals) == 1:
+            return self.is_attacked(royals[0], self.turn ^ 1)
         by = self.turn ^ 1
-        return any(self.is_attacked(r, by) for r in self._royals[self.turn])
+        return any(self.is_attacked(r, by) for r in royals)
 
     def _protected_royal(self, colour: int) -> int | None:
         """The square of the royal piece a move of ``colour`` may not leave attacked: its last one
@@ -422,9 +425,10 @@ class Board:
         return royals[0] if len(royals) == 1 and not self.rules.royal_capture else None
 
     def _exposed(self, colour: int) -> bool:
-        """Whether ``colour`` has left attacked the royal piece the rules protect."""
-        r = self._protected_royal(colour)
-        return r is not None and self.is_attacked(r, colour ^ 1)
+        """Whether ``colour`` has left attacked the royal piece the rules protect
+        (:meth:`_protected_royal`, written out here: this runs for every move tried)."""
+        royals = self._royals[colour]
+        return len(royals) == 1 and not self.rules.royal_capture and self.is_attacked(royals[0], colour ^ 1)
 
     # --- move generation -------------------------------------------------------------------------
 
@@ -805,14 +809,22 @@ class Board:
         finally:
             self._pop()
 
-    def _has_legal_move(self) -> bool:
+    def has_legal_move(self) -> bool:
         """Whether the side to move has a legal move: tries the royal piece's moves first (the
-        usual way out of a check), then stops at the first piece that has one."""
+        usual way out of a check), then stops at the first piece that has one.  The end-of-game
+        test and the self-play engine's mate test use it; it generates only the moves it must.
+
+        >>> board = Board("shogi", "4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1")   # mated: the Gold is protected
+        >>> board.has_legal_move(), board.is_checkmate()
+        (False, True)
+        """
         c = self.turn
         royal = self._protected_royal(c)
         if royal is not None and any(self._stays_safe(m, c) for m in self._piece_moves(royal, self._board[royal])):
             return True
         return any(self._legal_chunks())
+
+    _has_legal_move = has_legal_move
 
     # --- checking one move -----------------------------------------------------------------------
 

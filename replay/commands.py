@@ -17,7 +17,7 @@ from daikifu.clikit import (CONTEXT, VARIANT, echo_json as _echo_json, fail, jso
 
 from .board import Board, Move
 from .notation import check_moves, notations
-from .perft import perft
+from .perft import perft, route_count
 from .position import PositionError
 from .randomplay import random_game
 from .squares import square_file, square_name, square_rank
@@ -306,8 +306,11 @@ def moves_command(variant, position, options, checks, as_json):
 @position_option
 @option_option
 @click.option("--divide", is_flag=True, help="Also give the count below each legal first move.")
+@click.option("--routes", is_flag=True,
+              help="Count as lishogi does: a Lion's move once per way it can be written (the jump and each "
+                   "two-step route through an empty square; a pass once per square stepped on).")
 @json_option
-def perft_command(variant, depth, position, options, divide, as_json):
+def perft_command(variant, depth, position, options, divide, routes, as_json):
     """Count the move sequences DEPTH plies deep (a check of move generation).
 
     For shogi from the start, depth 1 is 30, 2 is 900, 3 is 25470.  With --divide the count is
@@ -318,6 +321,7 @@ def perft_command(variant, depth, position, options, divide, as_json):
       daikifu perft shogi 3
       daikifu perft shogi 2 --divide
       daikifu perft dai-kagamigi 2 --json
+      daikifu perft chu-shogi 1 -p "12/12/12/12/12/12/5N6/12/12/12/12/12 b" --routes
     """
     board = _board(variant, position, options)
     start = time.perf_counter()
@@ -326,8 +330,9 @@ def perft_command(variant, depth, position, options, divide, as_json):
         moves, written = _sorted_moves(board)
         split = {}
         for m in moves:
+            n = route_count(board, m) if routes else 1
             board.push(m)
-            count = perft(board, depth - 1)
+            count = perft(board, depth - 1, routes) * n
             board.pop()
             label = written[m]
             if label in split:  # should not happen: notations are unique; keep both
@@ -335,7 +340,7 @@ def perft_command(variant, depth, position, options, divide, as_json):
             split[label] = count
         nodes = sum(split.values())
     else:
-        nodes = perft(board, depth)
+        nodes = perft(board, depth, routes)
     seconds = time.perf_counter() - start
     rate = nodes / seconds if seconds > 0 else 0.0
     if as_json:

@@ -171,7 +171,8 @@ def variant_json(v: Variant) -> dict:
         "sources": list(v.sources),
         "start": v.start,
         "pieces": [{
-            "id": p.id, "name": p.name, "kanji": p.kanji, "betza": p.betza,
+            "id": p.id, "name": p.name, "kanji": p.kanji, "kanji_name": getattr(p, "kanji_name", None),
+            "betza": p.betza,
             "betza_zones": list(getattr(p, "betza_zones", ()) or ()),
             "generators": [dict(g) for g in getattr(p, "generators", ()) or ()],
             "moves": "; ".join(piece_moves(p)), "promotes": p.promotes, "royal": p.royal,

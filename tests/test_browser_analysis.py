@@ -105,6 +105,24 @@ def test_a_double_capture_in_two_clicks(page, live_server):
     assert page.input_value(".position-form input[name=position]") == board.position()
 
 
+def test_a_lion_double_capture_on_chu_shogi_in_two_clicks(page, live_server):
+    pieces = {"f1": "K", "g12": "k", "e5": "LN", "e6": "p", "e7": "p"}
+    position = position_text(pieces, 12, 12)
+    board = Board("chu-shogi", position)
+    lion = [stops(m) for m in board.legal_moves() if m.from_square == board.squares_of("LN", 0)[0]]
+    open_position(page, live_server, "chu-shogi", position)
+    click_square(page, "e5")
+    assert marked(page) == {s[0] for s in lion}
+    click_square(page, "e6")
+    assert marked(page) == {s[1] for s in lion if len(s) == 2 and s[0] == "e6"}  # the second steps
+    click_square(page, "e7")
+    board.push(next(m for m in board.legal_moves() if stops(m) == ["e6", "e7"]))
+    until(page, "document.querySelector('#position-string').textContent.includes(' w ')")
+    assert shown(page, "#position-board") == expected(board)
+    assert page.text_content("#position-string").strip() == board.position()
+    assert page.locator("#analysis-lines .analysis-move").first.text_content() == "LNxe6xe7"
+
+
 def test_a_drop_from_hand_on_chu_kagamigi(page, live_server):
     pieces = {"f1": "K", "f12": "k", "a4": "P", "c7": "p"}
     position = position_text(pieces, 12, 12, hands="G2Pn")

@@ -93,3 +93,17 @@ def test_routes_count_only_where_lishogi_counts_more():
     # a lone Lion: 24 squares within two, a pass; lishogi: 24 + 8 first steps x 8 second steps
     lion = Board(CHU, "12/12/12/12/12/12/5N6/12/12/12/12/12 b")
     assert perft(lion, 1) == 25 and perft(lion, 1, routes=True) == 88
+
+
+def test_perft_counts_routes_from_the_command_line():
+    import json
+
+    from click.testing import CliRunner
+
+    from daikifu.cli import main
+
+    lone_lion = "12/12/12/12/12/12/5N6/12/12/12/12/12 b"
+    for flags, nodes in (([], 25), (["--routes"], 88), (["--routes", "--divide"], 88)):
+        result = CliRunner().invoke(main, ["perft", "chu-shogi", "1", "-p", lone_lion, "--json", *flags])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output)["nodes"] == nodes

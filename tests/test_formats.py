@@ -13,7 +13,7 @@ from daikifu.archive.importer import import_paths
 from daikifu.archive.store import Archive, make_record
 from daikifu.formats.reading import (REPLACED_MESSAGE, NotARecordError, decode_record, detect_format,
                                      read_record, write_record)
-from daikifu.replay import Board, Move
+from daikifu.replay import Board, Move, VariantRegistry
 from daikifu.replay.squares import parse_square
 from daikifu.web.importing import decode_upload
 from daikifu.web.importing import read_record as web_read_record
@@ -446,36 +446,57 @@ def _kanji_variant(tmp_path, shared: bool = False):
 
 def test_wide_board_diagram_with_multi_kanji_names(tmp_path):
     from daikifu.formats.game import Game
-    from daikifu.replay.variant import extra_variants_dir
-    with extra_variants_dir(_kanji_variant(tmp_path)):
-        board = Board("kanji-kagamigi")
-        for move in board.legal_moves()[:1]:
-            board.push(move)
-        start = board.position().rsplit(" ", 1)[0] + " 1"
-        game = Game("kanji-kagamigi", start=start)
-        text = write_record(game, "kif").decode()
-        assert "初期局面" not in text
-        assert any(line.split()[:3] == ["１２", "１１", "１０"] for line in text.splitlines())
-        assert any(line.endswith("|十二") for line in text.splitlines())
-        (back,) = read_record(text.encode(), fmt="kif")
-        assert back.valid, [str(e) for e in back.errors]
-        assert back.start == start
+    variants = VariantRegistry([_kanji_variant(tmp_path)])
+    board = Board(variants.load("kanji-kagamigi"))
+    for move in board.legal_moves()[:1]:
+        board.push(move)
+    start = board.position().rsplit(" ", 1)[0] + " 1"
+    game = Game("kanji-kagamigi", start=start, variants=variants)
+    text = write_record(game, "kif").decode()
+    assert "初期局面" not in text
+    assert any(line.split()[:3] == ["１２", "１１", "１０"] for line in text.splitlines())
+    assert any(line.endswith("|十二") for line in text.splitlines())
+    (back,) = read_record(text.encode(), fmt="kif", variants=variants)
+    assert back.valid, [str(e) for e in back.errors]
+    assert back.start == start
 
 
 def test_a_shared_name_is_resolved_by_the_origin_and_refused_in_a_diagram(tmp_path):
-    from daikifu.replay.variant import extra_variants_dir
-    with extra_variants_dir(_kanji_variant(tmp_path, shared=True)):
-        start = position_text({"a1": "LC", "l1": "RC", "f1": "K", "f12": "k"}, 12, 12)
-        text = (f"変種：kanji-kagamigi\n初期局面：{start}\n手数----指手--\n   1 a5 車(a1)\n"
-                "   2 f11 K(f12)\n   3 l5 車(l1)\n")
-        (game,) = read_record(text.encode(), fmt="kif")
-        assert game.valid, [str(e) for e in game.errors]
-        moves = game.mainline_moves()
-        assert (moves[0].from_square, moves[2].from_square) == (sq("a1"), sq("l1"))
-        # a diagram cannot tell which piece a shared name means: an error at that square, not a guess
-        board_rows = ["|" + " ・" * 12 + "|" + n for n in "一二三四五六七八九"] + \
-                     ["|" + " ・" * 12 + "|十", "|" + " ・" * 12 + "|十一", "| 車" + " ・" * 11 + "|十二"]
-        diagram = "変種：kanji-kagamigi\n+" + "-" * 36 + "+\n" + "\n".join(board_rows) + "\n+" + "-" * 36 + "+\n"
-        (bad,) = read_record(diagram.encode(), fmt="kif")
-        (error,) = [e for e in bad.errors if e.kind == "error"]
-        assert "shared by LC and RC" in error.message and (error.line, error.column) == (14, 3)
+    variants = VariantRegistry([_kanji_variant(tmp_path, shared=True)])
+    start = position_text({"a1": "LC", "l1": "RC", "f1": "K", "f12": "k"}, 12, 12)
+    text = (f"変種：kanji-kagamigi\n初期局面：{start}\n手数----指手--\n   1 a5 車(a1)\n"
+            "   2 f11 K(f12)\n   3 l5 車(l1)\n")
+    (game,) = read_record(text.encode(), fmt="kif", variants=variants)
+    assert game.valid, [str(e) for e in game.errors]
+    moves = game.mainline_moves()
+    assert (moves[0].from_square, moves[2].from_square) == (sq("a1"), sq("l1"))
+    # a diagram cannot tell which piece a shared name means: an error at that square, not a guess
+    board_rows = ["|" + " ・" * 12 + "|" + n for n in "一二三四五六七八九"] + \
+                 ["|" + " ・" * 12 + "|十", "|" + " ・" * 12 + "|十一", "| 車" + " ・" * 11 + "|十二"]
+    diagram = "変種：kanji-kagamigi\n+" + "-" * 36 + "+\n" + "\n".join(board_rows) + "\n+" + "-" * 36 + "+\n"
+    (bad,) = read_record(diagram.encode(), fmt="kif", variants=variants)
+    (error,) = [e for e in bad.errors if e.kind == "error"]
+    assert "shared by LC and RC" in error.message and (error.line, error.column) == (14, 3)
+
+
+def test_json_input_is_checked_move_by_move():
+    (game,) = read_record(b"position startpos moves 7g7f 3c3d", fmt="usi")
+    data = json.loads(write_record(game, "json"))
+    data["moves"][1]["uci"] = "c3c5"  # Gote's move replaced by a move from an empty square
+    (bad,) = read_record(json.dumps(data).encode(), name="g.json")
+    (error,) = bad.errors
+    assert not bad.valid and "ply 2: illegal move c3c5" in error.message and error.line == 1
+
+
+def test_a_large_utf8_record_is_recognised_when_its_head_cuts_a_character(tmp_path):
+    from daikifu.archive.importer import HEAD_BYTES, sniff
+    head = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n*a".encode()
+    filler = (HEAD_BYTES - len(head)) // 3 + 1  # a comment of three-byte kanji across the boundary
+    data = head + ("漢" * filler).encode() + "\n   2 ３四歩(33)\n".encode()
+    assert len(data) > HEAD_BYTES and (HEAD_BYTES - len(head)) % 3 != 0
+    assert sniff(data[:HEAD_BYTES]) == "kif"
+    path = tmp_path / "big.kifu"
+    path.write_bytes(data)
+    with Archive(str(tmp_path / "a.db")) as a:
+        summary = import_paths(a, [str(tmp_path)])
+    assert summary.imported == 1 and summary.plies == 2

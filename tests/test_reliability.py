@@ -279,3 +279,27 @@ def test_validate_holds_one_game_at_a_time(tmp_path):
     small, large = peak(100), peak(1100)
     per_game = (large - small) / 1000
     assert per_game < 10 * len(game)  # a game of 60 plies kept whole is about 40 KB
+
+
+def test_show_ply_of_a_long_game_reads_only_that_far(tmp_path, monkeypatch):
+    from daikifu.archive import commands
+    from daikifu.archive.store import Archive
+
+    monkeypatch.setattr(commands, "LONG_GAME", 20)
+    cycle = ["K-e2", "K-e8", "K-e1", "K-e9"]
+    moves = " ".join(f"{i // 2 + 1}. {cycle[i % 4]}" if i % 2 == 0 else cycle[i % 4] for i in range(60))
+    path, db = tmp_path / "long.lsn", tmp_path / "long.db"
+    path.write_text(games_of(moves + " *"), encoding="utf-8")
+    with Archive(db) as archive:
+        from daikifu.archive.importer import import_paths
+        import_paths(archive, [str(path)])
+    shown = json.loads(_cli("show", "1", "--ply", "30", "--json", "--db", str(db)).output)
+    assert len(shown["moves"]) == 30 and shown["moves_complete"] is False and shown["ply"] == 30
+    monkeypatch.setattr(commands, "LONG_GAME", 2000)
+    whole = json.loads(_cli("show", "1", "--ply", "30", "--json", "--db", str(db)).output)
+    assert len(whole["moves"]) == 60 and whole["moves_complete"] is True
+    assert shown["position"] == whole["position"] and shown["moves"] == whole["moves"][:30]
+    text = _cli("show", "1", "--ply", "30", "--db", str(db)).output
+    assert "30 more plies" not in text
+    monkeypatch.setattr(commands, "LONG_GAME", 20)
+    assert "30 more plies" in _cli("show", "1", "--ply", "30", "--db", str(db)).output

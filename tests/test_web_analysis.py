@@ -9,6 +9,7 @@ endpoint's own helpers.
 from __future__ import annotations
 
 import json
+import random
 from urllib.parse import urlencode
 
 import pytest
@@ -18,6 +19,7 @@ from daikifu.formats.lsn import read_game
 from daikifu.replay.notation import parse_move
 from daikifu.replay import Board, compile_rules, load_variant, parse_square, square_name
 from daikifu.replay.legality import position_problems
+from daikifu.replay.randomplay import pick_move
 from daikifu.replay.usi import usi_to_move
 from daikifu.web import create_app
 
@@ -228,3 +230,24 @@ def test_the_editor_page_offers_every_piece_of_both_sides(client):
 def test_the_editor_refuses_bad_parameters(client, query, words):
     r = client.get("/positions?" + urlencode({"edit": 1, **query}))
     assert r.status_code == 400 and words in r.get_data(as_text=True)
+
+
+# --- the rules core's position after each move -------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["chu-shogi", "chu-kagamigi", "dai-kagamigi"])
+def test_positions_after_agree_with_playing_each_move(variant):
+    """Board.positions_after (which writes again only the ranks a move changes) against playing
+    every legal move and writing the whole position, along a random game with many captures
+    (hands, promotions, Chu Shogi's counter-strike square)."""
+    rng = random.Random(7)
+    board = Board(variant)
+    for _ in range(50):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        for move, after in zip(moves, board.positions_after(moves)):
+            board.push(move)
+            assert after == board.position(), move
+            board.pop()
+        board.push(pick_move(board, moves, rng, 0.9))

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from flask import abort, render_template, request, url_for
 
-from daikifu.replay import Board, list_variants
+from daikifu.replay import Board
 from daikifu.replay.position import PositionError, format_piece, parse_position
 from daikifu.replay.rules import Ruleset
 from daikifu.replay.squares import square_name
 
 from .analysis import rules_for
+from .db import variants
 from .svg import board_svg, promoted_types, symbol_id
 
 MAX_POSITION = 4000  # characters, as for position search
@@ -62,5 +63,5 @@ def editor_page():
     cell = 40 if max(rules.files, rules.ranks) <= 12 else 34
     board = board_svg(Board(rules, empty), cell=cell, element_id="editor-board",
                       title=f"{rules.variant.name}: the position being set up")
-    variants = sorted((v for v in list_variants() if v.playable), key=lambda v: v.name.lower())
-    return render_template("editor.html", data=data, board=board, rules=rules, variants=variants)
+    choices = sorted((v for v in variants().list() if v.playable), key=lambda v: v.name.lower())
+    return render_template("editor.html", data=data, board=board, rules=rules, variants=choices)

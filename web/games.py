@@ -160,9 +160,10 @@ LONG_GAME = 2000
 WINDOW = 1000
 #: The plies of a game's moves in one answer of ``/api/games/<id>`` (``moves_from`` pages on).
 MOVES_PAGE = 1000
-#: Parsed games kept per process, in main-line plies; viewer data kept, in nodes.
+#: Parsed games kept per process, in main-line plies; game pages and JSON kept, in characters.
+#: (A game page depends only on the game, the ply or node and flip: nothing of the visitor's.)
 GAME_CACHE_PLIES = 300_000
-VIEW_CACHE_NODES = 300_000
+PAGE_CACHE_BYTES = 200 << 20
 
 
 def _cache(name: str, capacity: int) -> SizedCache:
@@ -219,14 +220,14 @@ def view(game_id: int):
     flip = flag_arg("flip")
     row = _row(game_id)
     key = (*_game_key(row), ply, node, flip)
-    views = _cache("daikifu_views", VIEW_CACHE_NODES)
-    found = views.get(key)
-    if found is None:
-        found = _view_of(row, ply, node, flip)
-        views.put(key, found, 1 + (len(found[0]["data"]["nodes"]) if found[0] else 0))
-    view_data, unreadable = found
-    return render_template("game.html", game=row, view=view_data, unreadable=unreadable, flip=flip,
-                           variant_name=_variant_name(row["variant"]))
+    pages = _cache("daikifu_pages", PAGE_CACHE_BYTES)
+    page = pages.get(key)
+    if page is None:
+        view_data, unreadable = _view_of(row, ply, node, flip)
+        page = render_template("game.html", game=row, view=view_data, unreadable=unreadable, flip=flip,
+                               variant_name=_variant_name(row["variant"]))
+        pages.put(key, page, len(page))
+    return page
 
 
 def _view_of(row: dict, ply: int | None, node: int | None, flip: bool) -> tuple[dict | None, str | None]:
@@ -294,13 +295,13 @@ def api_view(game_id: int):
     count = min(int_arg("moves_count", MOVES_PAGE, minimum=1), MOVES_PAGE)
     row = _row(game_id)
     key = (*_game_key(row), "json", first, count)
-    views = _cache("daikifu_views", VIEW_CACHE_NODES)
-    out = views.get(key)
-    if out is None:
+    pages = _cache("daikifu_pages", PAGE_CACHE_BYTES)
+    text = pages.get(key)
+    if text is None:
         row, game, unreadable = _stored(game_id, first + count - 1, row)
-        out = game_json(row, game, unreadable, first=first, count=count)
-        views.put(key, out, 1 + len(out["moves"]))
-    return jsonify(out)
+        text = current_app.json.dumps(game_json(row, game, unreadable, first=first, count=count))
+        pages.put(key, text, len(text))
+    return Response(text, mimetype="application/json")
 
 
 # --- the viewer's data ----------------------------------------------------------------------------

@@ -128,7 +128,7 @@
   /* --- checking ------------------------------------------------------------------------------ */
 
   var checkTimer = null, asked = 0;
-  var BLOCKING = {syntax: 1, royals: 1, "not-to-move-in-check": 1};  // position search refuses these
+  var BLOCKING = {syntax: 1, "not-to-move-in-check": 1};  // position search refuses these
 
   function query(position) {
     var q = new URLSearchParams({variant: data.variant, position: position});
