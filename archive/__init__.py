@@ -11,15 +11,17 @@
 (1, [1])
 """
 
-from .importer import ImportSummary, import_paths
-from .queries import (QueryError, Replayer, Target, explore, parse_material, search_material, search_position,
-                      target)
-from .stats import archive_stats, stats_csv
-from .store import DEFAULT_DB, ENV_DB, STATUSES, Archive, ArchiveError, Record, digest_of, make_record
+import daikifu
 
-__all__ = [
-    "Archive", "ArchiveError", "Record", "make_record", "digest_of", "STATUSES", "DEFAULT_DB", "ENV_DB",
-    "import_paths", "ImportSummary",
-    "Replayer", "Target", "target", "search_position", "search_material", "parse_material", "explore", "QueryError",
-    "archive_stats", "stats_csv",
-]
+_EXPORTS = {
+    "ImportSummary": ".importer", "import_paths": ".importer", "import_records": ".importer",
+    "QueryError": ".queries", "Replayer": ".queries", "Target": ".queries", "explore": ".queries",
+    "parse_material": ".queries", "search_material": ".queries", "search_position": ".queries", "target": ".queries",
+    "archive_stats": ".stats", "stats_csv": ".stats",
+    "Archive": ".store", "ArchiveError": ".store", "Record": ".store", "digest_of": ".store", "make_record": ".store",
+    "DEFAULT_DB": ".schema", "ENV_DB": ".schema", "STATUSES": ".schema",
+}
+# the names above are imported on first use: a command's --help imports this package without them
+__getattr__, __dir__ = daikifu.lazy_exports(__name__, _EXPORTS)
+
+__all__ = list(_EXPORTS)

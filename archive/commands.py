@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
-from daikifu.clikit import (CONTEXT, echo_json as _echo_json, fail, fit as _fit, json_option, registry,
+from daikifu.clikit import (CONTEXT, VARIANT, echo_json as _echo_json, fail, fit as _fit, json_option, registry,
                             text_width as _width, write_bytes as _write_bytes)
-from daikifu.formats.game import GameError
-from daikifu.replay import UnknownVariantError, VariantError
-from daikifu.replay.variant import extra_variants_dir
 
-from .store import DEFAULT_DB, ENV_DB, STATUSES, Archive, ArchiveError
+# the store, the readers and the rules core are imported where they are used: a command's --help
+# loads none of them
+from daikifu.formats.reading import FORMATS as RECORD_FORMATS
+
+from .schema import DEFAULT_DB, ENV_DB, STATUSES
+
+if TYPE_CHECKING:
+    from .store import Archive
 
 __all__ = ["import_command", "games_command", "show_command", "export_command", "upgrade_command", "db_option",
            "error_text"]
@@ -31,14 +36,11 @@ db_option = click.option(
     help=f"The archive database (also from the {ENV_DB} environment variable).")
 
 
-def _variants_env(ctx: click.Context):
-    """Make the global --variants-dir visible to the readers (and to import worker processes)."""
-    return extra_variants_dir(ctx.find_root().params.get("variants_dir"))
-
-
-def _open(path: str, create: bool = False) -> Archive:
+def _open(ctx: click.Context, path: str, create: bool = False) -> Archive:
+    """The archive at ``path``, its games' variants looked up in the command line's registry."""
+    from .store import Archive, ArchiveError
     try:
-        return Archive(path, create=create)
+        return Archive(path, create=create, variants=registry(ctx))
     except ArchiveError as exc:
         raise fail(str(exc)) from None
 
@@ -46,10 +48,12 @@ def _open(path: str, create: bool = False) -> Archive:
 def error_text(e: dict) -> str:
     """An error held as a dict (an import summary's) as one line: ``file:line:column, game N, ply
     N, move 'X': message (expected ...); did you mean ...?``"""
+    from daikifu.formats.game import GameError
     return str(GameError.from_dict(e))
 
 
 def variant_slug(ctx, value):
+    from daikifu.replay import UnknownVariantError, VariantError
     if not value:
         return None
     try:
@@ -107,13 +111,18 @@ def _query(archive: Archive, filters: dict, limit=None):
 @click.option("--lenient", is_flag=True,
               help="Keep the moves before a bad one (status 'truncated') instead of storing the game as invalid.")
 @click.option("--skip-invalid", is_flag=True, help="Do not store invalid games (they are still reported).")
+@click.option("--format", "fmt", type=click.Choice(("auto", *RECORD_FORMATS)), default="auto", show_default=True,
+              help="Format of every file; auto recognises each file's format by content.")
+@click.option("--variant", type=VARIANT, default=None,
+              help="The variant of records that do not name one (default: shogi for KIF, KI2, CSA, JKF and USI).")
 @json_option
 @click.pass_context
-def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, as_json):
-    """Import the games of FILES (LSN or KIF, in any mix) into the archive.
+def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, variant, as_json):
+    """Import the games of FILES (LSN, KIF, KI2, CSA, JKF or USI, in any mix) into the archive.
 
     Formats are recognised by content, not by file name; a directory is read recursively (files
-    that hold no game record are skipped) and '-' reads standard input.  Every move is checked
+    that hold no game record are skipped; a file named on the command line that is none is
+    reported) and '-' reads standard input.  The text of every game is stored exactly as read.  Every move is checked
     against the rules.  A game already in the archive (the same variant, rule set, start position
     and main line) is a duplicate and is not stored again, so importing a file twice adds nothing,
     and an interrupted import finishes when it is run again.  A game whose main line is a prefix
@@ -128,9 +137,10 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, as_json):
       daikifu import --db club.db --lenient --json games.lsn
       cat games.lsn | daikifu import -
     """
+    from .store import ArchiveError
     from .importer import ImportInterrupted, import_paths
 
-    archive = _open(db_path, create=True)
+    archive = _open(ctx, db_path, create=True)
     bar = None
     show_bar = not as_json and sys.stderr.isatty()
     state = {"shown": 0}
@@ -147,17 +157,19 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, as_json):
 
     code = 0
     try:
-        with _variants_env(ctx):
-            try:
-                summary = import_paths(archive, list(files), jobs=jobs, lenient=lenient,
-                                       skip_invalid=skip_invalid, progress=progress)
-            except ImportInterrupted as exc:
-                summary = exc.summary
-                code = 130
-            except FileNotFoundError as exc:
-                raise fail(str(exc)) from None
-            except (ArchiveError, OSError) as exc:
-                raise fail(str(exc)) from None
+        try:
+            summary = import_paths(archive, list(files), jobs=jobs, lenient=lenient,
+                                   skip_invalid=skip_invalid, progress=progress,
+                                   fmt=None if fmt == "auto" else fmt,
+                                   variant=variant.slug if variant is not None else None,
+                                   variants=registry(ctx))
+        except ImportInterrupted as exc:
+            summary = exc.summary
+            code = 130
+        except FileNotFoundError as exc:
+            raise fail(str(exc)) from None
+        except (ArchiveError, OSError) as exc:
+            raise fail(str(exc)) from None
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -226,7 +238,7 @@ def games_command(ctx, db_path, variant, player, sente, gote, result, status, si
       daikifu games --variant dai-kagamigi --search "opening trap" --limit 20
       daikifu games --status invalid --json
     """
-    archive = _open(db_path)
+    archive = _open(ctx, db_path)
     with archive:
         rows = _query(archive, _filters(ctx, variant, player, sente, gote, result, status, since, until,
                                         search), limit)
@@ -290,10 +302,12 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
       daikifu show 12 --ply 30
       daikifu show 3f9a2c --json
     """
+    from .store import ArchiveError
+    from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import move_dict
 
-    archive = _open(db_path)
-    with archive, _variants_env(ctx):
+    archive = _open(ctx, db_path)
+    with archive:
         game_id = _resolve_game(archive, game_ref)
         row = archive.game(game_id)
         if row is None:
@@ -404,15 +418,17 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
       daikifu export --player Taro --format json -o taro.json
       daikifu export --variant shogi --format kif -o "game-{n}.kif"
     """
+    from .store import ArchiveError
+    from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import game_to_dict
     from daikifu.formats.kif import KifError, write_kif
     from daikifu.formats.lsn import write_game
 
     if as_json:
         fmt = "json"
-    archive = _open(db_path)
+    archive = _open(ctx, db_path)
     count = 0
-    with archive, _variants_env(ctx):
+    with archive:
         filters = _filters(ctx, variant, player, sente, gote, result, status, since, until, search)
         try:
             matching = archive.count(**filters)
@@ -487,7 +503,7 @@ def upgrade_command(db_path, as_json):
       daikifu upgrade --json
     """
     from . import schema
-    archive = _open(db_path)
+    archive = _open(None, db_path)  # no game is read
     was = archive.schema_before  # opening a writable archive migrates it
     archive.close()
     if as_json:

@@ -40,6 +40,7 @@ from typing import Callable, Iterable, Iterator
 from daikifu.formats.game import GameError
 from daikifu.formats.lsn import GameBuilder, Visitor, read_games
 from daikifu.formats.reading import NotARecordError, finish_game, read_record, record_text
+from daikifu.replay.variant import VariantRegistry
 
 from .store import Archive, Record, make_record
 
@@ -74,6 +75,27 @@ class FileSummary:
     def counts(self) -> dict:
         return {"games": self.games, "imported": self.imported, "duplicates": self.duplicates,
                 "prefixes": self.prefixes, "invalid": self.invalid, "plies": self.plies}
+
+    def count(self, rec: Record, verdict: str) -> None:
+        """Count one game that :meth:`Archive.add_record` stored (or not) with ``verdict``."""
+        self.games += 1
+        if rec.valid:
+            self.plies += rec.ply_count
+        if verdict == "imported":
+            self.imported += 1
+        elif verdict == "duplicate":
+            self.duplicates += 1
+        elif verdict == "prefix":
+            self.prefixes += 1
+        else:
+            self.invalid += 1
+            if len(self.errors) < MAX_ERRORS:
+                err = dict(rec.error or {"message": "invalid game"})
+                if err.get("file") is None:
+                    err["file"] = self.file
+                if err.get("game") is None:
+                    err["game"] = rec.number
+                self.errors.append(err)
 
 
 @dataclass
@@ -127,6 +149,8 @@ def sniff(head: bytes, name: str | None = None) -> str | None:
     when it is no game record."""
     if b"\0" in head[:4096]:
         return None  # binary (a database, an image ...)
+    if len(head) >= HEAD_BYTES and b"\n" in head:
+        head = head[:head.rfind(b"\n") + 1]  # whole lines: no character cut in two to mislead the decoder
     try:
         return record_text(head, name=name)[1]
     except NotARecordError:
@@ -263,25 +287,27 @@ def _lsn_records(games, name: str) -> Iterator[Record]:
         yield _record(finish_game(game, name), "lsn", getattr(game, "_hashes", None))
 
 
-def _whole_records(data: bytes, name: str, fmt: str, lenient: bool, variant: str | None) -> list[Record]:
+def _whole_records(data: bytes, name: str, fmt: str, lenient: bool, variant: str | None,
+                   variants: VariantRegistry | None) -> list[Record]:
     """The records of a file read whole (every format but LSN, which is streamed)."""
-    return [_record(g, fmt) for g in read_record(data, name=name, fmt=fmt, lenient=lenient, variant=variant)]
+    return [_record(g, fmt) for g in read_record(data, name=name, fmt=fmt, lenient=lenient, variant=variant,
+                                                 variants=variants)]
 
 
 def _work(task):
     """In a worker: read the games of one task, return (task number, records, problems)."""
-    kind, name, lenient, payload, variant = task[1], task[2], task[3], task[4], task[7]
+    kind, name, lenient, payload, variant, variants = task[1], task[2], task[3], task[4], task[7], task[8]
     if kind != "lsn":
         if isinstance(payload, str):
             try:
                 payload = Path(payload).read_bytes()
             except OSError as exc:
                 return task[0], None, [f"cannot read: {exc.strerror}"]
-        return task[0], _whole_records(payload, name, kind, lenient, variant), []
+        return task[0], _whole_records(payload, name, kind, lenient, variant, variants), []
     records = []
     for number, line, source in payload:
         games = list(read_games(source, visitor=_HashingBuilder, lenient=lenient, file=name,
-                                default_variant=variant))
+                                default_variant=variant, variants=variants))
         for game in games:
             shift = line - 1
             for e in game.errors:
@@ -355,25 +381,8 @@ class _Writer:
 
     def store(self, rec: Record) -> None:
         f = self.file
-        f.games += 1
-        if rec.valid:
-            f.plies += rec.ply_count
         _, verdict = self.archive.add_record(rec, f.import_id, self.skip_invalid)
-        if verdict == "imported":
-            f.imported += 1
-        elif verdict == "duplicate":
-            f.duplicates += 1
-        elif verdict == "prefix":
-            f.prefixes += 1
-        else:
-            f.invalid += 1
-            if len(f.errors) < MAX_ERRORS:
-                err = dict(rec.error or {"message": "invalid game"})
-                if err.get("file") is None:
-                    err["file"] = f.file
-                if err.get("game") is None:
-                    err["game"] = rec.number
-                f.errors.append(err)
+        f.count(rec, verdict)
         self.since_commit += 1
         self.interrupt.check()
         if self.since_commit >= COMMIT_GAMES or time.monotonic() - self.last_commit >= self.commit_seconds:
@@ -433,17 +442,37 @@ def _plan(paths, summary: ImportSummary, fmt: str | None = None):
             if fh is not sys.stdin.buffer:
                 fh.close()
             if named:  # said in the summary: the user asked for this file
-                summary.files.append(FileSummary(file=path, error=str(NotARecordError(path)), finished=True))
+                summary.files.append(FileSummary(file=path, error=NotARecordError(path).reason, finished=True))
             else:
                 summary.skipped.append(path)
             continue
         yield path, found, head, fh, size
 
 
+def import_records(archive: Archive, records: Iterable[Record], name: str, fmt: str | None = None,
+                   skip_invalid: bool = False) -> tuple[FileSummary, list[tuple[int | None, str]]]:
+    """Store records already read (e.g. a record pasted into the web viewer) in one transaction,
+    with an ``imports`` row named ``name``; returns the summary and, for each record, the id of
+    its game (None when nothing was stored) and the verdict (imported, duplicate, prefix, invalid).
+    """
+    summary = FileSummary(file=name, format=fmt)
+    stored = []
+    with archive.transaction():
+        summary.import_id = archive.start_import(name)
+        for rec in records:
+            game_id, verdict = archive.add_record(rec, summary.import_id, skip_invalid)
+            summary.count(rec, verdict)
+            stored.append((game_id, verdict))
+        summary.finished = True
+        archive.update_import(summary.import_id, finished=True, format=fmt, errors=summary.errors or None,
+                              **summary.counts())
+    return summary, stored
+
+
 def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient: bool = False,
                  skip_invalid: bool = False, progress: Callable[[int, int], None] | None = None,
                  commit_seconds: float | None = None, fmt: str | None = None,
-                 variant: str | None = None) -> ImportSummary:
+                 variant: str | None = None, variants: VariantRegistry | None = None) -> ImportSummary:
     """Import every game of ``paths`` (files, directories walked recursively, ``-`` for standard
     input) into ``archive``; returns an :class:`ImportSummary`.
 
@@ -454,11 +483,13 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
     size of the files (0 when unknown, e.g. standard input); ``commit_seconds`` (default
     ``$DAIKIFU_COMMIT_SECONDS``, else :data:`COMMIT_SECONDS`) is the longest time between commits;
     ``fmt`` names the format of every file (default: found by content); ``variant`` is the variant
-    of records that name none.
+    of records that name none; ``variants`` is where variant names are looked up, in this process
+    and in the workers (default: the archive's, ``archive.variants``).
 
     Raises :class:`FileNotFoundError` before anything is done if a path does not exist, and
     :class:`ImportInterrupted` (a KeyboardInterrupt) on Ctrl-C, after committing what was read.
     """
+    variants = variants or archive.variants
     paths = list(paths)
     for p in paths:
         if p != "-" and not os.path.exists(p):
@@ -485,9 +516,9 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
         with interrupt, archive.transaction():
             try:
                 if summary.jobs == 1:
-                    _import_serial(paths, (lenient, fmt, variant), writer, summary, report, state)
+                    _import_serial(paths, (lenient, fmt, variant, variants), writer, summary, report, state)
                 else:
-                    _import_parallel(paths, (lenient, fmt, variant), writer, summary, report, state, summary.jobs)
+                    _import_parallel(paths, (lenient, fmt, variant, variants), writer, summary, report, state, summary.jobs)
             except KeyboardInterrupt:
                 summary.interrupted = True
                 writer.save_counts()
@@ -503,7 +534,7 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
 
 
 def _import_serial(paths, opts, writer: _Writer, summary, report, state):
-    lenient, override, variant = opts
+    lenient, override, variant, variants = opts
     for path, fmt, head, fh, size in _plan(paths, summary, override):
         name = path
         try:
@@ -511,13 +542,13 @@ def _import_serial(paths, opts, writer: _Writer, summary, report, state):
             _REPLACED[0] = 0
             if fmt != "lsn":
                 data = head + fh.read()
-                for rec in _whole_records(data, name, fmt, lenient, variant):
+                for rec in _whole_records(data, name, fmt, lenient, variant, variants):
                     writer.store(rec)
                 report(len(data))
             else:
                 raw = _Prepended(head, fh)
                 for rec in _lsn_records(read_games(_text(raw), visitor=_HashingBuilder, lenient=lenient,
-                                                   file=name, default_variant=variant), name):
+                                                   file=name, default_variant=variant, variants=variants), name):
                     writer.store(rec)
                     report(raw.consumed)
                 report(raw.consumed)
@@ -534,10 +565,10 @@ def _import_serial(paths, opts, writer: _Writer, summary, report, state):
 
 def _tasks(paths, opts, summary, files: list, report, state) -> Iterator[tuple]:
     """Tasks for the workers: (number, kind, name, lenient, payload, file index, last of its file,
-    variant).
+    variant, variant registry).
 
     ``files`` receives [name, format, replaced bytes] of each file as it is reached."""
-    lenient, override, variant = opts
+    lenient, override, variant, variants = opts
     number = 0
     for path, fmt, head, fh, size in _plan(paths, summary, override):
         index = len(files)
@@ -546,7 +577,7 @@ def _tasks(paths, opts, summary, files: list, report, state) -> Iterator[tuple]:
         try:
             if fmt != "lsn":
                 payload = path if path != "-" else head + fh.read()
-                yield (number, fmt, path, lenient, payload, index, True, variant)
+                yield (number, fmt, path, lenient, payload, index, True, variant, variants)
                 number += 1
                 continue
             raw = _Prepended(head, fh)
@@ -555,12 +586,12 @@ def _tasks(paths, opts, summary, files: list, report, state) -> Iterator[tuple]:
                 chunk.append(item)
                 chars += len(item[2])
                 if chars >= CHUNK_CHARS:
-                    yield (number, "lsn", path, lenient, chunk, index, False, variant)
+                    yield (number, "lsn", path, lenient, chunk, index, False, variant, variants)
                     number += 1
                     chunk, chars = [], 0
                     report(raw.consumed)
             files[index][2] = _REPLACED[0]
-            yield (number, "lsn", path, lenient, chunk, index, True, variant)
+            yield (number, "lsn", path, lenient, chunk, index, True, variant, variants)
             number += 1
         finally:
             if fh is not sys.stdin.buffer:

@@ -42,10 +42,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Iterable, Iterator
 
 from daikifu.formats.lsn import parse_ruleset
+from daikifu.replay.usi import position_from_text
 from daikifu.replay.notation import move_notation
-from daikifu.replay import Board, Move, PositionError, UnknownVariantError, VariantError, compile_rules, load_variant
+from daikifu.replay import (Board, Move, PositionError, UnknownVariantError, VariantError, VariantRegistry,
+                            compile_rules)
 from daikifu.replay.rules import Ruleset
 
+from .schema import EXPLORER_SAMPLE
 from .store import Archive, is_game_id
 
 __all__ = ["QueryError", "ReplayError", "Target", "Hit", "MaterialTerm", "MaterialSpec", "MaterialHit",
@@ -53,7 +56,6 @@ __all__ = ["QueryError", "ReplayError", "Target", "Hit", "MaterialTerm", "Materi
            "confirm_candidates", "search_position", "material_counts", "move_effects",
            "parse_material", "search_material", "explore", "EXPLORER_SAMPLE", "RESULT_KEYS"]
 
-EXPLORER_SAMPLE = 100  # games reaching the position after ply 0 confirmed one by one (else a sample)
 RESULT_KEYS = {"1-0": "sente_wins", "0-1": "gote_wins", "1/2-1/2": "draws", "*": "unfinished"}
 
 
@@ -100,13 +102,13 @@ class Replayer:
     """Replays stored games.  Caches compiled rules, start positions and parsed moves, so it is
     worth keeping one for a whole query."""
 
-    def __init__(self, archive: Archive, variants_dir=None, shared: dict | None = None):
-        """``shared``: a dict kept by the caller to share the caches (variants, compiled rules,
-        start keys, parsed moves) between replayers of the same variants, e.g. one per web
-        request; compiling Dai Kagamigi's rules takes about 60 ms."""
+    def __init__(self, archive: Archive, shared: dict | None = None):
+        """Variants are looked up in ``archive.variants``.  ``shared``: a dict kept by the caller
+        to share the caches (variants, compiled rules, start keys, parsed moves) between replayers
+        of the same variants, e.g. one per web request; compiling Dai Kagamigi's rules takes
+        about 60 ms."""
         self.archive = archive
         self.conn = archive.conn
-        self.variants_dir = variants_dir
         caches = shared if shared is not None else {}
         self._variants: dict = caches.setdefault("variants", {})
         self._rules: dict = caches.setdefault("rules", {})
@@ -117,7 +119,7 @@ class Replayer:
         v = self._variants.get(slug)
         if v is None:
             try:
-                v = self._variants[slug] = load_variant(slug, self.variants_dir)
+                v = self._variants[slug] = self.archive.variants.load(slug)
             except UnknownVariantError as exc:
                 raise QueryError(str(exc).strip("\"'")) from None
             except VariantError as exc:
@@ -243,11 +245,11 @@ def _game_setup(archive: Archive, game_id: int) -> dict:
 
 def target(archive: Archive, position: str | None = None, variant: str | None = None, *,
            game_id: int | None = None, ply: int | None = None, ruleset: str = "",
-           variants_dir=None, replayer: Replayer | None = None) -> Target:
+           replayer: Replayer | None = None) -> Target:
     """The position to look for: a position string of ``variant`` (slug, name or alias), or the
     position of stored game ``game_id`` after ``ply`` plies (its variant; ``variant``, if given,
     must be the same).  Raises :class:`QueryError` with a one-line message."""
-    rp = replayer or Replayer(archive, variants_dir)
+    rp = replayer or Replayer(archive)
     if game_id is not None:
         if position is not None:
             raise QueryError("give either a position string or a game and a ply, not both")
@@ -283,7 +285,7 @@ def target(archive: Archive, position: str | None = None, variant: str | None = 
         raise QueryError(str(exc), "--variant") from None
     rules = rp.rules(v.slug, ruleset)
     try:
-        board = Board(rules, position.strip())
+        board = Board(rules, position_from_text(rules, position.strip()))
     except (PositionError, ValueError) as exc:
         raise QueryError(f"bad position string for {v.slug}: {exc}", "--position") from None
     text = board.position()
@@ -461,8 +463,9 @@ class MaterialSpec:
         return " and ".join(map(str, self.terms))
 
 
-def parse_material(text: str, variant) -> MaterialSpec:
-    """Read a material spec for ``variant`` (a slug, a Variant or a Ruleset).
+def parse_material(text: str, variant, variants: VariantRegistry | None = None) -> MaterialSpec:
+    """Read a material spec for ``variant`` (a slug, looked up in ``variants``; a Variant; or a
+    Ruleset).
 
     ``TERM [TERM ...]``, terms separated by spaces or commas, each ``ID``, ``ID>=N``, ``ID<=N``,
     ``ID=N`` (also ``==``, ``!=``, ``>``, ``<``); a bare ``ID`` means ``ID>=1``.  An ID is a piece
@@ -475,7 +478,7 @@ def parse_material(text: str, variant) -> MaterialSpec:
     v = variant
     if isinstance(v, str):
         try:
-            v = load_variant(v)
+            v = (variants or VariantRegistry.default()).load(v)
         except VariantError as exc:
             raise QueryError(str(exc)) from None
     if isinstance(v, Ruleset):

@@ -7,16 +7,20 @@ is :mod:`daikifu.archive.queries` and :mod:`daikifu.archive.stats`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from daikifu.clikit import CONTEXT, echo_json as _echo_json, fail, fit as _fit, json_option, text_width as _width
-from daikifu.replay.variant import extra_variants_dir
+from daikifu.clikit import CONTEXT, echo_json as _echo_json, fail, fit as _fit, json_option, registry, text_width as _width
 
 from .commands import db_option, variant_slug as _slug
-from .queries import (EXPLORER_SAMPLE, QueryError, Replayer, explore, parse_material, search_material,
-                      search_position, target, tune_for_queries)
-from .stats import ELO_K, ELO_START, archive_stats, stats_csv
-from .store import Archive, ArchiveError
+from .schema import EXPLORER_SAMPLE
+
+# the queries, the store and the rules core are imported where they are used: a command's --help
+# loads none of them
+if TYPE_CHECKING:
+    from .queries import QueryError
+    from .store import Archive
 
 __all__ = ["search_command", "explore_command", "stats_command"]
 
@@ -45,18 +49,13 @@ def _position_options(f):
     return f
 
 
-def _variants_dir(ctx: click.Context):
-    return ctx.find_root().params.get("variants_dir")
-
-
-def _variants_env(ctx: click.Context):
-    """Make the global --variants-dir visible to the readers (and to import worker processes)."""
-    return extra_variants_dir(_variants_dir(ctx))
-
-
-def _open(path: str) -> Archive:
+def _open(ctx: click.Context, path: str) -> Archive:
+    """The archive at ``path`` (tuned for reading), its games' variants looked up in the command
+    line's registry."""
+    from .queries import tune_for_queries
+    from .store import Archive, ArchiveError
     try:
-        archive = Archive(path, create=False)
+        archive = Archive(path, create=False, variants=registry(ctx))
     except ArchiveError as exc:
         raise fail(str(exc)) from None
     tune_for_queries(archive)
@@ -78,6 +77,7 @@ def _table(header: tuple, rows: list[tuple]) -> None:
 
 
 def _target(archive, rp, position, variant, game_id, ply):
+    from .queries import QueryError, target
     if position is None and game_id is None:
         raise click.UsageError("give --position STR --variant NAME, or --game ID --ply N")
     if position is not None and game_id is not None:
@@ -130,9 +130,10 @@ def search_command(ctx, db_path, position, game_id, ply, variant, material, incl
       daikifu search -v dai-kagamigi --material "S:!LD>=2,R=0; G:K=1"
       daikifu search -v dai-kagamigi --material "!LD>=2 r=0" --limit 10 --json
     """
-    archive = _open(db_path)
-    with archive, _variants_env(ctx):
-        rp = Replayer(archive, _variants_dir(ctx))
+    from .queries import QueryError, Replayer, parse_material, search_material, search_position
+    archive = _open(ctx, db_path)
+    with archive:
+        rp = Replayer(archive)
         if material is not None:
             if position is not None or game_id is not None:
                 raise click.UsageError("give --material or a position (--position, --game), not both")
@@ -215,9 +216,10 @@ def explore_command(ctx, db_path, position, game_id, ply, variant, include_inval
       daikifu explore --game 12 --ply 6
       daikifu explore -v shogi -p "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2" --json
     """
-    archive = _open(db_path)
-    with archive, _variants_env(ctx):
-        rp = Replayer(archive, _variants_dir(ctx))
+    from .queries import QueryError, Replayer, explore
+    archive = _open(ctx, db_path)
+    with archive:
+        rp = Replayer(archive)
         if position is None and game_id is None:
             if not variant:
                 raise click.UsageError("give --variant (for its start position), --position STR --variant NAME, "
@@ -287,12 +289,13 @@ def stats_command(ctx, db_path, variant, player, include_invalid, no_replay, buc
       daikifu stats --variant shogi --player Taro
       daikifu stats --csv > stats.csv
     """
+    from .stats import ELO_K, ELO_START, archive_stats, stats_csv
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
-    archive = _open(db_path)
-    with archive, _variants_env(ctx):
+    archive = _open(ctx, db_path)
+    with archive:
         report = archive_stats(archive, variant=_slug(ctx, variant), player=player, include_invalid=include_invalid,
-                               replay=not no_replay, bucket=bucket, variants_dir=_variants_dir(ctx))
+                               replay=not no_replay, bucket=bucket)
     for w in report["warnings"]:
         click.echo(f"warning: {w}", err=True)
     if as_json:

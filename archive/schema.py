@@ -33,6 +33,12 @@ from __future__ import annotations
 import sqlite3
 
 SCHEMA_VERSION = 2
+# the names the command line needs to describe its options; here, in a module that imports
+# nothing heavy, so that a command's --help does not load the store
+ENV_DB = "DAIKIFU_DB"
+DEFAULT_DB = "daikifu.db"
+STATUSES = ("valid", "truncated", "invalid")
+EXPLORER_SAMPLE = 100  # games reaching the position after ply 0 confirmed one by one (else a sample)
 
 
 def _v1(db: sqlite3.Connection) -> None:

@@ -201,15 +201,14 @@ def _record() -> dict:
 
 
 def archive_stats(archive: Archive, *, variant: str | None = None, player: str | None = None,
-                  include_invalid: bool = False, replay: bool = True, bucket: int | None = None,
-                  variants_dir=None) -> dict:
+                  include_invalid: bool = False, replay: bool = True, bucket: int | None = None) -> dict:
     """Statistics per variant and per player (see the module docstring).
 
     ``variant`` is a slug; ``player`` (case-insensitive, ``*`` a wildcard) keeps only the games
     that player played, and only that player in ``players``; ``replay=False`` leaves out
     promotions and captures (which replay every game) and reads first moves from the stored
     positions; ``bucket`` is the histogram's bucket width (default: chosen)."""
-    rp = Replayer(archive, variants_dir)
+    rp = Replayer(archive)
     everything = _games(archive, variant, include_invalid)
     wanted = _name_filter(player)
     selected = [g for g in everything if not player or wanted(g["sente"]) or wanted(g["gote"])]

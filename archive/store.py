@@ -38,16 +38,14 @@ import sqlite_utils
 
 from daikifu.formats.game import Game, GameError
 from daikifu.formats.lsn import format_ruleset
-from daikifu.replay import Board, Move
+from daikifu.replay import Board, Move, VariantRegistry
 
 from . import schema
+from .schema import DEFAULT_DB, ENV_DB, STATUSES
 
 __all__ = ["Archive", "Record", "make_record", "default_path", "digest_of", "ENV_DB", "DEFAULT_DB",
            "ArchiveError", "STATUSES", "pack_source", "unpack_source"]
 
-ENV_DB = "DAIKIFU_DB"
-DEFAULT_DB = "daikifu.db"
-STATUSES = ("valid", "truncated", "invalid")
 # tags that have a column of their own (everything else goes to the ``tags`` JSON)
 _COLUMN_TAGS = {"Event": "event", "Site": "site", "Date": "date", "Round": "round", "Sente": "sente",
                 "Gote": "gote", "Termination": "termination"}
@@ -284,9 +282,11 @@ class Archive:
     """
 
     def __init__(self, path: str | os.PathLike | None = None, *, create: bool = True, timeout: float = 30.0,
-                 readonly: bool = False):
+                 readonly: bool = False, variants: VariantRegistry | None = None):
         self.path = default_path(path)
         self.readonly = readonly
+        # where the variants of stored games are found when a game is read again or replayed
+        self.variants = variants or VariantRegistry.default()
         if (readonly or not create) and self.path != ":memory:" and not Path(self.path).exists():
             raise ArchiveError(f"no archive at {self.path}: import games first (daikifu import FILE --db {self.path})")
         if readonly:
@@ -685,7 +685,7 @@ class Archive:
         if import_id is not None:
             r = self.conn.execute("SELECT file FROM imports WHERE id = ?", (import_id,)).fetchone()
             file = r[0] if r else None
-        game = read_stored(source, fmt, file, plies)
+        game = read_stored(source, fmt, file, plies, self.variants)
         if error:
             stored = GameError(**{k: v for k, v in json.loads(error).items()
                                   if k in GameError.__dataclass_fields__})
@@ -814,16 +814,17 @@ def _import_row(row: dict) -> dict:
     return row
 
 
-def read_stored(source: str, source_format: str, file: str | None = None, plies: int | None = None) -> Game:
+def read_stored(source: str, source_format: str, file: str | None = None, plies: int | None = None,
+                variants: VariantRegistry | None = None) -> Game:
     """Read a stored game text again (in its format), leniently; with ``plies``, an LSN main line
     only that far (the start of a long game, without replaying the rest)."""
     from daikifu.formats.reading import finish_game, read_text
     if plies is not None and source_format == "lsn":
         from daikifu.formats.lsn import read_game
-        game = read_game(source, file=file, lenient=True, until_ply=plies)
+        game = read_game(source, file=file, lenient=True, until_ply=plies, variants=variants)
         game = finish_game(game, file) if game is not None else None
     else:
-        game = next(iter(read_text(source, fmt=source_format, name=file, lenient=True)), None)
+        game = next(iter(read_text(source, fmt=source_format, name=file, lenient=True, variants=variants)), None)
     if game is None:
         raise ArchiveError("the stored text holds no game")
     return game

@@ -10,3 +10,22 @@ ones before it:
 
 ``python -m daikifu`` runs the command line (:mod:`daikifu.cli`).
 """
+
+
+def lazy_exports(package: str, exports: dict[str, str]):
+    """``(__getattr__, __dir__)`` for a package whose curated names (name -> its module, relative
+    to the package) are imported on first use (PEP 562), so that importing one module of the
+    package, as a command's ``--help`` does, does not import all of them."""
+    import importlib
+    import sys
+
+    def __getattr__(name: str):
+        module = exports.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(module, package), name)
+
+    def __dir__() -> list[str]:
+        return sorted(set(exports) | set(vars(sys.modules[package])))
+
+    return __getattr__, __dir__

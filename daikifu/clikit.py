@@ -115,8 +115,9 @@ KEY_VALUE = KeyValueParam()
 
 position_option = click.option(
     "--position", "-p", metavar="STR",
-    help="Start from this position string (SFEN-shaped; see docs/notation.md) instead of the "
-         "variant's start position.  Quote it: it contains spaces.")
+    help="Start from this position string (SFEN-shaped; see docs/notation.md), or a USI position "
+         "('startpos moves 7g7f ...', 'sfen <SFEN> moves ...'), instead of the variant's start "
+         "position.  Quote it: it contains spaces.")
 option_option = click.option(
     "--option", "-o", "options", type=KEY_VALUE, multiple=True,
     help="Set a variant option, e.g. forced-promotion=stuck (repeatable; `daikifu variant show` "

@@ -2,7 +2,9 @@
 
 Readers take the text (or bytes) of a file and return :class:`Game` objects; a game that cannot
 be replayed carries its :class:`GameError` instead of raising, so that one bad game never hides
-the others.  Writers take a :class:`Game` and return text (LSN) or bytes (KIF).
+the others.  Writers take a :class:`Game` and return text (LSN) or bytes (KIF).  Every entry
+point reads records through one pipeline, :func:`read_record` (:mod:`daikifu.formats.reading`:
+decoding, detection, a registry of formats: LSN, KIF, KI2, CSA, JKF, USI and JSON).
 
 >>> from daikifu.formats import read_games, write_game
 >>> [game] = read_games('[Variant "Shogi"]\\n[Result "*"]\\n\\n1. P-c4 P-c6 *\\n')
@@ -12,16 +14,22 @@ the others.  Writers take a :class:`Game` and return text (LSN) or bytes (KIF).
 1. P-c4 P-c6 *
 """
 
-from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, Headers
-from .jsonexport import game_from_dict, game_from_json, game_to_dict, game_to_json
-from .kif import KifError, looks_like_kif, read_kif, write_kif
-from .lsn import GameBuilder, HeadersOnly, LSNError, Visitor, read_game, read_games, write_game, write_games
-from .validate import detect_format, verdict
+import daikifu
 
-__all__ = [
-    "Game", "GameNode", "GameError", "Headers", "RESULTS", "SEVEN_TAG_ROSTER",
-    "read_games", "read_game", "write_game", "write_games", "Visitor", "GameBuilder", "HeadersOnly", "LSNError",
-    "read_kif", "write_kif", "looks_like_kif", "KifError",
-    "game_to_dict", "game_to_json", "game_from_dict", "game_from_json",
-    "detect_format", "verdict",
-]
+_EXPORTS = {
+    "RESULTS": ".game", "SEVEN_TAG_ROSTER": ".game", "Game": ".game", "GameError": ".game", "GameNode": ".game",
+    "Headers": ".game",
+    "read_games": ".lsn", "read_game": ".lsn", "write_game": ".lsn", "write_games": ".lsn", "Visitor": ".lsn",
+    "GameBuilder": ".lsn", "HeadersOnly": ".lsn", "LSNError": ".lsn",
+    "read_kif": ".kif", "write_kif": ".kif", "looks_like_kif": ".kif", "KifError": ".kif",
+    "game_to_dict": ".jsonexport", "game_to_json": ".jsonexport", "game_from_dict": ".jsonexport",
+    "game_from_json": ".jsonexport",
+    "read_record": ".reading", "read_text": ".reading", "write_record": ".reading", "write_records": ".reading",
+    "detect_format": ".reading", "decode_record": ".reading", "FORMATS": ".reading", "RecordFormat": ".reading",
+    "register_format": ".reading", "NotARecordError": ".reading", "UnsupportedConversion": ".reading",
+    "verdict": ".validate", "verdicts": ".validate",
+}
+# the names above are imported on first use: a command's --help imports this package without them
+__getattr__, __dir__ = daikifu.lazy_exports(__name__, _EXPORTS)
+
+__all__ = list(_EXPORTS)

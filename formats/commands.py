@@ -1,55 +1,40 @@
 """The record commands: ``validate``, ``convert`` and ``generate`` (the root group,
 :mod:`daikifu.cli`, loads them on demand).  Each is a thin wrapper over this package's functions
-(:func:`daikifu.formats.validate.verdicts`, the readers and writers) and self-play in the rules
+(:func:`daikifu.formats.validate.verdict`, the readers and writers) and self-play in the rules
 core (:mod:`daikifu.replay.selfplay`).
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import click
 
-from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, read_bytes, write_bytes as _write
+from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, read_bytes, registry, write_bytes as _write
 from daikifu.replay.selfplay import ADJUDICATION_MARGIN, DEFAULT_MAX_PLIES, ENGINES, SelfPlayGame, generate_games
-from daikifu.replay.variant import IncompleteVariantError, VariantError, extra_variants_dir
+from daikifu.replay.variant import IncompleteVariantError, VariantError
 
-from .game import Game, GameError
-from .jsonexport import game_to_dict
-from .kif import KifError, read_kif, write_kif
-from .limits import ReadLimits
-from .lsn import read_games, write_game
-from .validate import detect_format, verdict
+# the registry of formats is light; the Game tree, the readers and the writers are imported where
+# they are used, so that a command's --help loads none of them
+from .reading import FORMATS as REGISTRY
+from .reading import NotARecordError, UnsupportedConversion, read_record, write_record, write_records
 
-FORMATS = ("auto", "lsn", "kif")
-
-
-def _variants_env(ctx: click.Context):
-    """Make the global --variants-dir visible to the readers."""
-    return extra_variants_dir(ctx.find_root().params.get("variants_dir"))
+FORMATS = ("auto", *REGISTRY)
+WRITTEN = tuple(name for name, f in REGISTRY.items() if f.write is not None)
+NOT_A_RECORD_STATUS = 2
 
 
-def iter_records(path: str, fmt: str = "auto", lenient: bool = False, limits: ReadLimits | None = None):
-    """Every game of a file, one at a time (records of either format): an LSN file of any number
-    of games holds one game in memory at a time."""
+def _slug(variant) -> str | None:
+    return variant.slug if variant is not None else None
+
+
+def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None, limits=None, variants=None):
+    """Every game of a file, one at a time, through the reading pipeline (a file of any number of
+    games holds one game in memory at a time)."""
     data = read_bytes(path)
     name = "<stdin>" if path == "-" else path
-    if fmt == "auto":
-        fmt = detect_format(data)
-    if fmt == "kif":
-        try:
-            return iter(read_kif(data, source=name, lenient=lenient))
-        except KifError as exc:
-            raise fail(str(exc)) from None
-    text = data.decode("utf-8", errors="replace")
-    del data
-    return read_games(text, file=name, lenient=lenient, limits=limits)
-
-
-def read_records(path: str, fmt: str = "auto", lenient: bool = False) -> list[Game]:
-    """Every game of a file as a list of :class:`Game` (records of either format)."""
-    return list(iter_records(path, fmt, lenient))
+    return read_record(data, name=name, fmt=None if fmt == "auto" else fmt, variant=_slug(variant), lenient=lenient,
+                       limits=limits, variants=variants)
 
 
 class LimitParam(click.ParamType):
@@ -58,6 +43,7 @@ class LimitParam(click.ParamType):
     name = "NAME=VALUE"
 
     def convert(self, value, param, ctx):
+        from .limits import ReadLimits
         try:
             ReadLimits.from_pairs([value])
         except ValueError as exc:
@@ -72,67 +58,88 @@ limit_option = click.option(
          "invalid with a located error; the others are read as usual.")
 
 
+_format_option = click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
+    help="Record format; auto recognises every format by content (the file name only breaks a tie).")
+_variant_option = click.option(
+    "--variant", type=VARIANT, default=None,
+    help="The variant of records that do not name one (default: shogi for KIF, KI2, CSA, JKF and USI).")
+
+
 @click.command("validate", context_settings=CONTEXT)
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
-              help="Record format; auto recognises KIF and LSN by content.")
+@_format_option
+@_variant_option
 @click.option("--lenient", is_flag=True, help="Keep the moves before a bad one and flag the game instead of rejecting it.")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list with one object per game.")
 @limit_option
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list with one object per game.")
 @click.pass_context
-def validate_command(ctx, files, fmt, lenient, as_json, limits):
+def validate_command(ctx, files, fmt, variant, lenient, limits, as_json):
     """Replay every game of FILES through the rules and report the first bad move of each.
 
-    Exit status 0 when every game is valid, 1 otherwise.  Each error names the file, game,
-    line, column, ply and move text, says what was expected and suggests legal moves.
+    FILES may be LSN, KIF, KI2, CSA, JKF or USI records (recognised by content).  Exit status 0
+    when every game is valid, 1 otherwise, 2 when a file is no record in a format daikifu reads.
+    Each error names the file, game, line, column, ply and move text, says what was expected and
+    suggests legal moves.
 
     \b
     Examples:
       daikifu validate games.lsn
-      daikifu validate --json match.kif games.lsn
+      daikifu validate --json match.kif games.csa
+      daikifu validate --format usi --variant shogi lines.txt
       cat game.lsn | daikifu validate -
     """
-    verdicts = []  # small dicts: the games themselves are read one at a time and let go
-    limits = ReadLimits.from_pairs(limits)
-    with _variants_env(ctx):
-        for path in files:
-            for game in iter_records(path, fmt, lenient, limits):
+    from .game import GameError
+    from .limits import ReadLimits
+    from .validate import verdict
+    read_limits = ReadLimits.from_pairs(limits)
+    verdicts, not_records = [], []  # small dicts: the games are read one at a time and let go
+    for path in files:
+        try:
+            for game in read_records(path, fmt, lenient, variant, read_limits, registry(ctx)):
                 verdicts.append(verdict(game, path))
+        except NotARecordError as exc:
+            not_records.append((path, str(exc)))
     if as_json:
-        echo_json(verdicts)
+        echo_json(verdicts + [{"file": path, "status": "not-a-record", "error": m} for path, m in not_records])
     else:
         for v in verdicts:
             line = f"{v['file']}: game {v['game']} ({v['variant']}): {v['status']}, {v['ply_count']} plies"
             click.echo(line)
             for e in v["errors"] + v["warnings"]:
                 click.echo(f"  {e['kind']}: {GameError.from_dict(e)}")
+        for _path, m in not_records:
+            click.echo(m, err=True)
         bad = sum(v["status"] != "valid" for v in verdicts)
         click.echo(f"{len(verdicts)} games, {len(verdicts) - bad} valid, {bad} invalid", err=True)
+    if not_records:
+        ctx.exit(NOT_A_RECORD_STATUS)
     ctx.exit(0 if verdicts and all(v["status"] == "valid" for v in verdicts) else 1)
 
 
 @click.command("convert", context_settings=CONTEXT)
 @click.argument("file", type=click.Path(allow_dash=True))
-@click.option("--to", "target", type=click.Choice(("lsn", "kif", "json")),
-              help="Format to write (required unless --json).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
-              help="Format of FILE; auto recognises KIF and LSN by content.")
+@click.option("--to", "target", type=click.Choice(WRITTEN), help="Format to write (required unless --json).")
+@_format_option
+@_variant_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
-              help="Output file (default: standard output).  For KIF, which holds one game per file, "
-                   "a name with {n} makes one file per game: games-{n}.kif.")
+              help="Output file (default: standard output).  For KIF, KI2 and JKF, which hold one game per "
+                   "file, a name with {n} makes one file per game: games-{n}.kif.")
 @click.option("--encoding", type=click.Choice(("utf-8", "cp932")), default="utf-8", show_default=True,
-              help="Encoding of KIF output (cp932 = Shift-JIS, the classic .kif).")
+              help="Encoding of KIF, KI2 and CSA output (cp932 = Shift-JIS, the classic .kif).")
 @click.option("--json", "as_json", is_flag=True, help="The same as --to json.")
 @click.pass_context
-def convert_command(ctx, file, target, fmt, output, encoding, as_json):
-    """Read the games of FILE and write them as LSN, KIF or JSON.
+def convert_command(ctx, file, target, fmt, variant, output, encoding, as_json):
+    """Read the games of FILE and write them as LSN, KIF, KI2, CSA, JKF, USI or JSON.
 
-    Invalid games are converted up to their first bad move, with a warning, and the exit status
-    is then 1.
+    Every format daikifu reads can be converted to every format that can hold the game (CSA, KI2
+    and JKF hold 9x9 shogi; CSA and USI keep the main line only; USI keeps no comments).  Invalid
+    games are converted up to their first bad move, with a warning, and the exit status is then 1.
 
     \b
     Examples:
       daikifu convert game.kif --to lsn
+      daikifu convert game.csa --to ki2 --encoding cp932 -o game.ki2
       daikifu convert games.lsn --to json -o games.json
       daikifu convert games.lsn --to kif -o "game-{n}.kif"
     """
@@ -141,28 +148,28 @@ def convert_command(ctx, file, target, fmt, output, encoding, as_json):
             raise click.UsageError(f"--json and --to {target} contradict each other")
         target = "json"
     if target is None:
-        raise click.UsageError("say which format to write: --to lsn, --to kif or --to json (or --json)")
-    with _variants_env(ctx):
-        games = read_records(file, fmt)
-        for g in games:
-            if not g.valid:
-                click.echo(f"warning: {file}: game {g.number or 1} is invalid; converted up to its first bad "
-                           f"move: {g.errors[0]}", err=True)
-        if target == "kif":
-            if len(games) > 1 and "{n}" not in output:
-                raise fail(f"{file} has {len(games)} games and a KIF file holds one: "
-                                           f"give -o a name with {{n}}, e.g. game-{{n}}.kif")
+        raise click.UsageError("say which format to write: --to " + ", --to ".join(WRITTEN) + " (or --json)")
+    try:
+        games = list(read_records(file, fmt, False, variant, variants=registry(ctx)))
+    except NotARecordError as exc:
+        raise fail(str(exc)) from None
+    for g in games:
+        if not g.valid:
+            click.echo(f"warning: {file}: game {g.number or 1} is invalid; converted up to its first bad "
+                       f"move: {g.errors[0]}", err=True)
+    writer = REGISTRY[target]
+    enc = encoding if encoding in writer.encodings else writer.encodings[0]
+    try:
+        if not writer.several and len(games) > 1:
+            if "{n}" not in output:
+                raise fail(f"{file} has {len(games)} games and a {writer.title} file holds one: "
+                           f"give -o a name with {{n}}, e.g. game-{{n}}.{target}")
             for n, g in enumerate(games, start=1):
-                try:
-                    data = write_kif(g, encoding=encoding)
-                except KifError as exc:
-                    raise fail(str(exc)) from None
-                _write(output.replace("{n}", str(n)), data)
-        elif target == "lsn":
-            _write(output, "\n".join(write_game(g) for g in games).encode("utf-8"))
+                _write(output.replace("{n}", str(n)), write_record(g, target, enc))
         else:
-            data = json.dumps([game_to_dict(g) for g in games], indent=2, ensure_ascii=False)
-            _write(output, (data + "\n").encode("utf-8"))
+            _write(output, write_records(games, target, enc))
+    except (UnsupportedConversion, ValueError) as exc:
+        raise fail(f"{file}: {exc}") from None
     ctx.exit(0 if all(g.valid for g in games) else 1)
 
 
@@ -178,6 +185,8 @@ def _game_json(g: SelfPlayGame) -> dict:
 
 def selfplay_lsn(g: SelfPlayGame) -> str:
     """A self-play game as an LSN record."""
+    from .game import Game
+    from .lsn import write_game
     return write_game(Game.from_moves(g.variant, g.moves, options=g.options, headers=g.headers, result=g.result))
 
 

@@ -3,7 +3,7 @@
 >>> text = "V2.2\\nN+Sente\\nN-Gote\\nPI\\n+\\n+7776FU,T3\\n-3334FU\\n%TORYO\\n"
 >>> game = next(read_csa(text))
 >>> game.headers["Sente"], len(game.mainline_moves()), game.result, game.headers["Termination"]
-('Sente', 2, '1-0', 'resignation')
+('Sente', 2, '0-1', 'resignation')
 
 Reading
     A file holds several games separated by a line ``/``.  Each game: ``V2.2``/``V3.0``, ``N+``/``N-``
@@ -359,13 +359,13 @@ def _split(text: str):
 
 
 def read_csa(text: str, *, file: str | None = None, variant: str | None = None, lenient: bool = False,
-             visitor=None) -> Iterator:
+             visitor=None, variants=None) -> Iterator:
     """Every game of a CSA text, one at a time (what the visitor's ``end_game`` returns: a
     :class:`Game` by default).  ``variant`` must be a 9x9 variant with shogi's pieces (default shogi)."""
     name = variant or "shogi"
     for number, (line, offset, lines) in enumerate(_split(text), start=1):
         raw = _GameText(number, line, offset, lines, file).read()
-        yield play(raw, name, visitor=visitor, lenient=lenient, file=file)
+        yield play(raw, name, visitor=visitor, lenient=lenient, file=file, variants=variants)
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -415,11 +415,14 @@ def write_csa(game: Game, encoding: str = "utf-8") -> bytes:
     for name, value in game.headers.items():
         if name in ("Sente", "Gote", "Variant", "Termination", "ImportStatus") or not re.fullmatch(r"[A-Za-z]\w*", name):
             continue
+        start_times = [t for t in ("StartTime", "KifStartTime") if t in game.headers]
         if name == "Date":
-            if "StartTime" in game.headers:
+            if start_times:
                 continue
             value = value.replace(".", "/")
-        key = reverse.get(name, "START_TIME" if name == "StartTime" else _snake(name))
+        elif name in start_times[1:]:
+            continue  # one $START_TIME
+        key = reverse.get(name, "START_TIME" if name in ("StartTime", "KifStartTime") else _snake(name))
         out.append(f"${key}:{value.replace(chr(10), ' ')}")
     board = game.start_board()
     if board.position() == Board(game.rules).position():

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from daikifu.replay import Board, Move, compile_rules, load_variant
-from daikifu.replay.variant import Variant
+from daikifu.replay import Board, Move, compile_rules
+from daikifu.replay.variant import Variant, VariantRegistry
 
 __all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER"]
 
@@ -235,10 +235,12 @@ class Game(GameNode):
     """
 
     def __init__(self, variant: Variant | str = "shogi", options: dict | None = None,
-                 start: str | None = None):
+                 start: str | None = None, *, variants: VariantRegistry | None = None):
+        """``variant``: a :class:`Variant`, or a name looked up in ``variants`` (default: the
+        bundled variants and those of ``DAIKIFU_VARIANTS``)."""
         super().__init__()
         if isinstance(variant, str):
-            variant = load_variant(variant)
+            variant = (variants or VariantRegistry.default()).load(variant)
         self.variant = variant
         self.options = variant.resolve_options(options) if variant.playable else dict(options or {})
         self.headers = Headers()

@@ -178,7 +178,7 @@ def _initial(initial, headers: list) -> str | None:
 
 
 def read_jkf(text: str, *, file: str | None = None, variant: str | None = None, lenient: bool = False,
-             visitor=None) -> Iterator:
+             visitor=None, variants=None) -> Iterator:
     """The game of a JKF text (a JKF file holds one); a :class:`Game` by default."""
     raw = RawGame(1, 1, 0, text)
     try:
@@ -199,7 +199,7 @@ def read_jkf(text: str, *, file: str | None = None, variant: str | None = None, 
         raw.moves = []
         raw.problems.append(GameError(f"cannot read JKF: {exc}", file=file, game=1, line=line or 1,
                                       column=getattr(exc, "colno", None), expected="a JSON Kifu Format object"))
-    yield play(raw, variant or "shogi", visitor=visitor, lenient=lenient, file=file)
+    yield play(raw, variant or "shogi", visitor=visitor, lenient=lenient, file=file, variants=variants)
 
 
 # --- writing -------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 
-from daikifu.replay import load_variant
+from daikifu.replay import VariantRegistry
 from daikifu.replay.squares import square_name
 
 from .game import Game, GameError, GameNode
@@ -97,8 +97,10 @@ def game_to_json(game: Game, indent: int | None = None, positions: bool = True) 
     return json.dumps(game_to_dict(game, positions), ensure_ascii=False, indent=indent)
 
 
-def game_from_dict(data: dict) -> Game:
-    variant = load_variant(data["variant"])
+def game_from_dict(data: dict, variants: VariantRegistry | None = None) -> Game:
+    """The game of :func:`game_to_dict` (the variant looked up in ``variants``, default: the
+    bundled variants and ``DAIKIFU_VARIANTS``)."""
+    variant = (variants or VariantRegistry.default()).load(data["variant"])
     game = Game(variant, data.get("options") or None)
     start = data.get("start")
     if start and start != game.rules.start:
@@ -115,6 +117,9 @@ def game_from_dict(data: dict) -> Game:
 def _read_line(node: GameNode, board, moves: list[dict]) -> None:
     for entry in moves:
         move = board.parse_uci(entry["uci"])
+        reason = board.illegal_reason(move)
+        if reason is not None:  # the JSON is trusted for nothing: every move is checked
+            raise ValueError(f"ply {board.ply + 1}: illegal move {entry['uci']}: {reason}")
         child = GameNode(node, move)
         node.variations.append(child)  # before its alternatives, which are appended next
         for side in entry.get("variations", []):
@@ -126,5 +131,5 @@ def _read_line(node: GameNode, board, moves: list[dict]) -> None:
         node = child
 
 
-def game_from_json(text: str) -> Game:
-    return game_from_dict(json.loads(text))
+def game_from_json(text: str, variants: VariantRegistry | None = None) -> Game:
+    return game_from_dict(json.loads(text), variants)

@@ -45,19 +45,33 @@ _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
 _VERTICAL = {"上": "上", "行": "上", "入": "上", "引": "引", "寄": "寄"}
 
 
-def looks_like_ki2(head: str) -> bool:
-    """Whether a text looks like KI2: ``#KI2``, or a move line ``▲７六歩`` and no KIF move line."""
-    ki2 = False
+def _options(marks) -> str:
+    """Markers joined for a message, in the usual order (右 before 左 ...)."""
+    order = "右左直上引寄打"
+    return " or ".join(sorted((m for m in marks if m), key=lambda m: [order.index(c) for c in m]))
+
+
+def move_lines(head: str) -> str | None:
+    """``"ki2"`` when the first move line is KI2's (``▲７六歩``) or the text starts ``#KI2``,
+    ``"kif"`` when it is KIF's (``1 ７六歩(77)``, or the ``手数----`` line), None when there is none."""
     for n, line in enumerate(head.splitlines()):
         if n > 400:
             break
         if line.startswith("#KI2"):
-            return True
+            return "ki2"
         if _RE_KIF_MOVE_LINE.match(line) or _RE_MOVES_HEADER.match(line):
-            return False
+            return "kif"
         if _RE_KI2_MOVE_LINE.match(line):
-            ki2 = True
-    return ki2
+            return "ki2"
+    return None
+
+
+def looks_like_ki2(head: str) -> bool:
+    """Whether a text can be KI2: KI2 move lines, or KIF's headers and no move line at all (then
+    KIF and KI2 look alike, and the file name decides)."""
+    from .kif import looks_like_kif
+    found = move_lines(head)
+    return found == "ki2" or (found is None and looks_like_kif(head))
 
 
 # --- markers -------------------------------------------------------------------------------------
@@ -127,6 +141,7 @@ def ki2_move_text(style: _Style, board: Board, move: Move, prev_to: int | None) 
 
 
 LOOK_AHEAD = 400  # plies read ahead to settle a move written without the markers it needs
+LOOK_AHEAD_BUDGET = 200_000  # moves resolved while looking ahead, per record (bounds the time on any input)
 
 
 class _Problem(Exception):
@@ -136,6 +151,10 @@ class _Problem(Exception):
 
 
 class _Ki2Reader(_Reader):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.budget = [LOOK_AHEAD_BUDGET]  # shared by every look-ahead of the record
+
     def classify(self, lines):
         items = super().classify(lines)
         out = []
@@ -198,7 +217,7 @@ class _Ki2Reader(_Reader):
         reach = []
         for move in moves:
             board.push(move)
-            reach.append(self.quiet_depth(board, following, move.to_square))
+            reach.append(self.quiet_depth(board, following, move.to_square, self.budget))
             board.pop()
         best = max(reach)
         winners = [m for m, r in zip(moves, reach) if r == best]
@@ -209,7 +228,7 @@ class _Ki2Reader(_Reader):
         options = {m: _markers(origins, m.from_square, m.to_square, board.turn) if m.drop is None else "打"
                    for m in moves}
         count = _COUNT_WORDS.get(len(moves), str(len(moves)))
-        message = f"{count} {name} can reach {dest}: write " + " or ".join(o for o in options.values() if o)
+        message = f"{count} {name} can reach {dest}: write " + _options(options.values())
         chosen = winners[0]
         board_winners = [m for m in winners if m.drop is None]
         if len(board_winners) <= 1 and chosen.drop is None and len(on_board) == 1:
@@ -228,7 +247,7 @@ class _Ki2Reader(_Reader):
     def quiet_depth(self, board: Board, items: list, prev_to, budget: list | None = None) -> int:
         """How many of ``items`` can be read one after the other, trying every candidate of an
         ambiguous one (within ``budget`` moves resolved); the board is left as it was."""
-        budget = budget if budget is not None else [LOOK_AHEAD * 20]
+        budget = budget if budget is not None else self.budget
         pushed = 0
         depth = len(items)
         for k, it in enumerate(items):
@@ -321,7 +340,7 @@ class _Ki2Reader(_Reader):
         if len(out) > 1 and (rel or vert):  # markers written, and still several: no guessing
             options = [_markers(origins, o, to, board.turn) for o in origins]
             count = _COUNT_WORDS.get(len(out), str(len(out)))
-            raise _Problem(f"{count} {name} can reach {dest}: write " + " or ".join(o for o in options if o),
+            raise _Problem(f"{count} {name} can reach {dest}: write " + _options(options),
                            "a relative marker (右 左 上 引 寄 直)", to)
         if drops and promo is None and not rel and not vert and board.hand(board.turn).get(pid):
             drop = Move(None, to, (), None, pid)  # 打 left out where a piece could also move there
@@ -348,14 +367,19 @@ class _Ki2Reader(_Reader):
             return []
 
 
-def read_ki2(data: bytes | str, *, source: str | None = None, variant=None, lenient: bool = False) -> list[Game]:
+def read_ki2(data: bytes | str, *, source: str | None = None, variant=None, lenient: bool = False,
+             variants=None) -> list[Game]:
     """Read a KI2 record into a list of games (a KI2 file holds one game), as
     :func:`formats.kif.read_kif` reads KIF: problems are recorded in ``game.errors``; input that is
     not a record raises :class:`~formats.kif.KifError`."""
     from .kif import _decode
     text, _encoding, replaced = _decode(data)
     try:
-        return [_Ki2Reader(text, source, variant, lenient, replaced).read()]
+        game = _Ki2Reader(text, source, variant, lenient, replaced, variants).read()
+        if replaced:  # bytes given here, not through the pipeline: its warnings, one per line
+            from .reading import finish_game
+            finish_game(game, source)
+        return [game]
     except KifError:
         raise
     except Exception as exc:  # pragma: no cover - a bug: report it as a reading error, never crash

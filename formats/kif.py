@@ -4,8 +4,9 @@
 >>> data = write_kif(games[0], encoding="cp932")                          # doctest: +SKIP
 
 Reading
-    The bytes are decoded by what they are, not by what the file says: UTF-8 (with or without BOM)
-    when they are valid UTF-8, else cp932 (Shift_JIS); a ``#KIF ... encoding=`` line may lie.
+    The bytes are decoded by the reading pipeline's one policy (:mod:`formats.reading`: a BOM, a
+    declared encoding only when the bytes fit it -- a ``#KIF ... encoding=`` line may lie --, UTF-8,
+    cp932, EUC-JP); undecodable bytes give a warning on each line they are in.
     Every move is replayed through the rules core (:meth:`replay.Board.play`).  A move that cannot be
     read or is illegal gives a :class:`~formats.game.GameError` (file, game 1, line, column, ply,
     move text, message, expected, suggestions) and the rest of that line of play is skipped: the
@@ -39,10 +40,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from daikifu.replay import Board, IllegalMoveError, Move, PositionError, load_variant
+from daikifu.replay import Board, IllegalMoveError, Move, PositionError
 from daikifu.replay.position import format_position
 from daikifu.replay.squares import parse_square, square, square_file, square_name, square_rank
-from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, parse_options
+from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, VariantRegistry, parse_options
 
 from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode
 
@@ -126,7 +127,7 @@ _HAND_KEYS = {"先手の持駒": 0, "下手の持駒": 0, "後手の持駒": 1, 
 _TURN_LINES = {"先手番": 0, "下手番": 0, "後手番": 1, "上手番": 1}
 
 _FW_DIGITS = "０１２３４５６７８９"
-_FILE_LABEL_CHARS = set("１２３４５６７８９123456789 \t\u3000")
+_FILE_LABEL_CHARS = set("０１２３４５６７８９0123456789 \t\u3000")
 _KANJI_DIGITS = "〇一二三四五六七八九"
 _DIGIT_VALUE = {**{c: i for i, c in enumerate(_FW_DIGITS)}, **{str(i): i for i in range(10)},
                 **{c: i for i, c in enumerate(_KANJI_DIGITS) if i}}
@@ -191,6 +192,11 @@ def _kanji_number(n: int) -> str:
     return ("" if tens == 1 else _kanji_number(tens)) + "十" + (_KANJI_DIGITS[ones] if ones else "")
 
 
+def _full_width(n: int) -> str:
+    """12 -> １２ (file numbers above a diagram)."""
+    return "".join(_FW_DIGITS[int(d)] for d in str(n))
+
+
 def _hms(seconds: int) -> str:
     h, rest = divmod(seconds, 3600)
     m, s = divmod(rest, 60)
@@ -201,31 +207,13 @@ def _hms(seconds: int) -> str:
 
 
 def _decode(data) -> tuple[str, str, bool]:
-    """(text, encoding found, whether undecodable bytes were replaced)."""
-    if isinstance(data, str):
-        return (data[1:] if data.startswith("\ufeff") else data), "str", False
-    if not isinstance(data, (bytes, bytearray, memoryview)):
+    """(text, encoding found, whether undecodable bytes were replaced), by the reading pipeline's
+    one decoding policy (:func:`formats.reading.decode_record`)."""
+    from .reading import decode_record
+    if not isinstance(data, (str, bytes, bytearray, memoryview)):
         raise KifError(f"expected bytes or str, got {type(data).__name__}")
-    raw = bytes(data)
-    if raw.startswith(codecs.BOM_UTF8):
-        raw = raw[3:]
-        try:
-            return raw.decode("utf-8"), "utf-8-sig", False
-        except UnicodeDecodeError:
-            return raw.decode("utf-8", "replace"), "utf-8-sig", True
-    try:
-        return raw.decode("utf-8"), "utf-8", False
-    except UnicodeDecodeError:
-        pass
-    try:
-        return raw.decode("cp932"), "cp932", False
-    except UnicodeDecodeError:
-        pass
-    utf8 = raw.decode("utf-8", "replace")
-    sjis = raw.decode("cp932", "replace")
-    if utf8.count("\ufffd") <= sjis.count("\ufffd"):
-        return utf8, "utf-8", True
-    return sjis, "cp932", True
+    decoded = decode_record(bytes(data) if isinstance(data, memoryview) else data)
+    return decoded.text, decoded.encoding, decoded.replaced > 0
 
 
 def _split_lines(text: str) -> list[str]:
@@ -268,7 +256,13 @@ class _Style:
             if canonical in names:
                 names.setdefault(alias, names[canonical])
         self.names = names
-        alternatives = sorted(names, key=len, reverse=True)
+        # a kanji two pieces share names no piece by itself: it is resolved by the piece on the
+        # origin square (a move) and refused where nothing tells (a drop, a diagram)
+        self.shared: dict[str, list] = {}
+        for p in self.variant.pieces:
+            if p.kanji and kanji_count[p.kanji] > 1 and p.kanji not in names:
+                self.shared.setdefault(p.kanji, []).append(p.id)
+        alternatives = sorted(list(names) + list(self.shared), key=len, reverse=True)
         piece_re = "|".join(re.escape(n) for n in alternatives)
         if self.numeric:
             sq = r"[１-９1-9][一二三四五六七八九1-9１-９]"
@@ -282,8 +276,11 @@ class _Style:
             rf"(?:[(（]\s*(?P<origin>{origin})\s*[)）])?"
             rf"(?P<kills>(?:\s*[xX×]\s*{sq})*)\s*$", re.IGNORECASE)
         self.kill_re = re.compile(rf"[xX×]\s*({sq})")
-        # the diagram needs one kanji per piece
-        self.diagram = self.numeric and all(len(self.kanji.get(p.id, "")) == 1 for p in self.variant.pieces)
+        # the diagram needs a kanji name for every piece (names of one or more kanji, boards up to 16x16)
+        self.diagram = all(self.kanji.get(p.id) for p in self.variant.pieces)
+        self.cell = max((len(k) for k in self.kanji.values()), default=1)
+        self.board_names = sorted(self.kanji.values(), key=len, reverse=True)
+        self.diagram_readable = all(p.kanji for p in self.variant.pieces)  # shared names found as met
 
     # squares
     def parse_square(self, text: str) -> int:
@@ -322,6 +319,11 @@ class _Style:
 
     def piece_id(self, name: str) -> str | None:
         return self.names.get(name) or self.names.get(name.upper())
+
+    def piece_ids(self, name: str) -> list:
+        """Every piece ID a name can mean: one, or those sharing the kanji."""
+        pid = self.piece_id(name)
+        return [pid] if pid is not None else list(self.shared.get(name, ()))
 
     # moves
     def move_text(self, board: Board, move: Move, prev_to: int | None) -> str:
@@ -399,24 +401,27 @@ def _classify(lines: list[str]) -> list[_Item]:
             continue
         if first in "&＆":
             continue  # bookmark
-        m = _RE_VARIATION.match(line)
-        if m:
-            items.append(_Item("variation", i, number=int(m.group(1)), text=stripped))
-            continue
-        m = _RE_RESULT.match(line)
-        if m:
-            items.append(_Item("result", i, number=int(m.group(1)), text=m.group(2).strip(_SPACE)))
-            continue
-        if _RE_MOVES_HEADER.match(line):
-            items.append(_Item("moves-header", i))
-            continue
-        if _RE_BORDER.match(line):
-            items.append(_Item("border", i))
-            continue
-        m = _RE_ROW.match(line)
-        if m:
-            items.append(_Item("row", i, text=m.group(1), column=line.index(m.group(1)) + 1 if m.group(1) else 1))
-            continue
+        # a line starting with an ASCII digit (a move, or the file numbers over a diagram) is none
+        # of these five kinds: most lines are moves, so their patterns are not tried on them
+        if not "0" <= first <= "9":
+            m = _RE_VARIATION.match(line)
+            if m:
+                items.append(_Item("variation", i, number=int(m.group(1)), text=stripped))
+                continue
+            m = _RE_RESULT.match(line)
+            if m:
+                items.append(_Item("result", i, number=int(m.group(1)), text=m.group(2).strip(_SPACE)))
+                continue
+            if _RE_MOVES_HEADER.match(line):
+                items.append(_Item("moves-header", i))
+                continue
+            if _RE_BORDER.match(line):
+                items.append(_Item("border", i))
+                continue
+            m = _RE_ROW.match(line)
+            if m:
+                items.append(_Item("row", i, text=m.group(1), column=line.index(m.group(1)) + 1 if m.group(1) else 1))
+                continue
         if len(stripped) > 1 and all(c in _FILE_LABEL_CHARS for c in stripped):
             continue  # the file numbers above a board diagram
         if stripped in _TURN_LINES:
@@ -461,10 +466,11 @@ def _classify(lines: list[str]) -> list[_Item]:
 
 
 class _Reader:
-    def __init__(self, text: str, source, variant, lenient: bool, replaced: bool):
+    def __init__(self, text: str, source, variant, lenient: bool, replaced: bool, variants=None):
         self.text = text
         self.source = source
         self.variant_arg = variant
+        self.variants = variants or VariantRegistry.default()
         self.lenient = lenient
         self.replaced = replaced
         self.errors: list[GameError] = []
@@ -496,8 +502,6 @@ class _Reader:
                 _RE_KIF_MAGIC.match(it.text) for it in items if it.kind == "program"):
             self.fatal("not a KIF record: no header, board, move or comment line found",
                        line=items[0].line if items else None)
-        if self.replaced:
-            self.problem("bytes that are neither UTF-8 nor cp932 (Shift_JIS) were replaced by U+FFFD")
 
         first_move = next((k for k, it in enumerate(items) if it.kind in ("move", "variation", "result")),
                           len(items))
@@ -535,7 +539,7 @@ class _Reader:
         if name is None:
             name = declared.value.strip() if declared and declared.value.strip() else "shogi"
         try:
-            variant = name if isinstance(name, Variant) else load_variant(name)
+            variant = name if isinstance(name, Variant) else self.variants.load(name)
             try:
                 game = Game(variant, options)
                 game.rules  # noqa: B018 - compile now, so that an incomplete variant fails here
@@ -550,7 +554,7 @@ class _Reader:
             self.fatal(f"cannot read the moves: {exc}", line=where)
         if declared and self.variant_arg is not None:
             try:
-                other = load_variant(declared.value.strip())
+                other = self.variants.load(declared.value.strip())
             except VariantError:
                 other = None
             if other is None or other.slug != game.variant.slug:
@@ -602,7 +606,7 @@ class _Reader:
 
     def parse_diagram(self, game, rows, borders, hands_items, turn_items) -> str | None:
         style = self.style
-        if not style.diagram:
+        if not style.diagram_readable:
             self.problem(f"board diagrams are not supported for {game.variant.name}: use 初期局面",
                          line=(rows or borders)[0].line)
             return None
@@ -616,11 +620,16 @@ class _Reader:
             rank = ranks - 1 - r_index
             f = 0
             gote = False
-            for c in row.text:
+            text = row.text
+            i = 0
+            while i < len(text):
+                c = text[i]
                 if c in " \u3000\t":
+                    i += 1
                     continue
                 if c in "vV^":
                     gote = True
+                    i += 1
                     continue
                 if f >= files:
                     self.problem(f"board row has more than {files} squares", line=row.line)
@@ -628,14 +637,19 @@ class _Reader:
                 if c in "・･.":
                     f += 1
                     gote = False
+                    i += 1
                     continue
-                pid = style.piece_id(_KANJI_ALIASES.get(c, c) if c in _KANJI_ALIASES else c)
-                if pid is None:
-                    self.problem(f"unknown piece {c!r} in the board diagram", line=row.line)
+                name = self.board_name(text, i)
+                ids = style.piece_ids(name) if name else []
+                if len(ids) != 1:
+                    what = (f"the name {name!r} is shared by {' and '.join(ids)}: the diagram cannot tell them "
+                            f"apart (use 初期局面)") if ids else f"unknown piece {text[i:i + 2]!r} in the board diagram"
+                    self.problem(what, line=row.line, column=row.column + i)
                     return None
-                cells[(f, rank)] = (game.rules.type_by_id[pid].index, 1 if gote else 0)
+                cells[(f, rank)] = (game.rules.type_by_id[ids[0]].index, 1 if gote else 0)
                 gote = False
                 f += 1
+                i += len(name)
             if f != files:
                 self.problem(f"board row has {f} squares, expected {files}", line=row.line)
                 return None
@@ -649,14 +663,23 @@ class _Reader:
             for token in re.split(r"[\s\u3000、,]+", value):
                 if not token:
                     continue
-                pid = style.piece_id(token[0])
-                count = _japanese_number(token[1:]) if len(token) > 1 else 1
+                name = self.board_name(token, 0) or token[0]
+                pid = style.piece_id(name)
+                count = _japanese_number(token[len(name):]) if len(token) > len(name) else 1
                 if pid is None or count is None:
                     self.problem(f"cannot read {token!r} in the pieces in hand", line=h.line)
                     return None
                 hands[colour][game.rules.type_by_id[pid].index] += count
         turn = turn_items[-1].number if turn_items else 0
         return format_position(game.variant, lambda f, r: cells.get((f, r)), hands, turn, 1)
+
+    def board_name(self, text: str, i: int) -> str | None:
+        """The longest piece name (or alias such as 王, 竜) at ``text[i]``, or None."""
+        style = self.style
+        for name in style.board_names + list(style.shared) + list(_KANJI_ALIASES):
+            if text.startswith(name, i):
+                return name
+        return None
 
     # tags
     def collect_tags(self, headers) -> list:
@@ -877,7 +900,8 @@ class _Reader:
         except (ValueError, KeyError, IndexError) as exc:
             self.problem(str(exc), expected="a square on the board", **where)
             return None
-        pid = style.piece_id(m.group("piece"))
+        ids = style.piece_ids(m.group("piece"))
+        pid = ids[0] if ids else None
         promo_text = m.group("promo")
         drop = bool(m.group("drop"))
         if pid is None:  # pragma: no cover - the regular expression only matches known names
@@ -891,6 +915,13 @@ class _Reader:
                 self.problem("the move has no origin square", expected="an origin in parentheses, e.g. (77)",
                              suggestions=self.suggest(board, to, prev_to), **where)
                 return None
+            if len(ids) > 1:  # a shared name: the piece in hand tells, if only one of them is
+                held = [i for i in ids if board.hand(board.turn).get(i)]
+                if len(held) != 1:
+                    self.problem(f"{m.group('piece')} names {' and '.join(ids)}: which one is dropped?",
+                                 expected="the piece ID instead of the shared name", **where)
+                    return None
+                pid = held[0]
             move = Move(None, to, (), None, pid)
         else:
             if origin is None:
@@ -902,6 +933,8 @@ class _Reader:
                 self.problem(f"there is no piece on {style.square_text(origin)}",
                              suggestions=self.suggest(board, to, prev_to), expected="a legal move", **where)
                 return None
+            if piece.id in ids:
+                pid = piece.id  # a shared name is resolved by the piece on the origin square
             if piece.id != pid:
                 self.problem(f"the piece on {style.square_text(origin)} is {style.piece_name(piece.id)}, "
                              f"not {m.group('piece')}", suggestions=self.suggest(board, to, prev_to),
@@ -1085,16 +1118,21 @@ def _parse_made(text: str, mover: int):
 
 
 def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Variant | None = None,
-             lenient: bool = False) -> list[Game]:
+             lenient: bool = False, variants: VariantRegistry | None = None) -> list[Game]:
     """Read a KIF file (bytes or text) into a list of games (a KIF file holds one game).
 
     ``variant`` names the variant when the file does not (a ``変種：`` line); shogi by default.
+    Names are looked up in ``variants`` (default: the bundled variants and ``DAIKIFU_VARIANTS``).
     Problems are recorded in ``game.errors`` (see the module documentation); input that is not KIF
     raises :class:`KifError`.  No other exception escapes.
     """
     try:
         text, _encoding, replaced = _decode(data)
-        return [_Reader(text, source, variant, lenient, replaced).read()]
+        game = _Reader(text, source, variant, lenient, replaced, variants).read()
+        if replaced:  # bytes given here, not through the pipeline: its warnings, one per line
+            from .reading import finish_game
+            finish_game(game, source)
+        return [game]
     except KifError:
         raise
     except RecursionError as exc:  # pragma: no cover - the reader does not recurse
@@ -1125,6 +1163,9 @@ def looks_like_kif(data: bytes | str) -> bool:
         if _RE_KIF_MAGIC.match(stripped) or _RE_MOVES_HEADER.match(line) or _RE_VARIATION.match(line):
             return True
         if _RE_BORDER.match(line) and "-" * 9 in line:
+            return True
+        row = _RE_ROW.match(line)
+        if row and row.group(2) and _japanese_number(row.group(2)) is not None:  # | ・ ・ ...|一
             return True
         m = _RE_HEADER.match(line)
         if m and m.group(1).strip(_SPACE) in _KNOWN_KEYS:
@@ -1257,19 +1298,20 @@ class _Writer:
             return "　".join(parts) + "　"
 
         out = self.out
+        width = style.cell  # kanji a cell holds: 1 for shogi, 2 for names such as 成角 or 獅子
         out.append(f"{self.gote_word}の持駒：{hand(1)}")
-        out.append("  " + " ".join(_FW_DIGITS[files - f] for f in range(files)))
-        out.append("+" + "-" * (files * 3) + "+")
+        out.append(" " + "".join(_full_width(files - f).rjust(2 * width + 1 - len(_full_width(files - f)))
+                                 for f in range(files)))
+        out.append("+" + "-" * (files * (2 * width + 1)) + "+")
         for r in range(ranks - 1, -1, -1):
             cells = []
             for f in range(files):
                 p = board.piece_at(square(f, r))
-                if p is None:
-                    cells.append(" ・")
-                else:
-                    cells.append(("v" if p.colour else " ") + style.piece_name(p.id, in_move=False))
-            out.append("|" + "".join(cells) + "|" + _KANJI_DIGITS[ranks - r])
-        out.append("+" + "-" * (files * 3) + "+")
+                name = "・" if p is None else style.piece_name(p.id, in_move=False)
+                mark = "v" if p is not None and p.colour else " "
+                cells.append(mark + "\u3000" * (width - len(name)) + name)
+            out.append("|" + "".join(cells) + "|" + _kanji_number(ranks - r))
+        out.append("+" + "-" * (files * (2 * width + 1)) + "+")
         out.append(f"{self.sente_word}の持駒：{hand(0)}")
         if board.turn == 1:
             out.append(f"{self.gote_word}番")

@@ -55,14 +55,12 @@ class ReadLimits:
         ...
         ValueError: unknown limit 'size' (expected one of record, line, comment, depth)
         """
+        from daikifu.replay.variant import parse_options  # the one NAME=VALUE parser
         values = {}
-        for pair in pairs:
-            name, sep, value = pair.partition("=")
-            name = name.strip()
+        for name, value in parse_options(list(pairs)).items():
             if name not in cls.NAMES:
                 raise ValueError(f"unknown limit {name!r} (expected one of {', '.join(cls.NAMES)})")
-            value = value.strip()
-            if not sep or not (value.isascii() and value.isdigit()) or len(value) > 12 or int(value) < 1:
+            if not (value.isascii() and value.isdigit()) or len(value) > 12 or int(value) < 1:
                 raise ValueError(f"limit {name}: expected a positive whole number, got {value!r}")
             values[cls.NAMES[name]] = int(value)
         return replace(cls(), **values)

@@ -29,7 +29,7 @@ from urllib.parse import unquote_to_bytes
 from typing import IO, Iterable, Iterator
 
 from daikifu.replay import (Board, IncompleteVariantError, OptionSyntaxError, UnknownVariantError, VariantError,
-                            load_variant, parse_options)
+                            VariantRegistry, parse_options)
 from daikifu.replay.position import PositionError
 
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
@@ -111,8 +111,39 @@ def format_ruleset(variant, options: dict) -> str:
 
 
 class Visitor:
-    """Receives a game while it is read.  ``end_headers`` may return ``Visitor.SKIP`` to skip the
-    moves; otherwise it returns the :class:`Game` being built (or None)."""
+    """Receives a game while it is read, as python-chess's PGN visitors do; subclass it and give
+    it to :func:`read_games` (``visitor=``, a class or an instance).
+
+    The reader calls, for each game: ``begin_game(number, line)``; ``visit_header(name, value)``
+    for each tag; ``end_headers()``, which may return ``Visitor.SKIP`` to skip the moves (else the
+    :class:`Game` being built, or None); then in text order ``visit_move(board, move, notation,
+    line, column)`` with the board *before* the move, ``visit_comment``, ``visit_nag``,
+    ``begin_variation``/``end_variation`` (``drop_variation`` for one abandoned in lenient mode),
+    ``visit_error`` for each problem, ``visit_result``; last ``end_game(source, offset)``, whose
+    return value :func:`read_games` yields.
+
+    >>> class Openings(Visitor):
+    ...     def begin_game(self, number, line):
+    ...         self.moves, self.players = [], {}
+    ...     def visit_header(self, name, value):
+    ...         if name in ("Sente", "Gote"):
+    ...             self.players[name] = value
+    ...     def visit_move(self, board, move, notation, line, column):
+    ...         if board.ply < 2 and not self.depth:   # main line, first two plies
+    ...             self.moves.append(notation)
+    ...     def begin_variation(self):
+    ...         self.depth += 1
+    ...     def end_variation(self):
+    ...         self.depth -= 1
+    ...     def end_headers(self):
+    ...         self.depth = 0
+    ...     def end_game(self, source, offset):
+    ...         return self.players.get("Sente"), self.moves
+    >>> text = ('[Variant "Shogi"]\\n[Sente "Hanako"]\\n[Result "*"]\\n\\n'
+    ...         '1. P-c4 (1. P-g4) P-c6 2. P-g4 *\\n')
+    >>> list(read_games(text, visitor=Openings))
+    [('Hanako', ['P-c4', 'P-c6'])]
+    """
 
     SKIP = object()
 
@@ -139,8 +170,9 @@ class Visitor:
 class GameBuilder(Visitor):
     """Builds a :class:`Game` with its move tree (the default visitor)."""
 
-    def __init__(self, default_variant: str | None = None):
+    def __init__(self, default_variant: str | None = None, variants: VariantRegistry | None = None):
         self.default_variant = default_variant
+        self.variants = variants  # where the Variant tag's name is looked up (None: the default registry)
 
     def begin_game(self, number, line):
         self.headers = []
@@ -154,7 +186,8 @@ class GameBuilder(Visitor):
         self.headers.append((name, value))
 
     def end_headers(self):
-        self.game = _game_from_headers(self.headers, self.default_variant, self.errors, self.places, self.line)
+        self.game = _game_from_headers(self.headers, self.default_variant, self.errors, self.places, self.line,
+                                       self.variants)
         self.game.number = self.number
         self.game.source_line = self.line
         self.node = self.game
@@ -246,12 +279,13 @@ def _join(a: str, b: str) -> str:
     return f"{a} {b}" if a and b else a or b
 
 
-def _game_from_headers(headers, default_variant, errors, places=None, first_line=None) -> Game:
+def _game_from_headers(headers, default_variant, errors, places=None, first_line=None, variants=None) -> Game:
     """Create the game from its tags: variant, rule set and start position.
 
     ``places`` maps a tag name to the (line, column) where it was read and ``first_line`` is the
     game's first line: a problem with a tag is located at the tag, a missing tag at the game."""
     places = places or {}
+    variants = variants or VariantRegistry.default()
 
     def at(name):
         line, column = places.get(name, (first_line, None))
@@ -267,7 +301,7 @@ def _game_from_headers(headers, default_variant, errors, places=None, first_line
         problem = "the Variant tag is missing"
     else:
         try:
-            variant = load_variant(variant_name)
+            variant = variants.load(variant_name)
         except UnknownVariantError as exc:
             problem = str(exc)
     options = {}
@@ -282,7 +316,7 @@ def _game_from_headers(headers, default_variant, errors, places=None, first_line
             options = {}
             ruleset_ok = False
     if variant is None or problem:
-        game = Game(variant or load_variant("shogi"), options if variant else None)
+        game = Game(variant or variants.load("shogi"), options if variant else None)
         if variant is None:
             game.variant_missing = True
         game.errors.append(GameError(problem, expected="a Variant tag naming a known variant"
@@ -540,7 +574,7 @@ def _scan_comments(line: str, in_comment: bool) -> bool:
 def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] | Visitor | None = None,
                lenient: bool = False, file: str | None = None,
                default_variant: str | None = None, limits: ReadLimits | None = None,
-               until_ply: int | None = None) -> Iterator:
+               until_ply: int | None = None, variants: VariantRegistry | None = None) -> Iterator:
     """Read every game of an LSN text, one at a time (constant memory in the number of games).
 
     ``source`` is an open text file, an iterable of lines, or a whole string.  Yields what the
@@ -552,7 +586,8 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
     error, found without reading the rest of it into memory; the other games are read as usual.
     ``until_ply`` stops reading each game's main line after that many plies (the rest of its
     movetext is not read; its result comes from the ``Result`` tag): for showing the start of a
-    long game without replaying all of it.
+    long game without replaying all of it.  ``variants`` is where the ``Variant`` tag's name is
+    looked up (default: the bundled variants and those of ``DAIKIFU_VARIANTS``).
     """
     limits = limits or DEFAULT_LIMITS
     if isinstance(source, str):
@@ -562,20 +597,23 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
         file = name if isinstance(name, str) else None
     games = _split_games(_lines(source, limits.max_line), limits.max_record)
     for n, (line, offset, lines, overflow) in enumerate(games, start=1):
-        v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant)
-        if isinstance(v, GameBuilder) and default_variant and not v.default_variant:
-            v.default_variant = default_variant
+        v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant, variants)
+        if isinstance(v, GameBuilder):
+            if default_variant and not v.default_variant:
+                v.default_variant = default_variant
+            if variants is not None and v.variants is None:
+                v.variants = variants
         try:
             result = _read_one(lines, line, offset, n, v, lenient, file, limits, overflow, until_ply)
         except Exception as exc:  # a bug must cost this game only, never the rest of the file
-            result = _failed_game(visitor, default_variant, lines, line, offset, n, file, exc)
+            result = _failed_game(visitor, default_variant, lines, line, offset, n, file, exc, variants)
         yield result
 
 
-def _failed_game(visitor, default_variant, lines, first_line, offset, number, file, exc):
+def _failed_game(visitor, default_variant, lines, first_line, offset, number, file, exc, variants=None):
     """What the visitor makes of a game whose reading raised ``exc``: an invalid game whose error
     says so, at the game's first line."""
-    v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant)
+    v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant, variants)
     v.begin_game(number, first_line)
     try:  # the tags, so that the game keeps its variant and names
         for raw in lines:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from daikifu.replay import Board, IllegalMoveError, Move
+from daikifu.replay import Board, IllegalMoveError, Move, VariantRegistry
 
 from .game import Game, GameError
 from .lsn import GameBuilder, Visitor
@@ -157,14 +157,14 @@ class _Player:
         return ok
 
 
-def _canonical_start(headers: list, variant: str) -> list:
+def _canonical_start(headers: list, variant: str, variants: VariantRegistry) -> list:
     """The SFEN tag as the position writer writes it (hands in the variant's order), and none for
     the variant's start position, so that the same position read from any format compares equal."""
     sfen = dict(headers).get("SFEN")
     if sfen is None:
         return headers
     try:
-        board = Board(variant, sfen)
+        board = Board(variants.load(variant), sfen)
     except (ValueError, KeyError, IndexError):
         return headers  # reported by the game builder, with the text as written
     canonical = board.position()
@@ -174,10 +174,12 @@ def _canonical_start(headers: list, variant: str) -> list:
 
 
 def play(raw: RawGame, variant: str, *, visitor: type[Visitor] | Visitor | None = None, lenient: bool = False,
-         file: str | None = None):
+         file: str | None = None, variants: VariantRegistry | None = None):
     """Replay ``raw`` and return what the visitor's ``end_game`` returns (a :class:`Game` for the
-    default :class:`~formats.lsn.GameBuilder`)."""
-    v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(variant)
+    default :class:`~formats.lsn.GameBuilder`); variant names are looked up in ``variants``
+    (default: the bundled variants and ``DAIKIFU_VARIANTS``)."""
+    variants = variants or VariantRegistry.default()
+    v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(variant, variants)
     player = _Player(raw, v, lenient, file)
     v.begin_game(raw.number, raw.line)
     headers = list(raw.headers)
@@ -185,7 +187,7 @@ def play(raw: RawGame, variant: str, *, visitor: type[Visitor] | Visitor | None 
         headers.insert(0, ("Variant", variant))
     if raw.termination:
         headers.append(("Termination", raw.termination))
-    headers = _canonical_start(headers, variant)
+    headers = _canonical_start(headers, variant, variants)
     for name, value in headers:
         v.visit_header(name, value)
     game = v.end_headers()
@@ -197,7 +199,7 @@ def play(raw: RawGame, variant: str, *, visitor: type[Visitor] | Visitor | None 
             board = game.start_board()
     else:
         try:
-            board = Board(variant, dict(headers).get("SFEN"))
+            board = Board(variants.load(variant), dict(headers).get("SFEN"))
         except (ValueError, KeyError, IndexError) as exc:
             player.error(f"cannot set up the game: {exc}", raw.line)
     for problem in raw.problems:

@@ -39,9 +39,10 @@ import json
 import os
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-from .game import Game, GameError
+if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game is made: the
+    from .game import Game, GameError  # commands' --help lists the formats without it
 
 __all__ = ["RecordFormat", "FORMATS", "register_format", "NotARecordError", "Decoded", "decode_record",
            "detect_format", "read_record", "read_text", "write_record", "write_records", "format_names",
@@ -56,7 +57,8 @@ class NotARecordError(ValueError):
 
     def __init__(self, name: str | None):
         self.name = name or "input"
-        super().__init__(f"{self.name}: not a record in a format daikifu reads ({format_names()})")
+        self.reason = f"not a record in a format daikifu reads ({format_names()})"
+        super().__init__(f"{self.name}: {self.reason}")
 
 
 class UnsupportedConversion(ValueError):
@@ -68,7 +70,8 @@ class RecordFormat:
     """One record format: how to recognise, read and write it.
 
     ``detect(head)`` says whether the first :data:`HEAD_CHARS` characters of a text look like the
-    format; ``read(text, file=, variant=, lenient=)`` yields the games; ``write(game, encoding)``
+    format; ``read(text, file=, variant=, lenient=, variants=)`` yields the games (and takes ``limits=``, a
+    :class:`~daikifu.formats.limits.ReadLimits`, when ``limited``); ``write(game, encoding)``
     returns one game's bytes.  ``japanese``: the format's files may be cp932/EUC-JP.  ``several``:
     a file may hold several games (``join`` puts their texts together).  ``listed``: named in the
     "not a record" message.
@@ -86,6 +89,7 @@ class RecordFormat:
     encodings: tuple = ("utf-8",)
     listed: bool = True
     variants: Callable[[object], bool] | None = None  # which variants the writer can write (None: all)
+    limited: bool = False  # the reader takes limits= (ReadLimits)
 
 
 FORMATS: dict[str, RecordFormat] = {}
@@ -100,9 +104,14 @@ def register_format(fmt: RecordFormat, before: str | None = None) -> None:
     _ORDER.insert(_ORDER.index(before) if before in _ORDER else len(_ORDER), fmt.name)
 
 
+_LISTING = ("lsn", "kif", "ki2", "csa", "jkf", "usi")  # the order formats are named in messages
+
+
 def format_names() -> str:
-    """The formats named in the "not a record" message, in the order they were registered."""
-    return ", ".join(f.title for f in FORMATS.values() if f.listed)
+    """The formats named in the "not a record" message (formats registered later come last)."""
+    names = sorted((n for n, f in FORMATS.items() if f.listed),
+                   key=lambda n: _LISTING.index(n) if n in _LISTING else len(_LISTING))
+    return ", ".join(FORMATS[n].title for n in names)
 
 
 # --- decoding ------------------------------------------------------------------------------------
@@ -122,11 +131,15 @@ _ENCODING_NAMES = {"utf-8": "utf-8", "utf8": "utf-8", "shift_jis": "cp932", "shi
 _HALFWIDTH_KANA = re.compile("[\uff61-\uff9f]")
 
 
+_NOT_SHIFT_JIS = re.compile("[\uf8f0-\uf8f3]")  # Python's cp932 maps bytes 0xA0, 0xFD-0xFF there
+
+
 def _strict(raw: bytes, encoding: str) -> str | None:
     try:
-        return raw.decode(encoding)
+        text = raw.decode(encoding)
     except UnicodeDecodeError:
         return None
+    return None if encoding == "cp932" and _NOT_SHIFT_JIS.search(text) else text
 
 
 def _japanese(raw: bytes) -> Decoded | None:
@@ -171,6 +184,8 @@ def decode_record(data: bytes | str, japanese: bool = True) -> Decoded:
     candidates = [Decoded(raw.decode(enc, "replace"), enc) for enc in
                   (("utf-8", "cp932", "euc_jp") if japanese else ("utf-8",))]
     for c in candidates:
+        if c.encoding == "cp932":
+            c.text = _NOT_SHIFT_JIS.sub("\ufffd", c.text)
         c.replaced = c.text.count("\ufffd")
     return min(candidates, key=lambda c: c.replaced)
 
@@ -209,6 +224,7 @@ def detect_format(text: str, name: str | None = None) -> str | None:
 def finish_game(game: Game, file: str | None) -> Game:
     """The pipeline's part of every game: a warning on each line with a U+FFFD, and a line on
     game-level errors (a missing Variant tag ...), the game's first line."""
+    from .game import GameError
     start = game.source_line or 1
     if "\ufffd" in (game.source or ""):
         for n, line in enumerate(game.source.splitlines(), start=start):
@@ -227,6 +243,7 @@ def finish_game(game: Game, file: str | None) -> Game:
 
 def unreadable_game(text: str, error: GameError, file: str | None) -> Game:
     """An invalid game holding a whole text its format's reader could not read at all."""
+    from .game import Game
     game = Game("shogi")
     error.file = error.file or file
     game.errors = [error]
@@ -238,7 +255,7 @@ def unreadable_game(text: str, error: GameError, file: str | None) -> Game:
 
 
 def read_text(text: str, *, fmt: str | None = None, name: str | None = None, variant: str | None = None,
-              lenient: bool = False) -> Iterator[Game]:
+              lenient: bool = False, limits=None, variants=None) -> Iterator[Game]:
     """The games of a decoded text (see :func:`read_record`)."""
     if fmt is None:
         fmt = detect_format(text, name)
@@ -248,7 +265,8 @@ def read_text(text: str, *, fmt: str | None = None, name: str | None = None, var
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if text.startswith("\ufeff"):
         text = text[1:]
-    for game in FORMATS[fmt].read(text, file=name, variant=variant, lenient=lenient):
+    extra = {"limits": limits} if limits is not None and FORMATS[fmt].limited else {}
+    for game in FORMATS[fmt].read(text, file=name, variant=variant, lenient=lenient, variants=variants, **extra):
         yield finish_game(game, name)
 
 
@@ -269,16 +287,21 @@ def record_text(data: bytes | str, *, name: str | None = None, fmt: str | None =
 
 
 def read_record(data: bytes | str, *, name: str | None = None, fmt: str | None = None,
-                variant: str | None = None, lenient: bool = False) -> Iterator[Game]:
+                variant: str | None = None, lenient: bool = False, limits=None,
+                variants=None) -> Iterator[Game]:
     """Every game of a record (bytes as read from a file, or text), one at a time.
 
     ``name`` names the source in errors and is the extension hint; ``fmt`` names the format
     (default: detected); ``variant`` is the variant of records that name none (default shogi for
     the Japanese formats and USI); ``lenient`` keeps the moves before a bad one (the game is
-    flagged instead of invalid).  Raises :class:`NotARecordError` when no format fits.
+    flagged instead of invalid); ``limits`` (:class:`~daikifu.formats.limits.ReadLimits`) bounds
+    what the readers that take limits accept; ``variants``
+    (:class:`~daikifu.replay.VariantRegistry`) is where variant names are looked up (default: the
+    bundled variants and those of ``DAIKIFU_VARIANTS``).  Raises :class:`NotARecordError` when no
+    format fits.
     """
     text, found = record_text(data, name=name, fmt=fmt)
-    return read_text(text, fmt=found, name=name, variant=variant, lenient=lenient)
+    return read_text(text, fmt=found, name=name, variant=variant, lenient=lenient, limits=limits, variants=variants)
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -330,9 +353,9 @@ def _detect_lsn(head: str) -> bool:
     return _LSN_TAG.match(_first_line(head)) is not None
 
 
-def _read_lsn(text, *, file, variant, lenient):
+def _read_lsn(text, *, file, variant, lenient, variants=None, limits=None):
     from .lsn import read_games
-    return read_games(text, file=file, lenient=lenient, default_variant=variant)
+    return read_games(text, file=file, lenient=lenient, default_variant=variant, limits=limits, variants=variants)
 
 
 def _write_lsn(game, encoding):
@@ -345,14 +368,15 @@ def _join_lsn(parts):
 
 
 def _detect_kif(head: str) -> bool:
+    from .ki2 import move_lines
     from .kif import looks_like_kif
-    return looks_like_kif(head)
+    return looks_like_kif(head) and move_lines(head) != "ki2"
 
 
-def _read_kif(text, *, file, variant, lenient):
+def _read_kif(text, *, file, variant, lenient, variants=None):
     from .kif import KifError, read_kif
     try:
-        return read_kif(text, source=file, variant=variant, lenient=lenient)
+        return read_kif(text, source=file, variant=variant, lenient=lenient, variants=variants)
     except KifError as exc:
         return [unreadable_game(text, exc.error, file)]
 
@@ -370,7 +394,8 @@ def _detect_json(head: str) -> bool:
     return s[:1] in "[{" and '"variant"' in s[:4096] and '"moves"' in s
 
 
-def _read_json(text, *, file, variant, lenient):
+def _read_json(text, *, file, variant, lenient, variants=None):
+    from .game import GameError
     from .jsonexport import game_from_dict
     try:
         data = json.loads(text)
@@ -382,10 +407,11 @@ def _read_json(text, *, file, variant, lenient):
     out = []
     for n, item in enumerate(items, 1):
         try:
-            game = game_from_dict(item)
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            game = game_from_dict(item, variants)
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
             game = unreadable_game(text, GameError(f"game {n}: {exc}"), file)
         game.number = n
+        game.source = text if len(items) == 1 else json.dumps(item, ensure_ascii=False)
         out.append(game)
     return out
 
@@ -402,7 +428,7 @@ def _join_json(parts):
 register_format(RecordFormat("json", "JSON", _detect_json, _read_json, _write_json, ("json",),
                              several=True, join=_join_json, listed=False))
 register_format(RecordFormat("lsn", "LSN", _detect_lsn, _read_lsn, _write_lsn, ("lsn", "pgn"),
-                             several=True, join=_join_lsn))
+                             several=True, join=_join_lsn, limited=True))
 register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kif, _write_kif, ("kif", "kifu"),
                              japanese=True, encodings=("utf-8", "cp932")))
 
@@ -437,11 +463,11 @@ register_format(RecordFormat("jkf", "JKF", _lazy("jkf", "looks_like_jkf"), _lazy
                              _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board), before="lsn")
 
 
-def _read_ki2(text, *, file, variant, lenient):
+def _read_ki2(text, *, file, variant, lenient, variants=None):
     from .ki2 import read_ki2
     from .kif import KifError
     try:
-        return read_ki2(text, source=file, variant=variant, lenient=lenient)
+        return read_ki2(text, source=file, variant=variant, lenient=lenient, variants=variants)
     except KifError as exc:
         return [unreadable_game(text, exc.error, file)]
 
@@ -457,4 +483,4 @@ def _write_ki2(game, encoding):
 
 register_format(RecordFormat("ki2", "KI2", _lazy("ki2", "looks_like_ki2"), _read_ki2, _write_ki2,
                              ("ki2", "ki2u"), japanese=True, encodings=("utf-8", "cp932"),
-                             variants=_shogi_board), before="kif")
+                             variants=_shogi_board))

@@ -44,7 +44,7 @@ def _reader(word: str):
 
 
 def read_usi(text: str, *, file: str | None = None, variant: str | None = None, lenient: bool = False,
-             visitor=None) -> Iterator:
+             visitor=None, variants=None) -> Iterator:
     """Every game of a text of USI position lines (a :class:`Game` each by default)."""
     name = variant or "shogi"
     offset = 0
@@ -70,7 +70,7 @@ def read_usi(text: str, *, file: str | None = None, variant: str | None = None, 
             column = body.index(word, pos)
             raw.moves.append(RawMove(word, n, column + 1, _reader(word)))
             pos = column + len(word)
-        yield play(raw, name, visitor=visitor, lenient=lenient, file=file)
+        yield play(raw, name, visitor=visitor, lenient=lenient, file=file, variants=variants)
 
 
 def write_usi(game: Game, encoding: str = "utf-8") -> bytes:

@@ -9,15 +9,21 @@
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from .game import Game
-from .kif import looks_like_kif
+from .reading import read_record
 
-__all__ = ["verdict", "detect_format"]
+__all__ = ["verdict", "verdicts"]
 
 
-def detect_format(data: bytes) -> str:
-    """``"kif"`` or ``"lsn"``, recognised by content."""
-    return "kif" if looks_like_kif(data) else "lsn"
+def verdicts(data: bytes, file: str, *, fmt: str | None = None, variant: str | None = None,
+             lenient: bool = False) -> Iterator[dict]:
+    """The verdict of every game of a record's bytes, one game at a time (read through
+    :func:`formats.reading.read_record`; :class:`~formats.reading.NotARecordError` when the bytes
+    are no record)."""
+    for game in read_record(data, name=file, fmt=fmt, variant=variant, lenient=lenient):
+        yield verdict(game, file)
 
 
 def verdict(game: Game, file: str) -> dict:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .position import ParsedPosition, PositionError, format_hands, parse_position
-from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules
+from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules, drop_region as _region
 from .squares import CELLS, STRIDE, square, square_name, square_rank
 from .variant import Variant, load_variant
 
@@ -125,21 +125,18 @@ class Board:
             b[sq] = EMPTY
         self._board = b
         self._pieces = [{}, {}]
-        self._royal = [None, None]
         self._complex_sq = [set(), set()]
         for sq, (t, colour) in parsed.pieces.items():
             code = t * 2 + colour
             self._place(sq, code)
-        for colour in (0, 1):
-            royals = [sq for sq, code in self._pieces[colour].items() if R.royal[code]]
-            if len(royals) > 1:
-                raise PositionError(f"{'first' if colour == 0 else 'second'} player has {len(royals)} royal pieces")
-            self._royal[colour] = royals[0] if royals else None
+        # the squares of each side's royal pieces (tuples: saved and restored as they are)
+        self._royals = [tuple(sq for sq, code in self._pieces[colour].items() if R.royal[code]) for colour in (0, 1)]
         if not R.drops and any(any(h) for h in parsed.hands):
             raise PositionError(f"{self.variant.name} has no drops, so no pieces in hand")
         self.hands = [list(parsed.hands[0]), list(parsed.hands[1])]
         self.turn = parsed.turn
         self.move_number = parsed.move_number
+        self._lion_sq = self._lion_state(parsed.lion_capture)
         self._unmoved = set(self._pieces[0]) | set(self._pieces[1]) if R.uses_initial else None
         self._stack = []
         self.move_stack: list[Move] = []
@@ -148,6 +145,18 @@ class Board:
         self._history = [self._zobrist]
         if not allow_exposed and self._exposed(self.turn ^ 1):
             raise PositionError("the side not to move is in check: its royal piece could be captured")
+
+    def _lion_state(self, sq: int | None) -> int | None:
+        """Check the square of a Lion just taken by a non-Lion, as read from a position string."""
+        if sq is None:
+            return None
+        if not self.rules.counter_strike:
+            raise PositionError(f"{self.variant.name} has no counter-strike rule: no Lion-capture square")
+        code = self._board[sq]
+        if code < 2 or (code & 1) == self.turn:
+            raise PositionError(f"the Lion-capture square {square_name(sq)} must hold the piece of the side "
+                                f"that just moved (the piece that took the Lion)")
+        return sq
 
     def _place(self, sq: int, code: int) -> None:
         self._board[sq] = code
@@ -166,6 +175,8 @@ class Board:
                     z ^= R.hand_key(colour, t, n)
         if self.turn:
             z ^= R.z_turn
+        if self._lion_sq is not None:
+            z ^= R.z_lion[self._lion_sq]
         return z
 
     def copy(self, stack: bool = True) -> "Board":
@@ -205,7 +216,18 @@ class Board:
         return {self.rules.types[t - 1].id: n for t, n in enumerate(self.hands[colour]) if n}
 
     def royal_square(self, colour: int) -> int | None:
-        return self._royal[colour]
+        """The square of ``colour``'s royal piece (the first one when it has several), or None."""
+        royals = self._royals[colour]
+        return royals[0] if royals else None
+
+    def royal_squares(self, colour: int) -> tuple:
+        """The squares of all of ``colour``'s royal pieces."""
+        return self._royals[colour]
+
+    @property
+    def lion_capture_square(self) -> int | None:
+        """Where the last move took a Lion with a non-Lion (counter-strike rule), else None."""
+        return self._lion_sq
 
     @property
     def zobrist(self) -> int:
@@ -227,7 +249,9 @@ class Board:
     def _position_text(self, ranks: list, hands: str | None = None) -> str:
         """The position string from its ranks' texts (top rank first) and the board's side to
         move, hands (``hands``: their text, when known) and move number."""
-        if hands is None:
+        if self._lion_sq is not None:
+            hands = square_name(self._lion_sq)  # the counter-strike square goes where hands go (no drops then)
+        elif hands is None:
             hands = format_hands(self.rules, self.hands)
         return f"{'/'.join(ranks)} {'bw'[self.turn]} {hands} {self.move_number}"
 
@@ -386,13 +410,25 @@ class Board:
         return False
 
     def is_check(self) -> bool:
-        """Whether the side to move has its royal piece attacked."""
-        r = self._royal[self.turn]
-        return r is not None and self.is_attacked(r, self.turn ^ 1)
+        """Whether the side to move has a royal piece attacked."""
+        royals = self._royals[self.turn]
+        if len(royals) == 1:
+            return self.is_attacked(royals[0], self.turn ^ 1)
+        by = self.turn ^ 1
+        return any(self.is_attacked(r, by) for r in royals)
+
+    def _protected_royal(self, colour: int) -> int | None:
+        """The square of the royal piece a move of ``colour`` may not leave attacked: its last one
+        (``royal_loss = "checkmate"``; while it has several, none), never with ``"capture"``
+        (moving into check is legal)."""
+        royals = self._royals[colour]
+        return royals[0] if len(royals) == 1 and not self.rules.royal_capture else None
 
     def _exposed(self, colour: int) -> bool:
-        r = self._royal[colour]
-        return r is not None and self.is_attacked(r, colour ^ 1)
+        """Whether ``colour`` has left attacked the royal piece the rules protect
+        (:meth:`_protected_royal`, written out here: this runs for every move tried)."""
+        royals = self._royals[colour]
+        return len(royals) == 1 and not self.rules.royal_capture and self.is_attacked(royals[0], colour ^ 1)
 
     # --- move generation -------------------------------------------------------------------------
 
@@ -446,8 +482,9 @@ class Board:
         R = self.rules
         colour = code & 1
         promo = R.promote[code]
-        if promo and to != sq and (R.zone[colour][sq] or R.zone[colour][to]):
-            if to in R.dead[code] or (R.forced_last_rank and R.last_rank[colour][to]):
+        if promo and to != sq and (self._may_promote(code, sq, to, kills) if R.promote_on_entry or R.promote_last_rank
+                                   else R.zone[colour][sq] or R.zone[colour][to]):
+            if (R.forced_stuck and to in R.dead[code]) or (R.forced_last_rank and R.last_rank[colour][to]):
                 out.append(Move(sq, to, kills, True))
             else:
                 out.append(Move(sq, to, kills, True))
@@ -455,8 +492,24 @@ class Board:
         else:
             out.append(Move(sq, to, kills, None))
 
+    def _may_promote(self, code: int, fr: int, to: int, kills) -> bool:
+        """Whether a move of a promotable piece may promote, under ``promotion_rule`` and
+        ``promotion_last_rank`` (the plain shogi rule is tested inline where moves are made)."""
+        R = self.rules
+        zone = R.zone[code & 1]
+        if R.promote_on_entry:
+            # entering the zone, or capturing with a move that starts or ends in it
+            if zone[to] and not zone[fr]:
+                return True
+            if (kills or self._board[to] >= 2) and (zone[fr] or zone[to]):
+                return True
+        elif zone[fr] or zone[to]:
+            return True
+        return (code >> 1) in R.promote_last_rank and bool(R.last_rank[code & 1][to])
+
     def pseudo_legal_moves(self) -> list[Move]:
-        """Moves that follow the pieces' movement and the drop rules, not yet checked for check."""
+        """Moves that follow the pieces' movement and the drop rules, not yet checked for check
+        (nor for a royal piece left attacked; the Lion-trading rules are applied)."""
         out: list[Move] = []
         for moves in self._pseudo_chunks():
             out += moves
@@ -475,6 +528,8 @@ class Board:
                 self._with_promotion(sq, code, to, kills, out)
         if self.rules.drops:
             out.extend(self._drops())
+        if self.rules.lion_rules:
+            out = [m for m in out if self._lion_reason(m) is None]
         return out
 
     def _drops(self) -> list[Move]:
@@ -539,7 +594,7 @@ class Board:
         """
         R = self.rules
         c = self.turn
-        royal = self._royal[c]
+        royal = self._protected_royal(c)
         b = self._board
         if royal is not None and self._complex_may_attack(royal, c ^ 1):
             for moves in self._pseudo_chunks():
@@ -580,7 +635,8 @@ class Board:
         c = self.turn
         b = self._board
         hand = self.hands[c]
-        enemy_royal = self._royal[c ^ 1]
+        enemy_royals = self._royals[c ^ 1]
+        enemy_royal = enemy_royals[0] if len(enemy_royals) == 1 else None
         targets = None
         for t in R.droppable:
             if not hand[t]:
@@ -589,18 +645,21 @@ class Board:
                 targets = [sq for sq in R.squares if not b[sq]] if lines is None else sorted(lines)
             code = t * 2 + c
             table, some_dead = R.drop_table(code)
-            moves = [table[sq] for sq in targets]
+            moves = list(map(table.__getitem__, targets))
             if some_dead:
                 moves = [m for m in moves if m is not None]
             full = self._full_regions(t, c)
             if full:
-                moves = [m for m in moves if not any(_region(per, m.to_square) in regions for per, regions in full)]
+                capped = set().union(*(R.region_squares(per)[key] for per, regions in full for key in regions))
+                if capped:
+                    moves = [m for m in moves if m.to_square not in capped]
             if lines is not None:
                 moves = [m for m in moves if self._stays_safe(m, c)]
-            if t in R.drop_mate_forbidden and enemy_royal is not None:
+            if t in R.drop_mate_forbidden and enemy_royals:
                 # the drop mates only if it checks; without hoppers of the mover's that could use
                 # it as a screen, only the dropped piece itself can give that check
-                deltas = None if self._complex_may_attack(enemy_royal, c) else R.attack_deltas(code)
+                deltas = (None if enemy_royal is None or self._complex_may_attack(enemy_royal, c)
+                          else R.attack_deltas(code))
                 moves = [m for m in moves if (deltas is not None and enemy_royal - m.to_square not in deltas)
                          or not self._is_drop_mate(m)]
             yield moves
@@ -627,14 +686,16 @@ class Board:
         """The pseudo-legal moves of one piece, from the ready-made tables of the rule set."""
         R = self.rules
         idx = code if R.zoned[code] is None else R.zoned[code][sq]
-        if R.complex[idx]:
+        if R.complex[idx] or not R.table_moves:
             out: list[Move] = []
             for to, kills in self._piece_targets(sq, code):
                 self._with_promotion(sq, code, to, kills, out)
+            if R.lion_rules:
+                out = [m for m in out if self._lion_reason(m) is None]
             return out
         b = self._board
         colour = code & 1
-        leaps, rays = R.move_table(code, sq)
+        leaps, rays = R._move_tables.get(code * CELLS + sq) or R.move_table(code, sq)
         out = []
         for to, m, moves in leaps:
             p = b[to]
@@ -658,10 +719,35 @@ class Board:
         return out
 
     def _stays_safe(self, move: Move, colour: int) -> bool:
-        self._push(move)
-        exposed = self._exposed(colour)
-        self._pop()
-        return not exposed
+        """Whether ``colour``'s royal piece is not attacked after ``move``.  A move without captures
+        on the way is made on the squares alone (attacks read nothing else), others are played."""
+        if move.kills:
+            self._push(move)
+            exposed = self._exposed(colour)
+            self._pop()
+            return not exposed
+        R = self.rules
+        b = self._board
+        to = move.to_square
+        if move.drop is not None:  # a dropped piece is never royal
+            royal = self._protected_royal(colour)
+            b[to] = R.type_by_id[move.drop].index * 2 + colour
+            safe = royal is None or not self.is_attacked(royal, colour ^ 1)
+            b[to] = EMPTY
+            return safe
+        fr = move.from_square
+        moved = b[fr]
+        taken = b[to]
+        code = R.promote[moved] if move.promotion else moved
+        # the royal pieces after the move: the one protected is the only one left, if only one
+        royals = [s for s in self._royals[colour] if s != fr] + ([to] if R.royal[code] else [])
+        royal = royals[0] if len(royals) == 1 and not R.royal_capture else None
+        b[fr] = EMPTY
+        b[to] = code
+        safe = royal is None or not self.is_attacked(royal, colour ^ 1)
+        b[to] = taken
+        b[fr] = moved
+        return safe
 
     def _pin_candidates(self, royal: int, colour: int) -> set:
         """The mover's pieces that may stand alone between its royal piece and an enemy slider
@@ -723,9 +809,22 @@ class Board:
         finally:
             self._pop()
 
-    def _has_legal_move(self) -> bool:
-        """Whether the side to move has a legal move: stops at the first piece that has one."""
+    def has_legal_move(self) -> bool:
+        """Whether the side to move has a legal move: tries the royal piece's moves first (the
+        usual way out of a check), then stops at the first piece that has one.  The end-of-game
+        test and the self-play engine's mate test use it; it generates only the moves it must.
+
+        >>> board = Board("shogi", "4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1")   # mated: the Gold is protected
+        >>> board.has_legal_move(), board.is_checkmate()
+        (False, True)
+        """
+        c = self.turn
+        royal = self._protected_royal(c)
+        if royal is not None and any(self._stays_safe(m, c) for m in self._piece_moves(royal, self._board[royal])):
+            return True
         return any(self._legal_chunks())
+
+    _has_legal_move = has_legal_move
 
     # --- checking one move -----------------------------------------------------------------------
 
@@ -734,15 +833,27 @@ class Board:
         reason = self._pseudo_reason(move)
         if reason:
             return reason
-        c = self.turn
-        self._push(move)
-        exposed = self._exposed(c)
-        self._pop()
-        if exposed:
+        if not self._stays_safe(move, self.turn):
             return "it leaves the mover's royal piece in check"
         if move.drop is not None and self._is_drop_mate(move):
             return f"dropping {move.drop} may not give checkmate"
         return None
+
+    def may_make(self, move: Move) -> bool:
+        """A cheap first test for a board move: False only when the piece on the origin certainly
+        cannot make it (no piece there, or a piece with only leaps and slides, none of which ends
+        there, or the move captures on the way or passes).  Blockers, modes, promotion and check
+        are not looked at: True says nothing about legality.  Readers of move text use it to
+        narrow the pieces a move may be by before the full check."""
+        fr = move.from_square
+        code = self._board[fr] if fr is not None and 0 <= fr < CELLS else OFF
+        if code < 2:
+            return False
+        R = self.rules
+        idx = code if R.zoned[code] is None else R.zoned[code][fr]
+        if R.complex[idx]:
+            return True
+        return not move.kills and move.to_square != fr and (move.to_square - fr) in R.by_delta[idx]
 
     def is_legal(self, move: Move) -> bool:
         return self.illegal_reason(move) is None
@@ -830,21 +941,82 @@ class Board:
                         found = True
                         break
         if not found and R.complex[idx]:
-            found = (to, tuple(kills)) in self._complex_targets(fr, code)
+            # only the generators that can end there: within reach, and on one of the squares a
+            # single-leg move can end on when that is worked out
+            d = (to % STRIDE - fr % STRIDE, to // STRIDE - fr // STRIDE)
+            dist = max(abs(d[0]), abs(d[1]))
+            gens = [g for g in R.complex[idx] if (dist <= g.reach or to == fr or kills)
+                    and (getattr(g, "ends", None) is None or kills or d in g.ends)]
+            found = bool(gens) and (to, tuple(kills)) in self._complex_targets(fr, code, gens)
         if not found:
             name = R.types[(code >> 1) - 1].id
             return f"the {name} on {square_name(fr)} cannot make that move"
         promo = R.promote[code]
         # promotion needs a move into, within or out of the zone: a pass or igui does not move
-        can = promo and to != fr and (R.zone[c][fr] or R.zone[c][to])
+        can = promo and to != fr and (self._may_promote(code, fr, to, kills) if R.promote_on_entry or R.promote_last_rank
+                                      else R.zone[c][fr] or R.zone[c][to])
         if move.promotion is None:
             if can:
                 return "the move can promote: promotion must be chosen"
         elif not can:
             return "the piece cannot promote on this move"
-        elif move.promotion is False and (to in R.dead[code] or (R.forced_last_rank and R.last_rank[c][to])):
+        elif move.promotion is False and ((R.forced_stuck and to in R.dead[code])
+                                          or (R.forced_last_rank and R.last_rank[c][to])):
             return "promotion is compulsory here"
+        if R.lion_rules:
+            return self._lion_reason(move)
         return None
+
+    def _lion_reason(self, move: Move) -> str | None:
+        """Why a pseudo-legal move breaks a Lion-trading rule, or None (rules ``lions``,
+        ``lion_protected``, ``lion_cheap``, ``lion_counter_strike``; the board is unchanged)."""
+        R = self.rules
+        b = self._board
+        fr = move.from_square
+        if fr is None:
+            return None
+        lion = R.lion
+        to = move.to_square
+        taken = [k for k in move.kills if lion[b[k]]]
+        if to != fr and lion[b[to]]:
+            taken.append(to)
+        if not taken:
+            return None
+        if lion[b[fr]]:
+            if not R.lion_protected:
+                return None
+            kills = move.kills
+            # the bridge: a first step that took a piece other than the cheap ones (Pawn, Go-Between)
+            if kills and _distance(fr, kills[0]) == 1 and (b[kills[0]] >> 1) not in R.lion_cheap:
+                return None
+            for sq in taken:
+                if _distance(fr, sq) > 1 and self._lion_protected_after(move, sq):
+                    return (f"a Lion may not take the protected Lion on {square_name(sq)} from two squares "
+                            f"away" + (" (a Pawn or Go-Between taken first is no bridge)" if kills else ""))
+            return None
+        held = self._lion_sq
+        if held is not None:
+            for sq in taken:
+                if sq != held or R.counter_strike == "strict":
+                    return (f"counter-strike: a Lion was just taken by a non-Lion on {square_name(held)}, "
+                            f"so only a Lion may take a Lion on this move"
+                            + ("" if R.counter_strike == "strict" else f" (except on {square_name(held)})"))
+        return None
+
+    def _lion_protected_after(self, move: Move, sq: int) -> bool:
+        """Whether the opponent could take back on ``sq`` after ``move`` (the Lion's start square and
+        the first step's square are empty then).  As in lishogi, a piece taken on the first step
+        still counts as a protector."""
+        c = self.turn
+        first = move.kills[0] if move.kills else None
+        first_code = self._board[first] if first is not None else 0
+        self._push(move)
+        try:
+            if self.is_attacked(sq, c ^ 1):
+                return True
+            return first_code >= 2 and self._reaches(first, first_code, sq)
+        finally:
+            self._pop()
 
     # --- making and unmaking moves ---------------------------------------------------------------
 
@@ -871,8 +1043,9 @@ class Board:
         zsq = R.z_square
         z = self._zobrist
         captured = []
-        royal = self._royal
-        old_royal = (royal[0], royal[1])
+        royals = self._royals
+        old_royal = (royals[0], royals[1])
+        old_lion = self._lion_sq
         to = move.to_square
         if move.drop is not None:
             t = R.type_by_id[move.drop].index
@@ -908,8 +1081,8 @@ class Board:
             b[to] = code
             mine[to] = code
             z ^= zsq[code][to]
-            if R.royal[code]:
-                royal[c] = to
+            if R.royal[code] or R.royal[moved]:
+                royals[c] = tuple(s for s in royals[c] if s != fr) + ((to,) if R.royal[code] else ())
             if R.complex[moved] or R.complex[code]:
                 self._complex_sq[c].discard(fr)
                 if R.complex[code]:
@@ -918,7 +1091,7 @@ class Board:
                 hand = self.hands[c]
                 for k, cap in captured:
                     if R.royal[cap]:
-                        royal[c ^ 1] = None
+                        royals[c ^ 1] = tuple(s for s in royals[c ^ 1] if s != k)
                     if R.complex[cap]:
                         self._complex_sq[c ^ 1].discard(k)
                     if R.drops and not R.royal[R.unpromoted[cap]]:
@@ -929,9 +1102,20 @@ class Board:
             if self._unmoved is not None:
                 self._unmoved.discard(fr)
                 self._unmoved.discard(to)
+        if R.counter_strike:
+            # counter-strike: remember where a non-Lion took a Lion (the last such square in the path)
+            lion = R.lion
+            new = None
+            if move.drop is None and not lion[moved]:
+                for k, cap in captured:
+                    if lion[cap]:
+                        new = k
+            if new != old_lion:
+                z ^= (R.z_lion[old_lion] if old_lion is not None else 0) ^ (R.z_lion[new] if new is not None else 0)
+                self._lion_sq = new
         z ^= R.z_turn
         self._stack.append((move, moved, captured, self._zobrist, old_royal,
-                            None if self._unmoved is None else set(self._unmoved)))
+                            None if self._unmoved is None else set(self._unmoved), old_lion))
         self._zobrist = z
         self.turn = c ^ 1
         self.move_number += 1
@@ -940,7 +1124,7 @@ class Board:
         self._history.append(z)
 
     def _pop(self) -> None:
-        move, moved, captured, z_before, old_royal, unmoved = self._stack.pop()
+        move, moved, captured, z_before, old_royal, unmoved, self._lion_sq = self._stack.pop()
         R = self.rules
         b = self._board
         z = self._zobrist
@@ -979,7 +1163,7 @@ class Board:
                     self._complex_sq[c ^ 1].add(k)
                 if R.drops and not R.royal[R.unpromoted[cap]]:
                     hand[R.unpromoted[cap] >> 1] -= 1
-        self._royal[0], self._royal[1] = old_royal
+        self._royals[0], self._royals[1] = old_royal
         if unmoved is not None:
             self._unmoved = unmoved
         self._zobrist = z_before
@@ -1031,15 +1215,78 @@ class Board:
             if checker is not None:
                 return Outcome("perpetual-check", checker ^ 1)
             return Outcome("repetition", None)
-        if self._royal[self.turn] is None and any(R.royal[c] for c in range(R.ncodes)):
+        if not self._royals[self.turn] and any(R.royal[c] for c in range(R.ncodes)):
             return Outcome("royal-capture", self.turn ^ 1)
         if not self._has_legal_move():
             if self.is_check():
                 return Outcome("checkmate", self.turn ^ 1)
             return Outcome("stalemate", self.turn ^ 1 if R.stalemate_loses else None)
+        if R.bare_royal:
+            return self._bare_royal_outcome()
+        return None
+
+    def _bare_royal_outcome(self) -> Outcome | None:
+        """The bare-royal rule (``bare_royal = "loses"``), as lishogi decides it for Chu Shogi.
+
+        Pieces that can never move again (a Pawn or Lance on its last rank) do not count.  A side
+        is *bare* when its one royal piece is all it has; it loses when the opponent has one royal
+        and more material (pieces listed in ``bare_royal_uncounted`` do not count), that royal is
+        not in check, and the bare royal cannot take back at once: the opponent has two or more
+        pieces besides its royal, or the bare royal attacks none of them.  Two lone royals, neither
+        in check, are a draw."""
+        R = self.rules
+        counted = [[], []]
+        for colour in (0, 1):
+            dead = R.dead
+            counted[colour] = [(sq, code) for sq, code in self._pieces[colour].items() if sq not in dead[code]]
+        royals = self._royals
+        if len(counted[0]) + len(counted[1]) == 2 and len(royals[0]) == 1 and len(royals[1]) == 1:
+            if not any(self.is_attacked(royals[c][0], c ^ 1) for c in (0, 1)):
+                return Outcome("bare-royal", None)
+            return None
+        for bare in (0, 1):
+            other = bare ^ 1
+            if len(counted[bare]) != 1 or len(royals[bare]) != 1 or len(royals[other]) != 1:
+                continue
+            material = [(sq, code) for sq, code in counted[other] if (code >> 1) not in R.bare_uncounted]
+            if len(material) < 2 or self.is_attacked(royals[other][0], bare):
+                continue
+            if len(material) > 2 or not any(self._reaches(royals[bare][0], self._board[royals[bare][0]], sq)
+                                            for sq, _ in material):
+                return Outcome("bare-royal", other)
         return None
 
     # --- helpers for other modules ---------------------------------------------------------------
+
+    def routes(self, move: Move) -> list[int]:
+        """The empty squares through which ``move``, a move that captures nothing on its way, can
+        also be made in two steps by a two-leg move of its piece (a Lion's step out and on, or out
+        and back for a pass), in square order.  lishogi writes such a move through one of them
+        (``6f5e6d``; a pass ``6f5e6f``) and counts each as a move of its own (see
+        :func:`replay.perft.route_count`)."""
+        from .generators import PatternGenerator, walk  # local: generators are the rules' business
+        fr, to = move.from_square, move.to_square
+        if fr is None or move.kills:
+            return []
+        R = self.rules
+        b = self._board
+        code = b[fr]
+        if code < 2:
+            return []
+        limit = max(R.files, R.ranks)
+        out = set()
+        for g in R.complex[R.table_of(code, fr)]:
+            if not isinstance(g, PatternGenerator) or len(g.pattern.legs) != 2 or "m" not in g.pattern.legs[0].modes:
+                continue
+            for dx, dy in g.first:
+                mid = fr + dx + dy * STRIDE
+                if max(abs(dx), abs(dy)) != 1 or b[mid] != EMPTY or mid in out:
+                    continue  # a route through an occupied square captures there: another move
+                found: set = set()
+                walk(b, fr, code & 1, g.pattern, g.first, 1, mid, (dx, dy), (), g.pattern.range, found, limit)
+                if (to, ()) in found:
+                    out.add(mid)
+        return sorted(out)
 
     def captured_squares(self, move: Move) -> list[int]:
         """Every square whose piece the move removes, in path order (destination last)."""
@@ -1071,13 +1318,6 @@ def _hand_text(hand: dict) -> str:
     return " ".join(f"{pid}x{n}" if n > 1 else pid for pid, n in hand.items()) or "-"
 
 
-def _region(per: str, sq: int):
-    """The region of a square that a drop cap counts in."""
-    f, r = sq % STRIDE, sq // STRIDE
-    if per == "file":
-        return f
-    if per == "file-parity":
-        return f & 1
-    if per == "square-colour":
-        return (f + r) & 1
-    return 0
+def _distance(a: int, b: int) -> int:
+    """Squares between two squares as a King walks."""
+    return max(abs(a % STRIDE - b % STRIDE), abs(a // STRIDE - b // STRIDE))

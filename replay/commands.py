@@ -16,11 +16,12 @@ from daikifu.clikit import (CONTEXT, VARIANT, echo_json as _echo_json, fail, jso
                             position_option, registry, wrap as _wrap)
 
 from .board import Board, Move
-from .notation import notations
-from .perft import perft
+from .notation import check_moves, notations
+from .perft import perft, route_count
 from .position import PositionError
 from .randomplay import random_game
 from .squares import square_file, square_name, square_rank
+from .usi import UsiError, board_from_usi, looks_like_usi_position
 from .variant import IncompleteVariantError, UnknownVariantError, Variant, VariantError
 from .variant_info import piece_betza, piece_moves, rule_lines, subvariants, variant_json, variant_summary
 
@@ -44,7 +45,11 @@ def _board(variant: Variant, position: str | None = None, options=()) -> Board:
         raise fail(f"{variant.name}: {exc}") from None
     if position is not None:
         try:
+            if looks_like_usi_position(position):
+                return board_from_usi(board.rules, position)  # [position] startpos|sfen ... moves ...
             board.set_position(position)
+        except UsiError as exc:
+            raise click.BadParameter(f"USI position: {exc}", param_hint="'--position'") from None
         except (PositionError, ValueError) as exc:
             raise click.BadParameter(str(exc), param_hint="'--position'") from None
     return board
@@ -218,8 +223,10 @@ def variant_show(name: Variant, as_json):
 
 
 def _move_json(board: Board, move: Move, written: dict) -> dict:
+    from .usi import move_to_usi
     return {
         "move": written[move],
+        "usi": move_to_usi(board, move),
         "from": None if move.from_square is None else square_name(move.from_square),
         "to": square_name(move.to_square),
         "captures": [square_name(s) for s in board.captured_squares(move)],
@@ -232,8 +239,11 @@ def _move_json(board: Board, move: Move, written: dict) -> dict:
 @click.argument("variant", type=VARIANT)
 @position_option
 @option_option
+@click.option("--check", "checks", multiple=True, metavar="MOVE",
+              help="Instead of listing the moves, say whether MOVE (USI or daikifu's notation) is legal "
+                   "here, and why not (repeatable).")
 @json_option
-def moves_command(variant, position, options, as_json):
+def moves_command(variant, position, options, checks, as_json):
     """List the legal moves in the start position (or in --position).
 
     Moves are written in daikifu's notation: piece ID, origin square only when needed, "-" or "x",
@@ -243,9 +253,16 @@ def moves_command(variant, position, options, as_json):
     player's side.
 
     \b
-    With --json: a list of objects with "move", "from" (null for a drop), "to",
-    "captures" (squares in order), "promote" (true/false, null when there was no
-    choice) and "drop" (piece ID or null).
+    With --json: a list of objects with "move", "usi" (the USI form; lishogi's on
+    boards larger than 9x9, e.g. 6f5e6d for a Lion's double move), "from" (null
+    for a drop), "to", "captures" (squares in order), "promote" (true/false, null
+    when there was no choice) and "drop" (piece ID or null).
+
+    \b
+    --position also takes USI: "startpos moves 7g7f 3c3d" or "sfen <SFEN> moves
+    ...", lishogi's SFEN for Chu Shogi included.  With --check MOVE (repeatable)
+    each move is checked instead: {"move": as given, "legal": true/false,
+    "reason": why not, "notation": the move in daikifu's notation}.
 
     \b
     Examples:
@@ -253,8 +270,18 @@ def moves_command(variant, position, options, as_json):
       daikifu moves shogi --json
       daikifu moves shogi -p "4k4/9/9/9/9/9/9/9/4K4 b G 1"
       daikifu moves chu-kagamigi --option forced-promotion=stuck
+      daikifu moves chu-shogi -p "startpos moves 6i6h" --check 6d6e --check P-f8 --json
     """
     board = _board(variant, position, options)
+    if checks:
+        answers = check_moves(board, checks)
+        if as_json:
+            _echo_json(answers)
+            return
+        for a in answers:
+            verdict = f"legal: {a['notation']}" if a["legal"] else f"illegal: {a['reason']}"
+            click.echo(f"{a['move']}: {verdict}")
+        return
     moves, written = _sorted_moves(board)
     if as_json:
         _echo_json([_move_json(board, m, written) for m in moves])
@@ -279,8 +306,11 @@ def moves_command(variant, position, options, as_json):
 @position_option
 @option_option
 @click.option("--divide", is_flag=True, help="Also give the count below each legal first move.")
+@click.option("--routes", is_flag=True,
+              help="Count as lishogi does: a Lion's move once per way it can be written (the jump and each "
+                   "two-step route through an empty square; a pass once per square stepped on).")
 @json_option
-def perft_command(variant, depth, position, options, divide, as_json):
+def perft_command(variant, depth, position, options, divide, routes, as_json):
     """Count the move sequences DEPTH plies deep (a check of move generation).
 
     For shogi from the start, depth 1 is 30, 2 is 900, 3 is 25470.  With --divide the count is
@@ -291,6 +321,7 @@ def perft_command(variant, depth, position, options, divide, as_json):
       daikifu perft shogi 3
       daikifu perft shogi 2 --divide
       daikifu perft dai-kagamigi 2 --json
+      daikifu perft chu-shogi 1 -p "12/12/12/12/12/12/5N6/12/12/12/12/12 b" --routes
     """
     board = _board(variant, position, options)
     start = time.perf_counter()
@@ -299,8 +330,9 @@ def perft_command(variant, depth, position, options, divide, as_json):
         moves, written = _sorted_moves(board)
         split = {}
         for m in moves:
+            n = route_count(board, m) if routes else 1
             board.push(m)
-            count = perft(board, depth - 1)
+            count = perft(board, depth - 1, routes) * n
             board.pop()
             label = written[m]
             if label in split:  # should not happen: notations are unique; keep both
@@ -308,7 +340,7 @@ def perft_command(variant, depth, position, options, divide, as_json):
             split[label] = count
         nodes = sum(split.values())
     else:
-        nodes = perft(board, depth)
+        nodes = perft(board, depth, routes)
     seconds = time.perf_counter() - start
     rate = nodes / seconds if seconds > 0 else 0.0
     if as_json:

@@ -10,13 +10,17 @@
 A position string that cannot be read at all gives one problem of kind ``syntax``.  The other
 kinds (each with the squares concerned):
 
-* ``royals``: a side with more than one royal piece (a board cannot be set up from it);
+* ``royals``: a side with more royal pieces than it can ever have: one for each piece of its start
+  position that is royal or promotes to a royal type (Chu Shogi: the King and the Drunk Elephant,
+  whose promotion, the Crown Prince, is royal);
 * ``no-royal``: a side without a royal piece in a variant that has one (the game would be over);
-* ``kings-adjacent``: the two sides' royal pieces stand next to each other;
+* ``kings-adjacent``: the two sides' royal pieces stand next to each other (only where a move may
+  not leave the last royal piece attacked, ``royal_loss = "checkmate"``, with one royal a side);
 * ``not-to-move-in-check``: the side that has just moved left its royal piece attacked (the
-  squares are the royal piece's and its attackers');
+  squares are the royal piece's and its attackers'; likewise);
 * ``dead-piece``: a piece on a square from which it could never move, which it could only have
-  reached by a move that had to promote it there (or by a drop, which the rules forbid there).
+  reached by a move that had to promote it there (or by a drop, which the rules forbid there;
+  not where promotion is never compulsory, ``promotion_forced = "never"``).
 """
 
 from __future__ import annotations
@@ -58,23 +62,32 @@ def position_problems(rules: Ruleset, text: str) -> list[PositionProblem]:
             royals[colour].append(sq)
     out = []
     for colour in (0, 1):
-        if len(royals[colour]) > 1:
+        most = _most_royals(rules, colour)
+        if len(royals[colour]) > most:
             names = ", ".join(square_name(sq) for sq in sorted(royals[colour]))
             out.append(PositionProblem("royals", f"{SIDES[colour]} has {len(royals[colour])} royal pieces "
-                                       f"({names}); at most one is allowed", [square_name(sq) for sq in royals[colour]]))
+                                       f"({names}); at most {most} {'is' if most == 1 else 'are'} possible",
+                                       [square_name(sq) for sq in royals[colour]]))
     if out:
         return out
     has_royal = any(rules.royal[t.index * 2] for t in rules.types)
     for colour in (0, 1):
         if has_royal and not royals[colour]:
             out.append(PositionProblem("no-royal", f"{SIDES[colour]} has no royal piece: the game would be over"))
+    if rules.royal_capture or len(royals[0]) != 1 or len(royals[1]) != 1:
+        # moving into check is legal, or a royal may be left attacked while another remains
+        out.extend(_dead_pieces(rules, parsed))
+        return out
     if royals[0] and royals[1]:
         a, b = royals[0][0], royals[1][0]
         if max(abs(square_file(a) - square_file(b)), abs(square_rank(a) - square_rank(b))) == 1:
             out.append(PositionProblem("kings-adjacent", f"the royal pieces on {square_name(a)} and {square_name(b)} "
                                        "stand next to each other", [square_name(a), square_name(b)]))
     board = Board(rules)
-    board.set_position(text, allow_exposed=True)
+    try:
+        board.set_position(text, allow_exposed=True)
+    except PositionError as exc:  # what the board itself refuses (pieces in hand without drops ...)
+        return out + [PositionProblem("syntax", f"not a position of {rules.variant.name}: {exc}")]
     out.extend(_exposed(board, royals))
     out.extend(_dead_pieces(rules, parsed))
     return out
@@ -96,8 +109,18 @@ def _exposed(board: Board, royals: list[list[int]]) -> list[PositionProblem]:
                             [square_name(royal), *(square_name(sq) for sq in attackers)])]
 
 
+def _most_royals(rules: Ruleset, colour: int) -> int:
+    """How many royal pieces ``colour`` can ever have: its start position's pieces that are royal
+    or promote to a royal type."""
+    start = rules.parsed_start()
+    return max(1, sum(1 for t, c in start.pieces.values()
+                      if c == colour and (rules.royal[t * 2] or rules.royal[rules.promote[t * 2]])))
+
+
 def _dead_pieces(rules: Ruleset, parsed) -> list[PositionProblem]:
     """Promotable pieces on squares from which they could never move: arriving there promotes."""
+    if not rules.forced_stuck:
+        return []
     out = []
     for sq, (t, colour) in sorted(parsed.pieces.items()):
         code = t * 2 + colour

@@ -28,7 +28,7 @@ import re
 from .board import Board, Move
 from .squares import parse_square, square_name
 
-__all__ = ["move_notation", "notations", "parse_move", "NotationError"]
+__all__ = ["move_notation", "notations", "parse_move", "NotationError", "check_move", "check_moves"]
 
 
 class NotationError(ValueError):
@@ -195,13 +195,13 @@ def parse_move(board: Board, text: str) -> Move:
     for tier in _readings(board, text):
         several = None
         for reading in tier:
-            found, reasons = _match(board, reading)
+            found = _legal_candidates(board, reading)
             if len(found) == 1:
                 return found[0]
             if found and several is None:
                 several = found
-            if first is None or (not first[0].candidates and reading.candidates):
-                first = (reading, reasons)
+            if first is None or (not first.candidates and reading.candidates):
+                first = reading
         if several:
             written = sorted(_write(board, m, True) for m in several)
             raise NotationError(text, "ambiguous: more than one legal move matches",
@@ -214,7 +214,8 @@ def parse_move(board: Board, text: str) -> Move:
         else:
             reason = "not a move in this notation"
         raise NotationError(text, reason, _EXPECTED_FORM, _suggest(board, text))
-    reading, reasons = first
+    reading = first
+    reasons = _match(board, reading)[1]
     if not reading.candidates:
         if reading.problem:
             reason = reading.problem
@@ -230,6 +231,16 @@ def parse_move(board: Board, text: str) -> Move:
             f"reach {dest[-1]}" if dest else "make this move")
     expected = "'+' or '='" if "must be chosen" in reason else "a legal move"
     raise NotationError(text, reason, expected, _suggest(board, text))
+
+
+def _legal_candidates(board: Board, reading: _Reading) -> list[Move]:
+    """The legal moves among a reading's candidates (as :func:`_match` finds them), checking only
+    the candidates whose piece may make the move at all."""
+    narrowed = [m for m in reading.candidates if m.drop is not None or board.may_make(m)]
+    if len(narrowed) == len(reading.candidates):
+        return _match(board, reading)[0]
+    return _match(board, _Reading(reading.piece_id, narrowed, reading.promo, reading.problem,
+                                  reading.unwritten_passes))[0]
 
 
 def _match(board: Board, reading: _Reading):
@@ -424,3 +435,29 @@ def _suggest(board: Board, text: str, n: int = 3) -> list[str]:
             scored.append((-score, w))
     scored.sort()
     return [w for _, w in scored[:n]]
+
+
+def check_move(board: Board, text: str) -> dict:
+    """Whether the move ``text`` (USI, lishogi's form on big boards, or daikifu's notation) is legal
+    in the position on ``board``: ``{"move": text, "legal": bool, "reason": why not (None when
+    legal), "notation": the move in daikifu's notation (None when no move is named)}``.
+
+    >>> board = Board("shogi")
+    >>> check_move(board, "7g7f")["notation"], check_move(board, "P-c4")["legal"]
+    ('P-c4', True)
+    >>> check_move(board, "7g7e")["legal"]
+    False
+    """
+    from .usi import UsiError, looks_like_usi_move, usi_to_move
+    try:
+        move = usi_to_move(board, text) if looks_like_usi_move(text) else parse_move(board, text)
+    except UsiError as exc:
+        return {"move": text, "legal": False, "reason": exc.reason.removeprefix("illegal: "), "notation": None}
+    except NotationError as exc:
+        return {"move": text, "legal": False, "reason": exc.reason, "notation": None}
+    return {"move": text, "legal": True, "reason": None, "notation": move_notation(board, move)}
+
+
+def check_moves(board: Board, texts) -> list[dict]:
+    """:func:`check_move` for each text, each in the position on ``board`` (moves are not played)."""
+    return [check_move(board, t) for t in texts]

@@ -12,10 +12,14 @@
 * ``side``: ``b`` when the first player (Sente) is to move, ``w`` for the second (Gote): SFEN's
   letters.
 * ``hands``: ``-`` for none, else each piece with a count before it when more than one, first
-  player's pieces first, in the order of the variant file (``2P(LD)p``).
+  player's pieces first, in the order of the variant file (``2P(LD)p``).  A variant with the
+  counter-strike rule (``lion_counter_strike``, never with drops) keeps here instead the square
+  where the last move took a Lion with a non-Lion (``e3``; lishogi's ``8j`` is read too), or ``-``.
 * ``move number``: the number of the ply about to be played, starting at 1 (as in SFEN).
 
-For shogi this is exactly SFEN, so every SFEN string is accepted as it is.
+For shogi this is exactly SFEN, so every SFEN string is accepted as it is; so is lishogi's SFEN
+for Chu Shogi (its piece letters are aliases in the variant file).  Fields left out at the end
+mean: first player to move, empty hands, move 1.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .squares import square
+from .squares import parse_square, square
 from .variant import Variant
 
 __all__ = ["PositionError", "ParsedPosition", "parse_position", "format_position", "format_piece"]
@@ -39,6 +43,7 @@ class ParsedPosition:
     hands: list  # [counts by type index for colour 0, ... for colour 1]
     turn: int
     move_number: int
+    lion_capture: int | None = None  # the counter-strike square (rule lion_counter_strike)
 
 
 _TOKEN_RE = re.compile(r"\+?\([^()]*\)|\+?[A-Za-z]|\d+|.", re.S)
@@ -76,10 +81,8 @@ def format_piece(variant: Variant, type_index: int, colour: int) -> str:
 def parse_position(variant: Variant, text: str) -> ParsedPosition:
     """Parse a position string for ``variant``; raise :class:`PositionError` saying what is wrong."""
     fields = text.split()
-    if len(fields) == 1:
-        fields += ["b", "-", "1"]
-    if len(fields) == 3:
-        fields.append("1")
+    if 1 <= len(fields) <= 3:
+        fields += ["b", "-", "1"][len(fields) - 1:]
     if len(fields) != 4:
         raise PositionError(f"expected '<ranks> <side> <hands> <move number>', got {len(fields)} fields")
     board_text, side, hands_text, number = fields
@@ -106,7 +109,11 @@ def parse_position(variant: Variant, text: str) -> ParsedPosition:
         raise PositionError(f"side to move {side!r}: expected 'b' (first player) or 'w' (second player)")
     ntypes = len(variant.pieces)
     hands = [[0] * (ntypes + 1), [0] * (ntypes + 1)]
-    if hands_text != "-":
+    lion_capture = None
+    rules = getattr(variant, "rules", None) or {}
+    if hands_text != "-" and rules.get("lion_counter_strike", "none") != "none":
+        lion_capture = _lion_square(variant, hands_text)
+    elif hands_text != "-":
         count = None
         for token in _TOKEN_RE.findall(hands_text):
             if token.isdigit():
@@ -123,7 +130,26 @@ def parse_position(variant: Variant, text: str) -> ParsedPosition:
             raise PositionError("hands: a count with no piece after it")
     if not number.isdigit() or int(number) < 1:
         raise PositionError(f"move number {number!r}: expected a whole number from 1")
-    return ParsedPosition(pieces, hands, 0 if side == "b" else 1, int(number))
+    return ParsedPosition(pieces, hands, 0 if side == "b" else 1, int(number), lion_capture)
+
+
+_SHOGI_SQUARE_RE = re.compile(r"(\d{1,2})([a-p])\Z")
+
+
+def _lion_square(variant: Variant, text: str) -> int:
+    """The counter-strike square: ``e3`` (file letter from the left, rank from the bottom) or
+    lishogi's ``8j`` (file number from the right, rank letter from the top)."""
+    m = _SHOGI_SQUARE_RE.match(text)
+    try:
+        if m:
+            f, r = variant.files - int(m.group(1)), variant.ranks - 1 - (ord(m.group(2)) - ord("a"))
+            if not (0 <= f < variant.files and 0 <= r < variant.ranks):
+                raise ValueError(f"square {text!r} is off the board")
+            return square(f, r)
+        return parse_square(text, variant.files, variant.ranks)
+    except ValueError as exc:
+        raise PositionError(f"third field {text!r}: expected '-' or the square where a Lion was just "
+                            f"taken by a non-Lion ({exc})") from None
 
 
 def format_position(variant: Variant, cells, hands, turn: int, move_number: int) -> str:

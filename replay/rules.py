@@ -156,6 +156,25 @@ class Ruleset:
             if rank == 0:
                 self.last_rank[1][sq] = 1
         self.forced_last_rank = r["promotion_forced"] == "last-rank"
+        self.forced_stuck = r["promotion_forced"] != "never"  # a piece that could never move again must promote
+        # Chu Shogi's rule: promotion on entering the zone, or on a capture that starts or ends in it
+        self.promote_on_entry = r["promotion_rule"] == "enter-or-capture"
+        self.promote_last_rank = frozenset(self.type_by_id[i].index for i in r["promotion_last_rank"])
+        self.royal_capture = r["royal_loss"] == "capture"
+        self.bare_royal = r["bare_royal"] == "loses"
+        self.bare_uncounted = frozenset(self.type_by_id[i].index for i in r["bare_royal_uncounted"])
+        # Lion-trading rules: lion[code] marks the Lions; lion_rules is False for every other variant
+        self.lion = [False] * ncodes
+        for pid in r["lions"]:
+            t = self.type_by_id[pid].index
+            self.lion[t * 2] = self.lion[t * 2 + 1] = True
+        self.lion_protected = bool(r["lion_protected"])
+        self.lion_cheap = frozenset(self.type_by_id[i].index for i in r["lion_cheap"])
+        self.counter_strike = None if r["lion_counter_strike"] == "none" else r["lion_counter_strike"]
+        self.lion_rules = self.lion_protected or self.counter_strike is not None
+        # whether the ready-made move tables (move_table) give every non-complex piece's moves: not
+        # with promotions that depend on capturing, nor with the Lion-trading rules
+        self.table_moves = not (self.promote_on_entry or self.promote_last_rank or self.lion_rules)
         self.dead = [frozenset()] * ncodes
         for p in self.types:
             for colour in (0, 1):
@@ -187,12 +206,36 @@ class Ruleset:
                     row[sq] = _key(slug, p.id, colour, square_name(sq))
         self.z_hand = [[[] for _ in range(ntypes + 1)] for _ in range(2)]
         self.z_turn = _key(slug, "second player to move")
+        # the square of a Lion just taken by a non-Lion (counter-strike rule), when there is one
+        self.z_lion = [0] * CELLS
+        if self.counter_strike:
+            for sq in self.squares:
+                self.z_lion[sq] = _key(slug, "lion taken on", square_name(sq))
         self._move_tables: dict = {}
         self._drop_tables: dict = {}
         self._attack_deltas: dict = {}
+        self._regions: dict = {}
 
     def _fail(self, message):
         raise VariantError(f"{self.variant.path}: {message}")
+
+    # what is built on first use, and the variant, are not stored with the compiled tables
+    _LAZY = ("_move_tables", "_drop_tables", "_attack_deltas", "_regions", "_parsed_start", "_position_tables",
+             "_empty_board")
+    _VARIANT = ("variant", "pieces", "types", "type_by_id")
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k not in self._LAZY and k not in self._VARIANT}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._move_tables, self._drop_tables, self._attack_deltas, self._regions = {}, {}, {}, {}
+
+    def attach(self, variant: Variant) -> None:
+        """Use ``variant``'s objects (after loading the compiled tables of that same variant)."""
+        self.variant = variant
+        self.pieces = self.types = variant.pieces
+        self.type_by_id = {p.id: p for p in variant.pieces}
 
     def piece_index(self) -> dict:
         return self.variant.piece_index()
@@ -244,7 +287,7 @@ class Ruleset:
 
         def moves(to):
             if promo and to != sq and (zone[sq] or zone[to]):
-                if to in dead or (self.forced_last_rank and last[to]):
+                if (self.forced_stuck and to in dead) or (self.forced_last_rank and last[to]):
                     return (Move(sq, to, (), True),)
                 return (Move(sq, to, (), True), Move(sq, to, (), False))
             return (Move(sq, to, (), None),)
@@ -278,6 +321,17 @@ class Ruleset:
                     moves[sq] = Move(None, sq, (), None, pid)
             table = self._drop_tables[code] = (moves, bool(dead))
         return table
+
+    def region_squares(self, per: str) -> dict:
+        """Region -> the squares in it (a frozenset), for a drop cap counted ``per`` file, group
+        of alternate files, square colour or the whole board (see :func:`drop_region`)."""
+        regions = self._regions.get(per)
+        if regions is None:
+            found: dict = {}
+            for sq in self.squares:
+                found.setdefault(drop_region(per, sq), set()).add(sq)
+            regions = self._regions[per] = {key: frozenset(sqs) for key, sqs in found.items()}
+        return regions
 
     def attack_deltas(self, code: int) -> frozenset | None:
         """Every ``target - square`` on which the piece ``code`` could ever capture from ``square``
@@ -399,6 +453,19 @@ class Ruleset:
         return bool(out)
 
 
+def drop_region(per: str, sq: int):
+    """The region of a square that a drop cap counts in: its file, its group of alternate files,
+    its square colour, or 0 for the whole board."""
+    f, r = sq % STRIDE, sq // STRIDE
+    if per == "file":
+        return f
+    if per == "file-parity":
+        return f & 1
+    if per == "square-colour":
+        return (f + r) & 1
+    return 0
+
+
 def _unit(v) -> bool:
     """One step in one of the eight directions (these become rays)."""
     return max(abs(v[0]), abs(v[1])) == 1
@@ -418,7 +485,8 @@ def compile_rules(variant: Variant, options: dict | None = None) -> Ruleset:
     key = (id(variant), tuple(sorted(resolved.items())))
     cached = _CACHE.get(key)
     if cached is None or cached.variant is not variant:
-        cached = _CACHE[key] = Ruleset(variant, resolved)
+        from .rulecache import load_or_compile
+        cached = _CACHE[key] = load_or_compile(variant, resolved)
     return cached
 
 

@@ -73,7 +73,6 @@ class PieceValues:
     royal: frozenset
     unit: float  # the smallest value of a non-royal piece: the unit of the engine's bonuses
     cheapest_capture: float  # the smallest capture value: what a defender is assumed to give back
-    royal_steps: dict = None  # royal ID -> one-square steps it has from every central square
 
     def material(self, board: Board, colour: int) -> float:
         """Pieces on the board and in hand, by value (the royal piece counts nothing)."""
@@ -105,10 +104,8 @@ def piece_values(rules: Ruleset) -> PieceValues:
     board = Board(rules)
     centre = central_squares(rules)
     mobility = {}
-    royal_steps = {}
     for p in rules.types:
         total = 0
-        steps = set(_STEPS)
         token = format_piece(rules, p.index, FIRST)
         for sq in centre:
             f, r = square_file(sq), square_rank(sq)
@@ -122,9 +119,6 @@ def piece_values(rules: Ruleset) -> PieceValues:
             board.set_position("/".join(rows) + " b - 1")
             targets = {m.to_square for m in board.legal_moves() if m.to_square != m.from_square}
             total += len(targets)
-            steps &= {t - sq for t in targets}
-        if p.royal:
-            royal_steps[p.id] = frozenset(steps)
         mobility[p.id] = total / len(centre)
     promotes = {p.id: p.promotes for p in rules.types if p.promotes}
     royal = frozenset(p.id for p in rules.types if p.royal)
@@ -145,7 +139,7 @@ def piece_values(rules: Ruleset) -> PieceValues:
     plain = [v for pid, v in value.items() if pid not in royal]
     unit = min(plain) if plain else 1.0
     cheapest = min((capture[pid] for pid in value if pid not in royal), default=unit)
-    result = PieceValues(mobility, value, capture, hand, promotes, royal, unit, cheapest, royal_steps)
+    result = PieceValues(mobility, value, capture, hand, promotes, royal, unit, cheapest)
     _VALUES[key] = (rules, result)
     return result
 
@@ -273,7 +267,7 @@ class Searcher:
             self.nodes += 1
             try:
                 if board.is_check():
-                    if is_mated(board, V.royal_steps):
+                    if not board.has_legal_move():
                         out.append((MATE, MATE, m))
                         continue
                     bonus += check_bonus
@@ -348,7 +342,7 @@ class Searcher:
                     legal = None
                     if board.is_check():
                         legal = forced or _safe(board, opp)
-                        if legal and is_mated(board, V.royal_steps):
+                        if legal and not board.has_legal_move():
                             return MATE
                     if g <= best:
                         continue
@@ -394,51 +388,6 @@ class Searcher:
                     break
                 sq += step
         return ends, starts, near
-
-
-def is_mated(board: Board, royal_steps: dict | None = None) -> bool:
-    """Whether the side to move, which is in check, has no legal move (checkmate).
-
-    The same answer as ``board.is_checkmate()`` when in check, found faster: steps of the royal
-    piece are tried first, then its other moves and captures, since they are the usual escapes.
-    ``royal_steps`` (:attr:`PieceValues.royal_steps`) names the one-square steps the royal piece
-    always has; they are tried by playing them directly, the others through ``is_legal``.
-    """
-    colour = board.turn
-    king = board.royal_square(colour)
-    if king is not None:  # quick test: a step of the royal piece to a neighbouring square
-        piece = board.piece_at(king)
-        known = royal_steps.get(piece.id, ()) if royal_steps else ()
-        on_board = board.rules.on_board
-        for step in _STEPS:
-            to = king + step
-            if not on_board[to]:
-                continue
-            if step in known:
-                other = board.piece_at(to)
-                if other is not None and other.colour == colour:
-                    continue
-                board.push(Move(king, to))
-                ok = _safe(board, colour)
-                board.pop()
-                if ok:
-                    return False
-            elif board.is_legal(Move(king, to)):
-                return False
-    moves = board.pseudo_legal_moves()
-    first = [m for m in moves if m.from_square == king or board.captured_squares(m)]
-    rest = [m for m in moves if not (m.from_square == king or board.captured_squares(m))]
-    for m in first + rest:
-        if m.drop is not None:
-            if board.is_legal(m):
-                return False
-            continue
-        board.push(m)
-        ok = _safe(board, colour)
-        board.pop()
-        if ok:
-            return False
-    return True
 
 
 def _safe(board: Board, colour: int) -> bool:

@@ -40,7 +40,8 @@ from .position import PositionError
 from .squares import square, square_file, square_rank
 
 __all__ = ["UsiError", "usi_square", "parse_usi_square", "move_to_usi", "parse_usi_move", "usi_to_move",
-           "parse_usi_position", "format_usi_position", "board_from_usi", "looks_like_usi_position"]
+           "parse_usi_position", "format_usi_position", "board_from_usi", "looks_like_usi_position",
+           "position_from_text", "looks_like_usi_move"]
 
 _RANK_LETTERS = "abcdefghijklmnop"
 _SQ = r"(?:1[0-6]|[1-9])[a-p]"
@@ -94,13 +95,18 @@ def parse_usi_square(rules, text: str) -> int:
 
 
 def move_to_usi(rules, move: Move) -> str:
-    """The USI form of ``move`` (``rules``: a Ruleset or a Board)."""
+    """The USI form of ``move`` (``rules``: a Ruleset or a Board).  Given the board, a pass is
+    written as lishogi writes it, through the first empty square the piece can step to and back
+    from (``6f5e6f``); without the board, or when there is no such square, as ``6f6f``."""
+    board = rules if hasattr(rules, "legal_moves") else None
     rules = _rules(rules)
     if move.drop is not None:
         pid = move.drop
         bare = len(pid) == 1 or (len(pid) == 2 and pid[0] == "+")
         return f"{pid if bare else '(' + pid + ')'}*{usi_square(rules, move.to_square)}"
     squares = (move.from_square, *move.kills, move.to_square)
+    if board is not None and move.is_pass:
+        squares = (move.from_square, *board.routes(move)[:1], move.to_square)
     return "".join(usi_square(rules, s) for s in squares) + ("+" if move.promotion else "")
 
 
@@ -131,14 +137,27 @@ def usi_to_move(board: Board, text: str) -> Move:
     """The legal move ``text`` names in the position on ``board``.
 
     A square written between origin and destination that holds no piece is a step through an empty
-    square (not a capture), and ``from-empty-from`` is a pass.  A move written without ``+`` where
-    the piece could promote is a declined promotion.  Raises :class:`UsiError` with the rules
-    core's reason when the move is not legal.
+    square (not a capture): lishogi's ``6f5e6d`` when ``5e`` is empty, the same move as ``6f6d``,
+    and ``from-empty-from`` is a pass; that square must be one a two-step move of the piece can
+    pass (:meth:`Board.routes`), as lishogi requires.  A pass that can be written so must be
+    (lishogi refuses ``6f6f``).  A move written without ``+`` where the piece could promote is a
+    declined promotion.  Raises :class:`UsiError` with the rules core's reason when the move is
+    not legal.
     """
     move = parse_usi_move(board, text)
     if move.drop is None and move.kills:
         kills = tuple(k for k in move.kills if board.piece_at(k) is not None)
+        stepped = [k for k in move.kills if board.piece_at(k) is None]
+        if stepped and len(move.kills) == 1:
+            plain = Move(move.from_square, move.to_square, (), move.promotion)
+            if stepped[0] not in board.routes(plain):
+                raise UsiError(text, f"illegal: the piece on {usi_square(board, move.from_square)} cannot reach "
+                                     f"{usi_square(board, move.to_square)} in two steps through "
+                                     f"{usi_square(board, stepped[0])}")
         move = move._replace(kills=kills)
+    elif move.drop is None and move.is_pass and board.routes(move):
+        raise UsiError(text, "illegal: a pass is written through the empty square the piece steps to and "
+                             f"back from, e.g. {move_to_usi(board, move)}")
     candidates = [move] if move.promotion else [move, move._replace(promotion=False)]
     reasons = []
     for candidate in candidates:
@@ -148,6 +167,13 @@ def usi_to_move(board: Board, text: str) -> Move:
         reasons.append(reason)
     reason = reasons[-1] if len(reasons) > 1 and "must be chosen" in reasons[0] else reasons[0]
     raise UsiError(text, f"illegal: {reason}")
+
+
+def looks_like_usi_move(text: str) -> bool:
+    """Whether ``text`` has the shape of a USI move (``7g7f``, ``6f5e6d``, ``8h2b+``, ``P*5e``),
+    rather than of daikifu's notation (``P-c4``, ``h8h9``: letter before number)."""
+    text = text.strip()
+    return bool(_MOVE_RE.match(text) or _DROP_RE.match(text))
 
 
 def looks_like_usi_position(text: str) -> bool:
@@ -196,3 +222,13 @@ def format_usi_position(rules, start: str | None, moves) -> str:
     head = "position startpos" if start is None or start == rules.start else f"position sfen {start}"
     words = [move_to_usi(rules, m) for m in moves]
     return head + (" moves " + " ".join(words) if words else "")
+
+
+def position_from_text(rules, text: str) -> str:
+    """A ``--position`` value as a position string: a USI position (``startpos moves ...``,
+    ``sfen <SFEN> moves ...``, with or without ``position``) is set up and its moves played;
+    anything else is returned as it is (a position string).  :class:`UsiError` for a USI position
+    whose SFEN or moves are wrong."""
+    if looks_like_usi_position(text):
+        return board_from_usi(rules, text).position()
+    return text

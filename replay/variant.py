@@ -104,6 +104,7 @@ class PieceType:
     promotes: str | None = None
     royal: bool = False
     kanji: str | None = None
+    kanji_name: str | None = None  # the full name game records write (lishogi's KIF: 獅子, 龍馬)
     aliases: tuple[str, ...] = ()
     description: str | None = None
     provenance: str | None = None
@@ -145,7 +146,26 @@ class Provenance:
 
 RULE_DEFAULTS = {
     "promotion_zone": 0,  # depth in ranks, counted from the far side
-    "promotion_forced": "stuck",  # "stuck": only where the piece could never move again; "last-rank"
+    "promotion_forced": "stuck",  # "stuck": only where the piece could never move again; "last-rank"; "never"
+    # which moves may promote: "zone" (shogi: a move that starts or ends in the zone) or
+    # "enter-or-capture" (Chu Shogi: a move from outside into the zone, or a capture that starts or
+    # ends in it; a quiet move inside the zone cannot promote)
+    "promotion_rule": "zone",
+    "promotion_last_rank": [],  # IDs that may also promote on any move that ends on the last rank
+    # "checkmate": a move may not leave the mover's last royal piece attacked, and checkmating it
+    # wins (while a side has several royals, any of them may be left attacked and captured);
+    # "capture": moving into check is legal, and a side loses when its last royal is captured
+    "royal_loss": "checkmate",
+    # "loses": a side left with its royal piece alone (bare) loses, unless the opponent is in the
+    # same state or can bare it back at once (see Board.outcome); "none": no bare-royal rule
+    "bare_royal": "none",
+    "bare_royal_uncounted": [],  # IDs that do not count as material for the side that bares
+    "lions": [],  # IDs of the pieces the Lion-trading rules are about
+    "lion_protected": False,  # a Lion may not take a protected Lion that is not adjacent to it ...
+    "lion_cheap": [],  # ... unless the same move first took a piece not listed here
+    # after a non-Lion takes a Lion, on the next move a non-Lion may not take a Lion: "none" (no
+    # such rule), "same-square" (except on the square of that capture), "strict" (nowhere)
+    "lion_counter_strike": "none",
     "drops": False,
     "drop_nifu": [],  # IDs that may not be dropped on a file holding an own unpromoted piece of that ID
     "drop_no_dead_squares": True,
@@ -157,8 +177,14 @@ RULE_DEFAULTS = {
     "null_move": True,  # whether a piece may pass (step out and back to its empty start square)
 }
 CAP_REGIONS = ("file", "file-parity", "square-colour", "board")
+_ID_LISTS = ("drop_nifu", "drop_mate_forbidden", "promotion_last_rank", "bare_royal_uncounted", "lions",
+             "lion_cheap")
 _RULE_VALUES = {
-    "promotion_forced": {"stuck", "last-rank"},
+    "promotion_forced": {"stuck", "last-rank", "never"},
+    "promotion_rule": {"zone", "enter-or-capture"},
+    "royal_loss": {"checkmate", "capture"},
+    "bare_royal": {"none", "loses"},
+    "lion_counter_strike": {"none", "same-square", "strict"},
     "repetition": {"sennichite", "none"},
     "stalemate": {"loss", "draw"},
 }
@@ -312,13 +338,14 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
                     named_generator(spec, 0)
                 except GeneratorError as exc:
                     _fail(path, f"{where} ({pid}): generator: {exc}")
-        unknown = set(raw) - {"id", "name", "betza", "promotes", "royal", "kanji", "aliases",
+        unknown = set(raw) - {"id", "name", "betza", "promotes", "royal", "kanji", "kanji_name", "aliases",
                               "description", "provenance", "betza_zones", "generators"}
         if unknown:
             _fail(path, f"{where} ({pid}): unknown keys {sorted(unknown)}")
         pieces.append(PieceType(index=n, id=pid, name=raw["name"], betza=raw.get("betza", ""),
                                 promotes=raw.get("promotes"), royal=bool(raw.get("royal", False)),
-                                kanji=raw.get("kanji"), aliases=tuple(raw.get("aliases", ())),
+                                kanji=raw.get("kanji"), kanji_name=raw.get("kanji_name"),
+                                aliases=tuple(raw.get("aliases", ())),
                                 description=raw.get("description"), provenance=raw.get("provenance"),
                                 betza_zones=tuple(raw.get("betza_zones", ())),
                                 generators=tuple(raw.get("generators", ()))))
@@ -339,7 +366,9 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
     raw_rules = data.get("rules", {})
     unknown = set(raw_rules) - set(RULE_DEFAULTS)
     if unknown:
-        _fail(path, f"[rules]: unknown keys {sorted(unknown)}")
+        _fail(path, f"[rules]: unknown keys {sorted(unknown)}: this version of daikifu does not know "
+                    f"these rules and will not play the variant without them (known rules: "
+                    f"{', '.join(sorted(RULE_DEFAULTS))})")
     rules.update(raw_rules)
     _check_rules(path, rules, ids)
 
@@ -362,7 +391,8 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
             cr = dict(craw.get("rules", {}))
             bad = set(cr) - set(RULE_DEFAULTS)
             if bad:
-                _fail(path, f"option {name}={cname}: unknown rules {sorted(bad)}")
+                _fail(path, f"option {name}={cname}: unknown rules {sorted(bad)} (known rules: "
+                            f"{', '.join(sorted(RULE_DEFAULTS))})")
             merged = dict(rules)
             merged.update(cr)
             _check_rules(f"{path}: option {name}={cname}", merged, ids)
@@ -432,10 +462,22 @@ def _check_rules(path, rules, ids):
         for pid in cap["pieces"]:
             if pid not in ids:
                 _fail(path, f"[rules] drop_caps: unknown piece {pid!r}")
-    for key in ("drop_nifu", "drop_mate_forbidden"):
+    for key in _ID_LISTS:
+        if not isinstance(rules[key], list):
+            _fail(path, f"[rules] {key} must be a list of piece IDs")
         for pid in rules[key]:
             if pid not in ids:
                 _fail(path, f"[rules] {key}: unknown piece {pid!r}")
+    for key in ("drops", "drop_no_dead_squares", "null_move", "lion_protected"):
+        if not isinstance(rules[key], bool):
+            _fail(path, f"[rules] {key} = {rules[key]!r}: expected true or false")
+    lion_rules = rules["lion_protected"] or rules["lion_counter_strike"] != "none"
+    if lion_rules and not rules["lions"]:
+        _fail(path, "[rules] lion_protected and lion_counter_strike need the Lions: lions = [IDs]")
+    if rules["lion_counter_strike"] != "none" and rules["drops"]:
+        # the square of the last Lion capture is written where hands go in position strings
+        _fail(path, "[rules] lion_counter_strike cannot be combined with drops: position strings keep "
+                    "the square of the last Lion capture in the hands field")
 
 
 # --- the registry --------------------------------------------------------------------------------
@@ -461,6 +503,22 @@ def _normalise(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
+_FILES: dict = {}
+
+
+def _load_file_once(path: Path) -> Variant:
+    """:func:`load_variant_file`, once per process for a file that has not changed since: the
+    registry and the quick look-up of a bundled variant share the Variant objects."""
+    stat = path.stat()
+    key = (stat.st_mtime_ns, stat.st_size)
+    hit = _FILES.get(path)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    variant = load_variant_file(path)
+    _FILES[path] = (key, variant)
+    return variant
+
+
 @lru_cache(maxsize=32)
 def _registry(dirs: tuple[Path, ...]) -> tuple[dict[str, Variant], list[str]]:
     """The variants found in ``dirs`` and the errors of files that could not be loaded.
@@ -476,7 +534,7 @@ def _registry(dirs: tuple[Path, ...]) -> tuple[dict[str, Variant], list[str]]:
             continue
         for path in sorted(d.glob("*.toml")):
             try:
-                v = load_variant_file(path)
+                v = _load_file_once(path)
             except VariantError as exc:
                 errors.append(str(exc))
                 continue
@@ -525,8 +583,18 @@ class VariantRegistry:
     def load(self, name: str) -> Variant:
         """A variant by slug, display name or alias (case and punctuation ignored); raises
         :class:`UnknownVariantError` naming the known slugs."""
-        registry, errors = self._found()
         key = _normalise(name)
+        if not self.directories and _registry.cache_info().currsize == 0:
+            # only the bundled files, not read yet: a bundled file is named by its slug, so one
+            # file is read instead of all of them (a command that reads one game starts sooner)
+            path = BUNDLED_DIR / f"{key}.toml"
+            try:
+                variant = _load_file_once(path) if key and path.is_file() else None
+            except (VariantError, OSError):
+                variant = None
+            if variant is not None and variant.slug == key:
+                return variant
+        registry, errors = self._found()
         if key in registry:
             return registry[key]
         for v in registry.values():

@@ -37,6 +37,17 @@ def variant_summary(v: Variant) -> dict:
 _FORCED = {
     "stuck": "only where the piece could never move again",
     "last-rank": "on the last rank, and wherever the piece could never move again",
+    "never": "never: a piece may stay unpromoted even where it can no longer move",
+}
+_PROMOTION_RULE = {
+    "zone": "on a move that starts or ends in the zone",
+    "enter-or-capture": "on a move that enters the zone from outside, or on a capture whose move starts or "
+                        "ends in the zone; a quiet move inside the zone (or out of it) cannot promote",
+}
+_ROYAL_LOSS = {
+    "checkmate": "a move may not leave the mover's last royal piece attacked; checkmating it wins (while a "
+                 "side has several royal pieces, any of them may be left attacked and captured)",
+    "capture": "moving into check is legal; a side loses when its last royal piece is captured",
 }
 _REPETITION = {
     "sennichite": "sennichite: the fourth occurrence of a position is a draw, unless one side gave "
@@ -45,13 +56,62 @@ _REPETITION = {
 }
 _STALEMATE = {"loss": "the side with no legal move loses", "draw": "a side with no legal move: draw"}
 _SHOWN_RULES = {"promotion_zone", "promotion_forced", "drops", "drop_nifu", "drop_no_dead_squares",
-                "drop_mate_forbidden", "repetition", "stalemate", "drop_caps", "zones", "null_move"}
+                "drop_mate_forbidden", "repetition", "stalemate", "drop_caps", "zones", "null_move",
+                "promotion_rule", "promotion_last_rank", "royal_loss", "bare_royal", "bare_royal_uncounted",
+                "lions", "lion_protected", "lion_cheap", "lion_counter_strike"}
+
+
+def _ids(ids, last: str = "and") -> str:
+    """IDs joined for prose: ``P``, ``P and GB``, ``P, L and GB``."""
+    ids = list(ids)
+    return ", ".join(ids[:-1]) + f" {last} " + ids[-1] if len(ids) > 1 else "".join(ids)
+
+
+def lion_rule_lines(rules: dict) -> list[tuple[str, str]]:
+    """The Lion-trading rules in words (none when the variant has none)."""
+    lions = rules.get("lions") or []
+    if not lions or not (rules.get("lion_protected") or rules.get("lion_counter_strike", "none") != "none"):
+        return []
+    out = []
+    if rules.get("lion_protected"):
+        cheap = rules.get("lion_cheap") or []
+        text = (f"a Lion ({_ids(lions)}) may not take a Lion that stands two squares away (by a jump, or "
+                f"with the second step of a double move) when an enemy piece could take back on that "
+                f"square")
+        if cheap:
+            text += (f", unless its first step took a piece other than {_ids(cheap)} (the bridge); a "
+                     f"{_ids(cheap, 'or')} taken on the first step still counts as protecting")
+        out.append(("protected Lion", text + ". A Lion next to it may always be taken."))
+    strike = rules.get("lion_counter_strike", "none")
+    if strike != "none":
+        text = ("when a piece other than a Lion takes a Lion, on the very next move the opponent may "
+                "take a Lion only with a Lion")
+        if strike == "same-square":
+            text += (" (a piece on the square where the Lion was just taken may still be taken, e.g. a "
+                     "Kirin that took the Lion and promoted to a Lion there)")
+        out.append(("counter-strike", text + ". Position strings keep that square where hands go."))
+    return out
 
 
 def rule_lines(rules: dict, variant: Variant | None = None) -> list[tuple[str, str]]:
     zone = rules.get("promotion_zone", 0)
-    lines = [("promotion zone", f"the last {zone} ranks (the far side)" if zone else "none: no promotion"),
-             ("forced promotion", _FORCED.get(rules.get("promotion_forced"), str(rules.get("promotion_forced"))))]
+    lines = [("promotion zone", f"the last {zone} ranks (the far side)" if zone else "none: no promotion")]
+    if zone:
+        when = _PROMOTION_RULE.get(rules.get("promotion_rule", "zone"), str(rules.get("promotion_rule")))
+        if rules.get("promotion_last_rank"):
+            when += f"; {_ids(rules['promotion_last_rank'])} may also promote on any move to the last rank"
+        lines.append(("promotion", when))
+    lines.append(("forced promotion", _FORCED.get(rules.get("promotion_forced"), str(rules.get("promotion_forced")))))
+    if variant is not None:
+        royal = [p.id for p in variant.pieces if p.royal]
+        lines.append(("royal pieces", f"{_ids(royal)}; "
+                      + _ROYAL_LOSS.get(rules.get("royal_loss", "checkmate"), str(rules.get("royal_loss")))))
+    if rules.get("bare_royal") == "loses":
+        uncounted = rules.get("bare_royal_uncounted") or []
+        lines.append(("bare king", "a side left with its royal piece alone loses, unless it can take the "
+                      "opponent's last other piece at once; two lone royals draw"
+                      + (f"; {_ids(uncounted)} do not count as material" if uncounted else "")
+                      + "; pieces that can never move again do not count"))
     if rules.get("drops"):
         limits = []
         for pid in rules.get("drop_nifu", []):
@@ -73,6 +133,7 @@ def rule_lines(rules: dict, variant: Variant | None = None) -> list[tuple[str, s
     if "null_move" in rules and (multi_step or not rules["null_move"]):
         lines.append(("passing", "a piece with a multi-step move may pass (step out and back)" if rules["null_move"]
                       else "not allowed: a multi-step move may not end on its empty start square"))
+    lines += lion_rule_lines(rules)
     if rules.get("zones"):
         lines.append(("move zones", "ranks per zone, from each player's own side: "
                       + ", ".join(map(str, rules["zones"]))))
@@ -110,7 +171,8 @@ def variant_json(v: Variant) -> dict:
         "sources": list(v.sources),
         "start": v.start,
         "pieces": [{
-            "id": p.id, "name": p.name, "kanji": p.kanji, "betza": p.betza,
+            "id": p.id, "name": p.name, "kanji": p.kanji, "kanji_name": getattr(p, "kanji_name", None),
+            "betza": p.betza,
             "betza_zones": list(getattr(p, "betza_zones", ()) or ()),
             "generators": [dict(g) for g in getattr(p, "generators", ()) or ()],
             "moves": "; ".join(piece_moves(p)), "promotes": p.promotes, "royal": p.royal,

@@ -32,6 +32,18 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-q
                  "--disable-dev-shm-usage"]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _rule_set_cache(tmp_path_factory):
+    """Compiled rule sets go to a directory of this test session, not the user's cache."""
+    old = os.environ.get("DAIKIFU_CACHE_DIR")
+    os.environ["DAIKIFU_CACHE_DIR"] = str(tmp_path_factory.mktemp("rule-sets"))
+    yield
+    if old is None:
+        os.environ.pop("DAIKIFU_CACHE_DIR", None)
+    else:
+        os.environ["DAIKIFU_CACHE_DIR"] = old
+
+
 def chromium_path() -> str | None:
     explicit = os.environ.get("DAIKIFU_CHROMIUM")
     if explicit:

@@ -9,6 +9,7 @@ click and the rules core, and ``daikifu.cli`` (the root group) nothing of the la
 from __future__ import annotations
 
 import ast
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -90,6 +91,16 @@ def test_only_serve_loads_flask(name):
     assert "flask" not in loaded and "daikifu.web" not in loaded
 
 
+@pytest.mark.parametrize("name", sorted(n for n, (module, _, _) in COMMANDS.items()
+                                         if module.startswith(("daikifu.archive.", "daikifu.formats."))))
+def test_help_of_record_and_archive_commands_loads_no_reader_and_no_store(name):
+    """Start-up: the readers, the store and SQLite's helpers are imported only when a command runs."""
+    loaded = _modules_loaded_by(name, "--help")
+    heavy = {"sqlite_utils", "daikifu.archive.store", "daikifu.archive.importer", "daikifu.formats.lsn",
+             "daikifu.formats.kif"}
+    assert not heavy & loaded, sorted(heavy & loaded)
+
+
 def test_python_m_daikifu_runs_the_command_line():
     out = subprocess.run([sys.executable, "-m", "daikifu", "--help"], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0 and "validate" in out.stdout
@@ -131,10 +142,18 @@ def test_every_command_has_examples_and_json(path, command):
 
 def test_the_wheel_installs_only_the_daikifu_package(tmp_path):
     """``pip wheel .`` gives ``daikifu/`` and its dist-info at the top level, nothing else."""
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps",
-                            "-q", "-w", str(tmp_path)], capture_output=True, text=True)
+    # built from a copy of what the wheel is made of, so that no build/ folder lands in the checkout
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    for folder in ("daikifu", *LAYERS):
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    out = tmp_path / "wheel"
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps",
+                            "-q", "-w", str(out)], capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
-    (wheel,) = tmp_path.glob("daikifu-*.whl")
+    (wheel,) = out.glob("daikifu-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     top = {n.split("/", 1)[0] for n in names}
     assert top == {"daikifu", next(t for t in top if t.endswith(".dist-info"))}, top

@@ -73,6 +73,8 @@ def test_the_lion_dog_shows_the_moves_of_the_rules_core_stop_by_stop(page, live_
     enemies = {square_name(sq) for sq in board.pieces(1)}
     assert marked(page, "an-capture") == first & enemies  # captures are told apart from quiet moves
     assert marked(page, "an-self") == {"e5"}  # pass or igui: back to its own square
+    status = page.text_content("#analysis-status")  # the marks in words too
+    assert status.startswith("!LD on e5: moves to ") and all(sq in status for sq in first - {"e5"})
     for stop in sorted(first):
         if not any(len(s) > 1 and s[0] == stop for s in moves):
             continue
@@ -101,6 +103,24 @@ def test_a_double_capture_in_two_clicks(page, live_server):
     # the position search followed: the address and the search form name the new position
     until(page, "location.search.includes('w')")
     assert page.input_value(".position-form input[name=position]") == board.position()
+
+
+def test_a_lion_double_capture_on_chu_shogi_in_two_clicks(page, live_server):
+    pieces = {"f1": "K", "g12": "k", "e5": "LN", "e6": "p", "e7": "p"}
+    position = position_text(pieces, 12, 12)
+    board = Board("chu-shogi", position)
+    lion = [stops(m) for m in board.legal_moves() if m.from_square == board.squares_of("LN", 0)[0]]
+    open_position(page, live_server, "chu-shogi", position)
+    click_square(page, "e5")
+    assert marked(page) == {s[0] for s in lion}
+    click_square(page, "e6")
+    assert marked(page) == {s[1] for s in lion if len(s) == 2 and s[0] == "e6"}  # the second steps
+    click_square(page, "e7")
+    board.push(next(m for m in board.legal_moves() if stops(m) == ["e6", "e7"]))
+    until(page, "document.querySelector('#position-string').textContent.includes(' w ')")
+    assert shown(page, "#position-board") == expected(board)
+    assert page.text_content("#position-string").strip() == board.position()
+    assert page.locator("#analysis-lines .analysis-move").first.text_content() == "LNxe6xe7"
 
 
 def test_a_drop_from_hand_on_chu_kagamigi(page, live_server):
@@ -203,3 +223,117 @@ def test_a_move_on_the_variant_page_and_its_search_link(page, live_server):
     assert shown(page) == expected(board)
     href = page.get_attribute("#search-position", "href")
     assert urlencode({"position": board.position()}) in href
+
+
+# --- the board editor --------------------------------------------------------------------------
+
+
+def test_editor_round_trip_finds_the_games_reaching_the_position(page, live_server, browser_archive):
+    gid = a_game(browser_archive, "shogi", min_plies=20)
+    with Archive(browser_archive, readonly=True) as a:
+        game = a.load_game(gid)
+    board = game.start_board()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{live_server}/positions?edit=1&variant=shogi")
+    until(page, "document.querySelector('#editor-problems').textContent.includes('possible')")
+    # set up the position after the game's first two moves by hand: lift each piece, put it down
+    for move in game.mainline_moves()[:2]:
+        assert move.drop is None and move.promotion is None and not board.piece_at(move.to_square)
+        piece = board.piece_at(move.from_square)
+        page.click("#editor-erase")
+        click_square(page, square_name(move.from_square), "#editor-board")
+        page.click(f'.palette-piece[data-piece="{piece.id}"][data-colour="{piece.colour}"]')
+        click_square(page, square_name(move.to_square), "#editor-board")
+        board.push(move)
+    assert shown(page, "#editor-board") == expected(board)
+    until(page, f"document.querySelector('#editor-problems').dataset.checked == {page.text_content('#editor-position')!r}")
+    assert page.text_content("#editor-problems").strip() == "A possible position."
+    page.click("#editor-copy")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.split()[:3] == board.position().split()[:3]  # the editor numbers its position 1
+    page.goto(f"{live_server}/positions?" + urlencode({"variant": "shogi", "position": copied}))
+    games = page.eval_on_selector_all("#matches .match a", "els => els.map(e => e.getAttribute('href'))")
+    assert any(href.endswith(f"/games/{gid}?ply=2") for href in games)
+
+
+def test_editor_explains_an_impossible_position(page, live_server):
+    page.goto(f"{live_server}/positions?edit=1&variant=shogi")
+    page.click("#editor-empty")
+    page.click('.palette-piece[data-piece="K"][data-colour="0"]')
+    page.fill("#editor-square", "e1")
+    page.press("#editor-square", "Enter")  # keyboard: a square and Enter
+    page.click('.palette-piece[data-piece="K"][data-colour="1"]')
+    click_square(page, "e2", "#editor-board")
+    position = "9/9/9/9/9/9/9/4k4/4K4 b - 1"
+    until(page, f"document.querySelector('#editor-problems').dataset.checked == {position!r}")
+    kinds = page.eval_on_selector_all("#editor-problems li", "els => els.map(e => e.dataset.kind)")
+    assert kinds == ["kings-adjacent", "not-to-move-in-check"]
+    assert set(page.eval_on_selector_all("#editor-board .hl-error", MARKS_JS)) == {"e1", "e2"}
+    assert page.get_attribute("#editor-search", "aria-disabled") == "true"
+    click_square(page, "e2", "#editor-board")  # the same piece again: it is taken off
+    page.fill("#editor-square", "e9")
+    page.press("#editor-square", "Enter")
+    page.check("input[name=editor-turn][value=w]")
+    position = "4k4/9/9/9/9/9/9/9/4K4 w - 1"
+    until(page, f"document.querySelector('#editor-problems').dataset.checked == {position!r}")
+    assert page.text_content("#editor-problems").strip() == "A possible position."
+    assert page.get_attribute("#editor-search", "aria-disabled") == "false"
+    assert not page.eval_on_selector_all("#editor-board .hl-error", MARKS_JS)
+
+
+# --- a phone ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/games/{gid}?ply=10", "/positions?variant=dai-kagamigi", "/variants/dai-kagamigi",
+                                  "/positions?edit=1&variant=dai-kagamigi", "/"])
+def test_pages_fit_a_phone(phone, live_server, browser_archive, path):
+    phone.goto(live_server + path.format(gid=a_game(browser_archive, "dai-kagamigi")))
+    width = phone.evaluate("document.documentElement.clientWidth")
+    assert width == 390
+    assert phone.evaluate("document.documentElement.scrollWidth") <= width  # nothing sticks out sideways
+    board = phone.locator("svg.board").first
+    if board.count():
+        box = board.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+
+
+def test_analysis_by_touch_on_a_phone(phone, live_server, browser_archive):
+    gid = a_game(browser_archive, "dai-kagamigi")
+    phone.goto(f"{live_server}/games/{gid}?ply=0")
+    ready(phone)
+    board = Board("dai-kagamigi")
+    move = board.legal_moves()[0]
+    for square in (move.from_square, move.to_square):
+        x, y = phone.eval_on_selector(f'#board rect.sq[data-sq="{square_name(square)}"]',
+                                      "e => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }")
+        phone.touchscreen.tap(x, y)
+    phone.wait_for_selector("#move-list .analysis-move")
+    board.push(move)
+    assert shown(phone) == expected(board)
+
+
+def test_igui_and_pass_are_offered(page, live_server):
+    pieces = {"h1": "K", "h15": "k", "e5": "!LD", "e6": "p"}
+    position = position_text(pieces, 15, 15)
+    board = Board("dai-kagamigi", position)
+    igui = next(m for m in board.legal_moves() if m.to_square == m.from_square and m.kills)
+    passing = next(m for m in board.legal_moves() if m.is_pass)
+    open_position(page, live_server, "dai-kagamigi", position)
+    click_square(page, "e5")
+    page.click("#analysis-choice button:has-text('Pass')")
+    until(page, "document.querySelector('#position-string').textContent.includes(' w ')")
+    assert page.text_content("#position-string").strip() == _after(board, passing)
+    page.keyboard.press("ArrowLeft")
+    ready(page)
+    click_square(page, "e5")
+    click_square(page, "e6")
+    page.click("#analysis-choice button:has-text('igui')")
+    until(page, "document.querySelector('#position-string').textContent.includes(' w ')")
+    assert page.text_content("#position-string").strip() == _after(board, igui)
+    assert page.locator("#analysis-lines .analysis-move").last.text_content() == "!LDx!e6"
+
+
+def _after(board: Board, move) -> str:
+    after = board.copy(stack=False)
+    after.play(move)
+    return after.position()

@@ -313,16 +313,28 @@ def test_moves_shogi_json_fields():
     data = run_json("moves", "shogi")
     assert len(data) == 30
     for entry in data:
-        assert set(entry) == {"move", "from", "to", "captures", "promote", "drop"}
+        assert set(entry) == {"move", "usi", "from", "to", "captures", "promote", "drop"}
         assert SQUARE.match(entry["from"]) and SQUARE.match(entry["to"])
         assert entry["captures"] == [] and entry["promote"] is None and entry["drop"] is None
     assert len({e["move"] for e in data}) == 30
     by_move = {e["move"]: e for e in data}
-    assert by_move["P-c4"] == {"move": "P-c4", "from": "c3", "to": "c4", "captures": [], "promote": None,
-                               "drop": None}
+    assert by_move["P-c4"] == {"move": "P-c4", "usi": "7g7f", "from": "c3", "to": "c4", "captures": [],
+                               "promote": None, "drop": None}
     # both golds can reach e2: the origin is written; the king's move to e2 needs none
     assert {"Gd1-e2", "Gf1-e2", "K-e2"} <= set(by_move)
     assert by_move["Gd1-e2"]["from"] == "d1"
+
+
+def test_moves_usi_positions_and_check():
+    data = run_json("moves", "shogi", "-p", "startpos moves 7g7f 3c3d", "--check", "8h2b+", "--check", "B-h8",
+                    "--check", "2g2e")
+    assert data[0] == {"move": "8h2b+", "legal": True, "reason": None, "notation": "Bxh8+"}
+    assert data[1]["legal"] is False and data[1]["notation"] is None and data[1]["reason"]
+    assert data[2]["legal"] is False and "cannot make that move" in data[2]["reason"]
+    same = run_json("moves", "shogi", "-p", "position sfen lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3")
+    assert {e["usi"] for e in same} == {e["usi"] for e in run_json("moves", "shogi", "-p", "startpos moves 7g7f 3c3d")}
+    bad = run("moves", "shogi", "-p", "startpos moves 7g7f 7g7f")
+    assert bad.exit_code == 2 and "move 2 '7g7f'" in bad.output
 
 
 def test_moves_text():
@@ -364,7 +376,7 @@ def test_moves_multi_step_notation(tmp_path):
     data = run_json("--variants-dir", tmp_path, "moves", "lion-test")
     moves = {e["move"]: e for e in data}
     assert moves["LNxc3xc4"]["captures"] == ["c3", "c4"] and moves["LNxc3xc4"]["to"] == "c4"
-    assert moves["LNx!c3"] == {"move": "LNx!c3", "from": "c2", "to": "c2", "captures": ["c3"],
+    assert moves["LNx!c3"] == {"move": "LNx!c3", "usi": "3d3c3d", "from": "c2", "to": "c2", "captures": ["c3"],
                                "promote": None, "drop": None}
     assert moves["LNc2-c2"]["captures"] == [] and moves["LNc2-c2"]["to"] == "c2"  # pass
     assert moves["LNxc3"]["captures"] == ["c3"]

@@ -4,6 +4,7 @@
   same moves as playing every pseudo-legal move of the square-by-square generator and looking at
   the royal piece (``reference_legal_moves``);
 * the quick end-of-game test (stop at the first legal move) agrees with counting every move;
+* ``may_make``, the first test move readers narrow candidates with, never refuses a legal move;
 * the attack confirmation by step look-up (``_reaches``) agrees with generating the piece's moves.
 
 On positions from random games (where checks, pins and drops arise) and on random piece
@@ -28,6 +29,8 @@ def _check_agrees(board: Board) -> None:
     assert len(set(fast)) == len(fast), where
     assert sorted(fast, key=str) == sorted(plain, key=str), where
     assert board._has_legal_move() == bool(plain), where
+    # the cheap first test of move readers never refuses a legal move
+    assert all(board.may_make(m) for m in fast if m.drop is None), where
 
 
 @pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)

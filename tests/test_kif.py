@@ -17,6 +17,8 @@ import pytest
 
 from daikifu.formats.game import Game, GameError
 from daikifu.formats.kif import HANDICAPS, KifError, looks_like_kif, read_kif, write_kif
+
+from fuzz_support import mutate
 from daikifu.replay import Board, Move
 from daikifu.replay.squares import parse_square as sq
 from daikifu.replay.squares import square_file, square_rank
@@ -623,33 +625,6 @@ def test_not_kif_raises_kif_error():
     assert err.error.file == "f.kif" and err.error.line == 1
 
 
-def _mutate(lines: list[bytes], rng: random.Random) -> bytes:
-    lines = list(lines)
-    for _ in range(rng.randint(1, 4)):
-        op = rng.randrange(6)
-        i = rng.randrange(len(lines)) if lines else 0
-        if op == 0 and lines:
-            del lines[i]
-        elif op == 1 and lines:
-            lines.insert(i, lines[i])
-        elif op == 2 and len(lines) > 1:
-            j = rng.randrange(len(lines))
-            lines[i], lines[j] = lines[j], lines[i]
-        elif op == 3 and lines:
-            line = bytearray(lines[i])
-            for _ in range(rng.randint(1, 3)):
-                pos = rng.randrange(len(line) + 1)
-                line[pos:pos + rng.randint(0, 2)] = bytes(rng.randrange(256) for _ in range(rng.randint(0, 3)))
-            lines[i] = bytes(line)
-        elif op == 4:
-            data = b"\n".join(lines)
-            data = data[:rng.randrange(len(data) + 1)]
-            lines = data.split(b"\n")
-        else:
-            lines.insert(i, bytes(rng.randrange(256) for _ in range(rng.randint(0, 40))))
-    return b"\n".join(lines)
-
-
 def test_random_mutations_never_crash():
     rng = random.Random(20240506)
     sources = [KIF_DIR / n for n in ("jkf_fork.kif", "jkf_doh_branch.kifu", "jkf_9fu.kif",
@@ -657,7 +632,7 @@ def test_random_mutations_never_crash():
     started = time.perf_counter()
     for n in range(400):
         path = sources[n % len(sources)]
-        data = _mutate(path.read_bytes().split(b"\n"), rng)
+        data = mutate(path.read_bytes().split(b"\n"), rng)
         t0 = time.perf_counter()
         _check_no_crash(data, source=path.name)
         assert time.perf_counter() - t0 < 2.0
@@ -668,7 +643,7 @@ def test_mutated_large_variant_records_never_crash():
     rng = random.Random(7)
     data = write_kif(lion_game())
     for _ in range(100):
-        _check_no_crash(_mutate(data.split(b"\n"), rng))
+        _check_no_crash(mutate(data.split(b"\n"), rng))
 
 
 def test_hypothesis_text_never_crashes():

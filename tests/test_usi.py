@@ -94,7 +94,13 @@ def test_lion_double_moves_igui_and_pass():
     empty = Board(DAI, position_text({"h1": "K", "h15": "k", "h8": "!LD"}, 15, 15))
     assert usi_to_move(empty, "8h8g8f") == Move(sq("h8"), sq("h10"))
     assert usi_to_move(empty, "8h8g8h") == Move(sq("h8"), sq("h8"))
-    assert move_to_usi(empty, Move(sq("h8"), sq("h8"))) == "8h8h"
+    # lishogi writes a pass through the square stepped on, and refuses it without
+    assert move_to_usi(empty, Move(sq("h8"), sq("h8"))) == "8h9i8h"
+    with pytest.raises(UsiError, match="pass is written through"):
+        usi_to_move(empty, "8h8h")
+    # the square stepped through must be one a two-step move can pass
+    with pytest.raises(UsiError, match="cannot reach"):
+        usi_to_move(empty, "8h8f8e")
 
 
 def test_bad_move_texts_are_refused_with_a_reason():

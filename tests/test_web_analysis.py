@@ -8,14 +8,19 @@ endpoint's own helpers.
 
 from __future__ import annotations
 
+import json
+import random
 from urllib.parse import urlencode
 
 import pytest
+from lxml import html
 
 from daikifu.formats.lsn import read_game
 from daikifu.replay.notation import parse_move
 from daikifu.replay import Board, compile_rules, load_variant, parse_square, square_name
 from daikifu.replay.legality import position_problems
+from daikifu.replay.randomplay import pick_move
+from daikifu.replay.usi import usi_to_move
 from daikifu.web import create_app
 
 from archive_support import sample_archive
@@ -52,6 +57,7 @@ def check_against_the_rules(variant: str, position: str, answer: dict, square: s
             captured.add(move.to_square)
         assert set(entry["captures"]) == {square_name(sq) for sq in captured}
         assert parse_move(board, entry["lsn"]) == move  # the text names exactly this move
+        assert usi_to_move(board, entry["usi"]) == move
         after = board.copy(stack=False)
         after.play(move)
         assert entry["position"] == after.position()
@@ -178,6 +184,9 @@ def test_impossible_positions_are_explained():
     assert kinds("shogi", {"e1": "K"}) == ["no-royal"]
     problems = position_problems(compile_rules(load_variant("shogi")), "bad")
     assert [p.kind for p in problems] == ["syntax"]
+    dai = load_variant("dai-kagamigi")  # no drops: no pieces in hand
+    problems = position_problems(compile_rules(dai), position_text({"h1": "K", "h15": "k"}, 15, 15, hands="G"))
+    assert [p.kind for p in problems] == ["syntax"] and "no drops" in problems[0].message
 
 
 def test_the_check_endpoint(client):
@@ -190,3 +199,55 @@ def test_the_check_endpoint(client):
     assert client.get("/api/position-check?variant=shogi").status_code == 400
     r = client.get("/api/position-check?" + urlencode({"variant": "shogi", "position": Board("shogi").position()}))
     assert r.get_json() == {"variant": "shogi", "position": Board("shogi").position(), "valid": True, "problems": []}
+
+
+# --- the board editor's page -----------------------------------------------------------------------
+
+
+def test_the_editor_page_offers_every_piece_of_both_sides(client):
+    variant = load_variant("chu-kagamigi")
+    r = client.get("/positions?edit=1&variant=chu-kagamigi")
+    assert r.status_code == 200
+    doc = html.fromstring(r.data)
+    palette = {(b.get("data-piece"), b.get("data-colour")) for b in doc.xpath("//button[contains(@class, 'palette-piece')]")}
+    assert palette == {(p.id, c) for p in variant.pieces for c in ("0", "1")}
+    data = json.loads(doc.xpath("//script[@id='editor-data']")[0].text)
+    assert data["position"] == data["start"] and data["drops"] is True
+    start = Board("chu-kagamigi")
+    assert set(data["start"]["pieces"]) == {square_name(sq) for sq in start.pieces()}
+    # a position to edit is read as given, hands and side to move included
+    position = position_text({"f1": "K", "f12": "k"}, 12, 12, turn="w", hands="2Pg")
+    data = json.loads(html.fromstring(client.get("/positions?" + urlencode(
+        {"edit": 1, "variant": "chu-kagamigi", "position": position})).data).xpath("//script[@id='editor-data']")[0].text)
+    assert data["position"] == {"pieces": {"f1": "K", "f12": "k"}, "hands": [{"P": 2}, {"G": 1}], "turn": "w"}
+
+
+@pytest.mark.parametrize("query, words", [
+    ({"variant": "no-such-variant"}, "unknown variant"),
+    ({"variant": "shogi", "position": "9/9 b - 1"}, "2 ranks given"),
+    ({"variant": "shogi", "position": "x" * 5000}, "too long"),
+])
+def test_the_editor_refuses_bad_parameters(client, query, words):
+    r = client.get("/positions?" + urlencode({"edit": 1, **query}))
+    assert r.status_code == 400 and words in r.get_data(as_text=True)
+
+
+# --- the rules core's position after each move -------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["chu-shogi", "chu-kagamigi", "dai-kagamigi"])
+def test_positions_after_agree_with_playing_each_move(variant):
+    """Board.positions_after (which writes again only the ranks a move changes) against playing
+    every legal move and writing the whole position, along a random game with many captures
+    (hands, promotions, Chu Shogi's counter-strike square)."""
+    rng = random.Random(7)
+    board = Board(variant)
+    for _ in range(50):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        for move, after in zip(moves, board.positions_after(moves)):
+            board.push(move)
+            assert after == board.position(), move
+            board.pop()
+        board.push(pick_move(board, moves, rng, 0.9))

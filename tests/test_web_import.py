@@ -213,3 +213,25 @@ def test_api_check_and_add(db, sample_games):
     assert data["games"][0]["url"] == f"/games/{_games(db)[0][0]}"
     data = client.post("/api/import", json={"text": sample_games[0], "action": "add"}).get_json()
     assert data["counts"]["duplicates"] == 1 and data["games"][0]["verdict"] == "duplicate"
+
+
+def test_every_format_and_not_a_record(db):
+    """The page reads through the one pipeline: a CSA upload in EUC-JP, a KI2 paste, and text that
+    is no record gets the pipeline's own message."""
+    client = _client(db)
+    real = Path(__file__).parent / "data" / "real"
+    r = client.post("/import", data={"token": _token(client), "action": "add",
+                                     "file": (io.BytesIO((real / "csa/jkf_2005_YAMADA_GPS.csa").read_bytes()),
+                                              "game.csa")},
+                    content_type="multipart/form-data")
+    assert html.fromstring(r.data).xpath("//li/@data-verdict") == ["imported"]
+    data = client.post("/api/import", json={"text": "▲７六歩　△３四歩\n", "name": "g.ki2"}).get_json()
+    assert data["format"] == "ki2" and data["games"][0]["plies"] == 2
+    data = client.post("/api/import", json={"text": "Tenjiku, move 1: P 7l-7k\n", "name": "notes.txt"}).get_json()
+    assert data["format"] is None and data["games"][0]["status"] == "unreadable"
+    assert data["games"][0]["error"]["message"] == (
+        "notes.txt: not a record in a format daikifu reads (LSN, KIF, KI2, CSA, JKF, USI)")
+    page = _post(client, record="Tenjiku, move 1: P 7l-7k\n", name="notes.txt")
+    assert "not a record in a format daikifu reads" in page.get_data(as_text=True)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT source_format, sente_id IS NOT NULL FROM games").fetchall() == [("csa", 1)]

@@ -19,7 +19,7 @@ from pathlib import Path
 from flask import Flask, abort, current_app, request
 
 from daikifu.archive.store import default_path
-from daikifu.replay.variant import ENV_VAR
+from daikifu.replay.variant import VariantRegistry
 
 #: The largest request body accepted (an uploaded or pasted record), in bytes.
 MAX_UPLOAD = 2 * 1024 * 1024
@@ -98,27 +98,27 @@ def _bounded_chunked_body():
     return None
 
 
-def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = False, variants_dir=None,
+def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = False,
+               variants: VariantRegistry | None = None, variants_dir=None,
                max_upload: int = MAX_UPLOAD, allowed_hosts=LOCAL_HOSTS, busy_timeout: float = BUSY_TIMEOUT,
                config: dict | None = None) -> Flask:
     """A Flask application serving the archive at ``db`` (default: ``$DAIKIFU_DB`` or ``daikifu.db``).
 
     ``allow_import`` enables the one write endpoint (``/import`` adding a game); everything else
-    only reads.  ``variants_dir`` adds variant files, as ``--variants-dir`` does on the command line:
-    it is added to ``DAIKIFU_VARIANTS`` for the rest of the process, because the record readers
-    look variants up by name there (changing the environment per request would race between the
-    server's threads).  ``allowed_hosts`` are the names the viewer answers to (the Host header;
+    only reads.  ``variants`` is where variants are found (a
+    :class:`~daikifu.replay.VariantRegistry`; default: the bundled variants, those of
+    ``DAIKIFU_VARIANTS`` as set now, and ``variants_dir``, as ``--variants-dir`` on the command
+    line); the application keeps it and passes it to the readers and the archive, and changes
+    nothing in the process's environment.  ``allowed_hosts`` are the names the viewer answers to (the Host header;
     ``"*"`` for any), ``busy_timeout`` the seconds a request waits for a writer before 503.
     """
-    if variants_dir:
-        known = os.environ.get(ENV_VAR, "").split(os.pathsep)
-        if str(variants_dir) not in known:
-            os.environ[ENV_VAR] = os.pathsep.join(p for p in (*known, str(variants_dir)) if p)
+    if variants is None:
+        variants = VariantRegistry.default(variants_dir)
     app = Flask(__name__)
     app.config.update(
         DAIKIFU_DB=default_path(db),
         DAIKIFU_ALLOW_IMPORT=allow_import,
-        DAIKIFU_VARIANTS_DIR=str(variants_dir) if variants_dir else None,
+        DAIKIFU_VARIANTS=variants,
         MAX_CONTENT_LENGTH=max_upload,
         DAIKIFU_ALLOWED_HOSTS=tuple(host_name(h) if h != "*" else h for h in allowed_hosts),
         DAIKIFU_BUSY_TIMEOUT=busy_timeout,

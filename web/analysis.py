@@ -19,7 +19,9 @@ from daikifu.formats.lsn import write_game
 from daikifu.replay.notation import notations
 from daikifu.replay import FIRST, Board, IllegalMoveError, Move, PositionError, parse_square
 from daikifu.replay.legality import position_problems
-from daikifu.replay.squares import square_name
+from daikifu.replay.rules import Ruleset
+from daikifu.replay.squares import MAX_FILES, MAX_RANKS, square, square_name
+from daikifu.replay.usi import move_to_usi
 
 from .db import replayer
 from .params import flag_arg
@@ -29,6 +31,8 @@ bp = Blueprint("analysis", __name__)
 
 MAX_POSITION = 4000  # characters, as for position search
 MAX_LINE = 1000  # moves of a line written as a record
+#: square number -> name, for every square of the largest board (written thousands of times a request)
+NAME = {square(f, r): square_name(square(f, r)) for f in range(MAX_FILES) for r in range(MAX_RANKS)}
 
 
 # --- one move as the viewer shows it ---------------------------------------------------------------
@@ -74,9 +78,9 @@ def push_node(board: Board, move: Move, text: str, position: str | None = None) 
         list(dict.fromkeys((move.from_square, *move.kills, move.to_square)))
     before = [token(board.piece_at(sq)) for sq in touched]
     board.push(move)
-    changes = [[square_name(sq), old, token(board.piece_at(sq))] for sq, old in zip(touched, before)]
+    changes = [[NAME[sq], old, token(board.piece_at(sq))] for sq, old in zip(touched, before)]
     node = {"m": text, "c": [c for c in changes if c[1] != c[2]],
-            "h": {key[0] if key != "captured" else "x": [square_name(sq) for sq in value]
+            "h": {key[0] if key != "captured" else "x": [NAME[sq] for sq in value]
                   for key, value in marks.items() if value}}
     if board.rules.drops:
         node["hd"] = hand_counts(board)
@@ -88,17 +92,17 @@ def move_json(board: Board, move: Move, text: str, after: str | None = None) -> 
     """One legal move for ``/api/moves`` (``after``: the position string after it, if known)."""
     origin = move.from_square
     piece = move.drop if origin is None else board.piece_at(origin).id
-    captures = [square_name(sq) for sq in board.captured_squares(move)]
     node = push_node(board, move, text, after)
     board.pop()
     out = {
         "lsn": text,
         "uci": move.uci(),
+        "usi": move_to_usi(board.rules, move),
         "piece": piece,
-        "from": None if origin is None else square_name(origin),
-        "steps": [square_name(sq) for sq in move.kills],
-        "to": square_name(move.to_square),
-        "captures": captures,
+        "from": None if origin is None else NAME[origin],
+        "steps": [NAME[sq] for sq in move.kills],
+        "to": NAME[move.to_square],
+        "captures": node["h"].get("x", []),  # every square it takes, in path order
         "promotion": move.promotion,
         "drop": move.drop,
         "igui": origin == move.to_square and bool(move.kills),
@@ -138,9 +142,15 @@ def _rules_and_position(required: bool = False):
               "variant is required: a variant's slug, name or alias")
     if len(position or "") > MAX_POSITION or len(variant) > 200 or len(ruleset) > 1000:
         abort(400, description=f"a parameter is too long (position: at most {MAX_POSITION} characters)")
+    return rules_for(variant, ruleset), position
+
+
+def rules_for(variant: str, ruleset: str = "") -> Ruleset:
+    """The compiled rules of a variant (slug, name or alias) and rule set, from the cache of the
+    application's replayer; an unknown or unplayable one is a 400 saying why."""
     rp = replayer()
     try:
-        return rp.rules(rp.variant(variant).slug, ruleset), position
+        return rp.rules(rp.variant(variant).slug, ruleset)
     except QueryError as exc:
         abort(400, description=str(exc))
 

@@ -8,7 +8,7 @@ import click
 
 from daikifu.archive import Archive, ArchiveError
 from daikifu.archive.commands import db_option
-from daikifu.clikit import CONTEXT, fail
+from daikifu.clikit import CONTEXT, fail, registry
 
 from . import LOCAL_HOSTS, MAX_UPLOAD, create_app
 
@@ -48,7 +48,7 @@ def serve_command(ctx, db_path, host, port, allow_import, max_upload, allowed_ho
         raise fail(str(exc)) from None
     app = create_app(db_path, allow_import=allow_import, max_upload=max_upload,
                      allowed_hosts=(*LOCAL_HOSTS, *allowed_hosts),
-                     variants_dir=ctx.find_root().params.get("variants_dir"))
+                     variants=registry(ctx))
     # the statistics page replays every game the first time (about 0.6 s for the sample archive):
     # do it now, in the background, so that the first visitor does not wait
     threading.Thread(target=lambda: app.test_client().get("/stats"), daemon=True).start()

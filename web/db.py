@@ -6,8 +6,14 @@ from flask import Flask, abort, current_app, g
 
 from daikifu.archive.queries import Replayer, tune_for_queries
 from daikifu.archive.store import Archive, ArchiveError
+from daikifu.replay.variant import VariantRegistry
 
 from .errors import BUSY, is_busy
+
+
+def variants() -> VariantRegistry:
+    """The application's variant registry (see :func:`daikifu.web.create_app`)."""
+    return current_app.config["DAIKIFU_VARIANTS"]
 
 
 def archive() -> Archive:
@@ -15,7 +21,7 @@ def archive() -> Archive:
     if "archive" not in g:
         try:
             a = Archive(current_app.config["DAIKIFU_DB"], readonly=not current_app.config["DAIKIFU_ALLOW_IMPORT"],
-                        create=False, timeout=current_app.config["DAIKIFU_BUSY_TIMEOUT"])
+                        create=False, timeout=current_app.config["DAIKIFU_BUSY_TIMEOUT"], variants=variants())
         except ArchiveError as exc:
             if is_busy(exc.__cause__ or exc.__context__):
                 abort(503, description=BUSY)
@@ -30,8 +36,7 @@ def archive() -> Archive:
 def replayer() -> Replayer:
     """Replays stored games for the request (search confirmation, the viewer's positions)."""
     if "replayer" not in g:
-        g.replayer = Replayer(archive(), variants_dir=current_app.config["DAIKIFU_VARIANTS_DIR"],
-                              shared=current_app.extensions.setdefault("daikifu_replay_cache", {}))
+        g.replayer = Replayer(archive(), shared=current_app.extensions.setdefault("daikifu_replay_cache", {}))
     return g.replayer
 
 

@@ -35,11 +35,12 @@ from dataclasses import dataclass, field
 from flask import Blueprint, abort, after_this_request, current_app, g, jsonify, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from daikifu.archive.commands import error_text
+from daikifu.archive.importer import import_records
 from daikifu.archive.store import Archive, Record, make_record
+from daikifu.formats.game import GameError
 from daikifu.formats.reading import NotARecordError, read_text, record_text
 
-from .db import archive
+from .db import archive, variants
 
 bp = Blueprint("importing", __name__)
 
@@ -125,6 +126,11 @@ class Checked:
         return out
 
 
+def error_text(error: dict) -> str:
+    """An error held as a dict, as one line (the command line's wording)."""
+    return str(GameError.from_dict(error))
+
+
 def decode_upload(data: bytes, name: str | None = None) -> str:
     """Upload bytes as text, decoded as the reading pipeline decodes them (the text shown and sent
     back for the add step is exactly the text read)."""
@@ -134,14 +140,15 @@ def decode_upload(data: bytes, name: str | None = None) -> str:
         return record_text(data, name=name, fmt="kif")[0]  # shown as decoded for a Japanese record
 
 
-def read_record(text: str, name: str) -> tuple[str | None, list[Checked]]:
-    """The format found and every game of ``text``, validated (format None: no record)."""
+def read_record(text: str, name: str, variants=None) -> tuple[str | None, list[Checked]]:
+    """The format found and every game of ``text``, validated (format None: no record); variant
+    names are looked up in ``variants`` (the application passes its registry)."""
     try:
         text, fmt = record_text(text, name=name)
     except NotARecordError as exc:
         return None, [Checked(1, None, {"message": str(exc)})]
     checked = []
-    records = [make_record(g, fmt) for g in read_text(text, fmt=fmt, name=name)]
+    records = [make_record(g, fmt) for g in read_text(text, fmt=fmt, name=name, variants=variants)]
     lines = text.splitlines()
     for n, rec in enumerate(records, start=1):
         item = Checked(n, rec, rec.error)
@@ -167,27 +174,21 @@ def _mark_stored(a: Archive, checked: list[Checked]) -> None:
 
 
 def add_games(a: Archive, checked: list[Checked], name: str, fmt: str, store_invalid: bool) -> dict:
-    """Store the games in one transaction with an ``imports`` row; returns the counts."""
-    counts = {"games": len(checked), "imported": 0, "duplicates": 0, "prefixes": 0, "invalid": 0, "plies": 0}
-    errors = []
-    with a.transaction():
-        import_id = a.start_import(f"web import: {name}")
-        for item in checked:
-            rec = item.record
-            if rec is None or not rec.valid:
-                counts["invalid"] += 1
-                errors.append(item.error or {"message": "invalid game"})
-            else:
-                counts["plies"] += rec.ply_count
-            if rec is None:  # not readable: there is nothing to store
-                item.verdict = "skipped"
-                continue
-            item.game_id, verdict = a.add_record(rec, import_id, skip_invalid=not store_invalid)
-            item.verdict = "skipped" if verdict == "invalid" and item.game_id is None else verdict
-            key = {"imported": "imported", "duplicate": "duplicates", "prefix": "prefixes"}.get(verdict)
-            if key:
-                counts[key] += 1
-        a.update_import(import_id, finished=True, format=fmt, errors=errors or None, **counts)
+    """Store the games with the archive's import function (one transaction, an ``imports`` row);
+    returns the counts."""
+    readable = [item for item in checked if item.record is not None]
+    summary, stored = import_records(a, [item.record for item in readable], f"web import: {name}", fmt,
+                                     skip_invalid=not store_invalid)
+    for item, (game_id, verdict) in zip(readable, stored):
+        item.game_id = game_id
+        item.verdict = "skipped" if verdict == "invalid" and game_id is None else verdict
+    counts = summary.counts()
+    unreadable = len(checked) - len(readable)  # nothing to store: counted as invalid games
+    counts["games"] += unreadable
+    counts["invalid"] += unreadable
+    for item in checked:
+        if item.record is None:
+            item.verdict = "skipped"
     return counts
 
 
@@ -232,7 +233,7 @@ def _submitted() -> tuple[str, str, str, bool]:
 @bp.post("/import")
 def submit():
     action, text, name, store_invalid = _submitted()
-    fmt, checked = read_record(text, name)
+    fmt, checked = read_record(text, name, variants())
     a = archive()
     counts = None
     if action == "add":
@@ -260,7 +261,7 @@ def api_submit():
         abort(400, description="'text' must be the record as a non-empty string.")
     if action not in ("check", "add") or not isinstance(name, str):
         abort(400, description="'action' must be 'check' or 'add', and 'name' a string.")
-    fmt, checked = read_record(text, name)
+    fmt, checked = read_record(text, name, variants())
     a = archive()
     out = {"action": action, "name": name, "format": fmt}
     if action == "add":

@@ -22,12 +22,13 @@ from flask import Blueprint, abort, jsonify, render_template, request, url_for
 from markupsafe import Markup
 
 from daikifu.archive.queries import EXPLORER_SAMPLE, Explorer, QueryError, Target, explore, search_position, target
-from daikifu.replay import Board, IllegalMoveError, list_variants
+from daikifu.replay import Board, IllegalMoveError
 
 from . import charts
 from .analysis import viewer_data
-from .db import archive, replayer
-from .params import int_arg
+from .db import archive, replayer, variants
+from .editor import editor_page
+from .params import flag_arg, int_arg
 from .svg import board_svg, hands
 
 bp = Blueprint("positions", __name__)
@@ -147,17 +148,19 @@ def _cell(t: Target) -> int:
 
 @bp.get("/positions")
 def search():
+    if flag_arg("edit"):
+        return editor_page()
     page = _page()
     t = _target()
-    variants = sorted(list_variants(), key=lambda v: v.name.lower())
+    known = sorted(variants().list(), key=lambda v: v.name.lower())
     if t is None:
-        return render_template("positions.html", t=None, variants=variants, selected=None)
+        return render_template("positions.html", t=None, variants=known, selected=None)
     hits, more = _matches(t, page)
     result = _explore(t)
     rows = [NextMove(m, next_position(t, m.uci), result_bar(m)) for m in result.moves]
     ended = result.ended if result.ended.games else None
     return render_template(
-        "positions.html", t=t, variants=variants, selected=t.variant, hits=hits, more=more, page=page,
+        "positions.html", t=t, variants=known, selected=t.variant, hits=hits, more=more, page=page,
         per_page=PER_PAGE, explorer=result, rows=rows, ended=ended,
         ended_bar=result_bar(ended) if ended else None, shares=shares, here=here,
         board=Markup(board_svg(t.board, cell=_cell(t), element_id="position-board",

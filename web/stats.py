@@ -22,11 +22,11 @@ from collections import OrderedDict
 from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
 
 from daikifu.archive.stats import ELO_K, ELO_START, archive_stats
-from daikifu.replay import UnknownVariantError, VariantError, list_variants, load_variant
+from daikifu.replay import UnknownVariantError, VariantError
 
 from . import charts
 from .params import flag_arg, int_arg
-from .db import archive
+from .db import archive, variants
 
 bp = Blueprint("stats", __name__)
 
@@ -44,7 +44,7 @@ def _variant_arg(a) -> str | None:
     if a.has_variant(value):
         return value
     try:
-        return load_variant(value, current_app.config["DAIKIFU_VARIANTS_DIR"]).slug
+        return variants().load(value).slug
     except UnknownVariantError:
         abort(400, description=f"unknown variant {value[:60]!r}")
     except VariantError as exc:
@@ -83,7 +83,7 @@ def report(a, filters: dict) -> dict:
             store["reports"].move_to_end(key)
             return cached
     # computed outside the lock: two concurrent first requests both compute, which is harmless
-    fresh = archive_stats(a, variants_dir=current_app.config["DAIKIFU_VARIANTS_DIR"], **filters)
+    fresh = archive_stats(a, **filters)
     with store["lock"]:
         store["reports"][key] = fresh
         while len(store["reports"]) > CACHE_SIZE:
@@ -145,7 +145,7 @@ def index():
     a = archive()
     filters = _filters(a)
     data = report(a, filters)
-    names = {v.slug: v.name for v in list_variants(current_app.config["DAIKIFU_VARIANTS_DIR"])}
+    names = {v.slug: v.name for v in variants().list()}
     sections = [{"v": v, "name": names.get(v["variant"], v["variant"]),
                  "figures": variant_figures(v, names.get(v["variant"], v["variant"])),
                  "players": [p for p in data["players"] if p["variant"] == v["variant"]]}

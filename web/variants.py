@@ -14,30 +14,26 @@ import dataclasses
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, url_for
+from flask import Blueprint, abort, jsonify, redirect, render_template, url_for
 
 from daikifu.replay.variant_info import piece_betza, piece_moves, rule_lines, variant_json, variant_summary
-from daikifu.replay import Board, UnknownVariantError, Variant, VariantError, compile_rules, list_variants, load_variant
+from daikifu.replay import Board, UnknownVariantError, Variant, VariantError, compile_rules
 from daikifu.replay.describe import try_describe
 from daikifu.replay.rules import Ruleset
-from daikifu.replay.variant import variant_file_errors
 
 from . import move_diagram
 from .analysis import viewer_data
+from .db import variants
 from .svg import board_svg
 
 bp = Blueprint("variants", __name__)
 
 
-def _variants_dir():
-    return current_app.config.get("DAIKIFU_VARIANTS_DIR")
-
-
 def _all_variants() -> tuple[list[Variant], list[dict]]:
     """The loaded variants and, for each file that could not be loaded, its name and the reason."""
     try:
-        found = list_variants(_variants_dir())
-        errors = variant_file_errors(_variants_dir())
+        found = variants().list()
+        errors = variants().errors()
     except VariantError as exc:  # e.g. the variants directory given to the server is gone
         abort(503, description=str(exc))
     broken = []
@@ -49,7 +45,7 @@ def _all_variants() -> tuple[list[Variant], list[dict]]:
 
 def _variant(slug: str) -> Variant:
     try:
-        return load_variant(slug, _variants_dir())
+        return variants().load(slug)
     except UnknownVariantError:
         abort(404, description=f"There is no variant {slug!r}; the variants page lists every known one.")
     except VariantError as exc:
@@ -167,6 +163,11 @@ _RULE_TOPICS = {
     "stalemate": ("stalemate",),
     "passing": ("null move",),
     "move zones": ("zones", "moves in zone 4"),
+    "promotion": ("promotion",),
+    "royal pieces": ("royal pieces",),
+    "bare king": ("bare king",),
+    "protected Lion": ("protected lion",),
+    "counter-strike": ("counter-strike",),
 }
 _SETUP_TOPICS = ("setup", "initial array", "board width", "board depth", "second army",
                  "second army and first player", "knight placement", "comet and asteroid rows")

@@ -41,6 +41,7 @@
   var answer = null;  // the answer for the position shown
   var selection = null;  // {from: square or null, drop: piece ID or null, path: [stops chosen]}
   var lineOf = {};  // analysis node -> the element its line is written in
+  var loadTimer = null;
 
   /* --- the moves of the position shown ---------------------------------------------------------- */
 
@@ -77,16 +78,21 @@
     answer = null;
     moveSelect.textContent = "";
     setStatus("Loading the legal moves\u2026");
-    load(node.pos).then(function (result) {
-      if (nodes[viewer.current()] !== node) return;  // stepped on meanwhile
-      answer = result;
-      fillMoveList();
-      var text = turnName(result) + " to move" + (result.check ? ", in check" : "") + ": " +
-        result.moves.length + " legal move" + (result.moves.length === 1 ? "" : "s") + ".";
-      if (result.outcome) text = "Game over: " + result.outcome.termination + " (" + result.outcome.result + ").";
-      setStatus(text);
-    }).catch(function (error) { setStatus("The moves could not be loaded: " + error.message); });
     updateLine();
+    // one request once the stepping stops (holding an arrow key asks for no position on the way)
+    clearTimeout(loadTimer);
+    loadTimer = setTimeout(function () {
+      if (nodes[viewer.current()] !== node) return;
+      load(node.pos).then(function (result) {
+        if (nodes[viewer.current()] !== node) return;  // stepped on meanwhile
+        answer = result;
+        fillMoveList();
+        var text = turnName(result) + " to move" + (result.check ? ", in check" : "") + ": " +
+          result.moves.length + " legal move" + (result.moves.length === 1 ? "" : "s") + ".";
+        if (result.outcome) text = "Game over: " + result.outcome.termination + " (" + result.outcome.result + ").";
+        setStatus(text);
+      }).catch(function (error) { setStatus("The moves could not be loaded: " + error.message); });
+    }, cache[node.pos] ? 0 : 120);
   }
 
   function fillMoveList() {
@@ -171,14 +177,21 @@
     if (selection.from) mark(selection.from, "an-from");
     selection.path.forEach(function (sq) { mark(sq, "an-step"); });
     var next = nextStops(moves);
+    var quiet = [], taking = [];
     Object.keys(next).forEach(function (sq) {
       if (sq === selection.from) {
         mark(sq, "an-self");  // pass, or igui: back to its own square
       } else {
         var captures = next[sq].some(function (m) { return m.captures.indexOf(sq) >= 0; });
         mark(sq, captures ? "an-capture" : "an-move");
+        (captures ? taking : quiet).push(sq);
       }
     });
+    // the marks in words, for screen readers and for anyone who cannot tell the colours apart
+    var who = selection.drop ? selection.drop + " in hand" : moves[0].piece + " on " + selection.from;
+    setStatus(who + (selection.path.length ? " via " + selection.path.join(", ") : "") + ": " +
+      (quiet.length ? "moves to " + quiet.join(" ") : "") + (quiet.length && taking.length ? "; " : "") +
+      (taking.length ? "captures on " + taking.join(" ") : "") + (quiet.length || taking.length ? "." : ""));
     if (selection.from && next[selection.from]) {
       var back = next[selection.from];
       var igui = back.some(function (m) { return m.igui; });
@@ -286,7 +299,7 @@
   }
 
   /* Write the new node's move beside the game's: after its parent in the parent's line, or
-   * in a new indented line under the parent's move. */
+   * in a new indented line after the parent's move (and the lines already there). */
   function place(index, node) {
     if (!moveList) return null;
     var parent = node.p;
@@ -303,7 +316,10 @@
     var anchor = moveList.querySelector('.move[data-node="' + parent + '"]');
     if (anchor) {
       var after = anchor;
-      while (after.nextElementSibling && after.nextElementSibling.matches(".nag, .comment")) after = after.nextElementSibling;
+      // after the move's glyphs, comment and variations (earlier lines from here included)
+      while (after.nextElementSibling && after.nextElementSibling.matches(".nag, .comment, .variation")) {
+        after = after.nextElementSibling;
+      }
       after.after(div);
     } else {
       moveList.appendChild(div);
@@ -390,6 +406,12 @@
           history.replaceState(null, "", url);
           var field = document.querySelector(".position-form input[name=position]");
           if (field) field.value = position;
+          var edit = document.getElementById("edit-position");
+          if (edit) {
+            var target = new URL(edit.href, location.href);
+            target.searchParams.set("position", position);
+            edit.href = target.toString();
+          }
         }).catch(function (error) { setStatus("The search could not follow: " + error.message); });
     }, 250);
   }
@@ -476,8 +498,16 @@
     if (el) onSquare(el.getAttribute("data-sq"));
   });
   document.querySelectorAll(".hand").forEach(function (hand) {
+    hand.addEventListener("pointerover", function (event) {
+      var piece = event.target.closest(".hand-piece");
+      if (!piece || event.pointerType === "touch") return;
+      clearTimeout(hoverTimer);
+      hoverTimer = setTimeout(function () { showPiece(piece.getAttribute("data-piece"), piece); }, 400);
+    });
+    hand.addEventListener("pointerout", function (event) { if (event.target.closest(".hand-piece")) hidePiece(); });
     hand.addEventListener("click", function (event) {
       var piece = event.target.closest(".hand-piece");
+      hidePiece();
       if (!piece || !answer) return;
       var side = hand.id === "hand-sente" ? "sente" : "gote";
       if (side !== answer.turn) return;

@@ -1,0 +1,264 @@
+"""daikifu against its peers, measured in the same run: who reads and checks game records faster.
+
+Three pairs, each timed in interleaved rounds (daikifu, peer, peer, daikifu, ...: the order
+alternates so that a change in the machine's load hits both sides alike) by this process's CPU
+time (``time.process_time``: the machine may be shared, and other processes' work does not count),
+with the median of the rounds reported and the ratio daikifu / peer:
+
+  (1) read + validate: ``formats.lsn.read_games`` over seeded random Dai Kagamigi games (15x15, 68
+      piece types; every move resolved from its notation and checked) against python-chess's PGN
+      reader (``chess.pgn.read_game``, which also checks every move) over seeded random chess games;
+  (2) KIF: ``formats.kif.read_kif`` against python-shogi's KIF reader (``shogi.KIF.Parser``, which
+      does not check the moves) on the real shogi games in tests/data/real/kif that both read to
+      the same number of moves;
+  (3) shogi legal moves: at every ply of seeded random shogi games, every legal move, then push
+      the recorded move: ``Board.legal_moves`` + ``Board.push`` against python-shogi's
+      ``list(board.legal_moves)`` + ``board.push``; and perft 3 from the start.
+
+    python benchmarks/peer_speed.py
+    python benchmarks/peer_speed.py --rounds 5 --games 100 --shogi-games 10 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the record builders are test support
+
+import chess  # noqa: E402
+import chess.pgn  # noqa: E402
+import shogi  # noqa: E402
+import shogi.KIF  # noqa: E402
+
+from daikifu.replay.randomplay import random_moves  # noqa: E402
+from record_builders import random_record  # noqa: E402
+from daikifu.formats.kif import read_kif  # noqa: E402
+from daikifu.formats.lsn import read_games, write_game  # noqa: E402
+from daikifu.replay import Board, compile_rules, load_variant  # noqa: E402
+from daikifu.replay.perft import perft  # noqa: E402
+from daikifu.replay.squares import square_file, square_rank  # noqa: E402
+
+KIF_DIR = ROOT / "tests" / "data" / "real" / "kif"
+clock = time.process_time
+
+
+# --- the data ------------------------------------------------------------------------------------
+
+
+def lsn_games(games: int, seed: int) -> tuple[str, int]:
+    texts, plies = [], 0
+    for n in range(games):
+        game = random_record("dai-kagamigi", f"peer:{seed}:{n}", plies=(100, 300))
+        texts.append(write_game(game))
+        plies += len(game.mainline_moves())
+    return "\n\n".join(texts) + "\n", plies
+
+
+def pgn_games(games: int, seed: int) -> tuple[str, int]:
+    rng = random.Random(f"chess:{seed}")
+    texts, plies = [], 0
+    for _ in range(games):
+        board = chess.Board()
+        for _ in range(rng.randint(100, 300)):
+            moves = list(board.legal_moves)
+            if not moves or board.is_game_over(claim_draw=False):
+                break
+            captures = [m for m in moves if board.is_capture(m)]
+            board.push(rng.choice(captures if captures and rng.random() < 0.75 else moves))
+        plies += len(board.move_stack)
+        texts.append(str(chess.pgn.Game.from_board(board)))
+    return "\n\n".join(texts) + "\n", plies
+
+
+def _kif_text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp932")
+
+
+def kif_files() -> tuple[list[bytes], int]:
+    """The real KIF files both readers read to the same moves (one game each, 40 plies or more)."""
+    chosen, plies = [], 0
+    for path in sorted(KIF_DIR.iterdir()):
+        data = path.read_bytes()
+        try:
+            theirs = shogi.KIF.Parser.parse_str(_kif_text(data))
+            ours = read_kif(data, source=path.name)
+        except Exception:  # a file one of them does not read: not a fair pair
+            continue
+        if len(theirs) != 1 or len(ours) != 1 or not ours[0].valid:
+            continue
+        usi = [_usi(m) for m in ours[0].mainline_moves()]
+        if len(usi) >= 40 and usi == theirs[0]["moves"]:
+            chosen.append(data)
+            plies += len(usi)
+    return chosen, plies
+
+
+def _usi_square(sq: int) -> str:
+    return f"{9 - square_file(sq)}{'abcdefghi'[8 - square_rank(sq)]}"
+
+
+def _usi(move) -> str:
+    if move.drop is not None:
+        return f"{move.drop}*{_usi_square(move.to_square)}"
+    return _usi_square(move.from_square) + _usi_square(move.to_square) + ("+" if move.promotion else "")
+
+
+def shogi_games(games: int, seed: int) -> tuple[list[list], int]:
+    rules = compile_rules(load_variant("shogi"))
+    out = []
+    for n in range(games):
+        board = Board(rules)
+        out.append(random_moves(board, 200, random.Random(f"shogi:{seed}:{n}")))
+    return out, sum(len(g) for g in out)
+
+
+# --- the timed work ------------------------------------------------------------------------------
+
+
+def read_lsn(text: str) -> None:
+    for game in read_games(text):
+        assert game.valid, game.errors
+
+
+def read_pgn(text: str) -> None:
+    stream = io.StringIO(text)
+    while (game := chess.pgn.read_game(stream)) is not None:
+        assert not game.errors, game.errors
+
+
+def read_our_kif(files: list[bytes]) -> None:
+    for data in files:
+        read_kif(data)
+
+
+def read_their_kif(files: list[bytes]) -> None:
+    for data in files:
+        shogi.KIF.Parser.parse_str(_kif_text(data))
+
+
+def our_legal_moves(games) -> None:
+    rules = compile_rules(load_variant("shogi"))
+    for moves in games:
+        board = Board(rules)
+        for m in moves:
+            board.legal_moves()
+            board.push(m)
+
+
+def their_legal_moves(games) -> None:
+    for moves in games:
+        board = shogi.Board()
+        for m in moves:
+            list(board.legal_moves)
+            board.push(m)
+
+
+def timed(fn, arg) -> float:
+    start = clock()
+    fn(arg)
+    return clock() - start
+
+
+def compare(name: str, ours: tuple, theirs: tuple, plies: int, rounds: int, peer: str, what: str) -> dict:
+    """Interleaved rounds of both sides (each a function and its argument); medians, plies per
+    second and the ratio."""
+    mine, peers = [], []
+    for r in range(rounds):
+        pair = [(mine, ours), (peers, theirs)]
+        for times, (fn, arg) in pair if r % 2 == 0 else reversed(pair):
+            times.append(timed(fn, arg))
+    a, b = plies / statistics.median(mine), plies / statistics.median(peers)
+    return {"benchmark": name, "what": what, "peer": peer, "plies": plies,
+            "daikifu_plies_per_s": round(a), "peer_plies_per_s": round(b), "ratio": round(a / b, 2),
+            "daikifu_seconds": [round(t, 4) for t in mine], "peer_seconds": [round(t, 4) for t in peers]}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--games", type=int, default=60, help="random games per side for (1) (default 60)")
+    parser.add_argument("--shogi-games", type=int, default=5,
+                        help="random shogi games for (3) (default 5: python-shogi needs about 10 ms a ply)")
+    parser.add_argument("--rounds", type=int, default=3, help="timed rounds per side; the median is reported")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args(argv)
+
+    note = print if not args.json else (lambda *a, **k: None)
+    note("generating games ...", file=sys.stderr, flush=True)
+    lsn, lsn_plies = lsn_games(args.games, args.seed)
+    pgn, pgn_plies = pgn_games(args.games, args.seed)
+    kifs, kif_plies = kif_files()
+    recorded, shogi_plies = shogi_games(args.shogi_games, args.seed)
+    usi_games = [[shogi.Move.from_usi(_usi(m)) for m in g] for g in recorded]
+    read_lsn(lsn)  # rule sets compiled (or loaded) before the clock runs, as in a long-lived process
+    read_kif(kifs[0])
+
+    results = []
+    note("(1) LSN read + validate vs python-chess PGN ...", file=sys.stderr, flush=True)
+    # different games on each side: compare plies per second
+    r = compare("read + validate", (read_lsn, lsn), (read_pgn, pgn), lsn_plies, args.rounds, "python-chess PGN reader",
+                f"LSN, {args.games} random Dai Kagamigi games vs PGN, {args.games} random chess games")
+    r["daikifu_plies_per_s"] = round(lsn_plies / statistics.median(r["daikifu_seconds"]))
+    r["peer_plies_per_s"] = round(pgn_plies / statistics.median(r["peer_seconds"]))
+    r["ratio"] = round(r["daikifu_plies_per_s"] / r["peer_plies_per_s"], 2)
+    r["peer_plies"] = pgn_plies
+    results.append(r)
+    note("(2) KIF vs python-shogi ...", file=sys.stderr, flush=True)
+    results.append(compare("KIF read", (read_our_kif, kifs), (read_their_kif, kifs), kif_plies, args.rounds,
+                           "python-shogi KIF reader", f"{len(kifs)} real shogi games (KIF)"))
+    note("(3) shogi legal moves + push vs python-shogi ...", file=sys.stderr, flush=True)
+    results.append(compare("shogi legal moves + push", (our_legal_moves, recorded), (their_legal_moves, usi_games),
+                           shogi_plies,
+                           args.rounds, "python-shogi", f"{args.shogi_games} random shogi games"))
+    start = clock()
+    count = perft(Board("shogi"), 3)
+    perft3 = clock() - start
+
+    machine = _machine()
+    if args.json:
+        print(json.dumps({"machine": machine, "clock": "cpu (time.process_time)", "rounds": args.rounds,
+                          "results": results, "perft3": {"nodes": count, "seconds": round(perft3, 3)}}, indent=2))
+        return 0
+    print(f"{machine}; one process, CPU time (time.process_time), daikifu and peer rounds interleaved, "
+          f"median of {args.rounds} rounds each")
+    header = ("benchmark", "daikifu", "peer", "peer figure", "ratio")
+    rows = [(r["benchmark"], f"{r['daikifu_plies_per_s']:,} plies/s", r["peer"], f"{r['peer_plies_per_s']:,} plies/s",
+             f"{r['ratio']:.2f}x") for r in results]
+    widths = [max(len(row[i]) for row in rows + [header]) for i in range(len(header))]
+    for row in [header] + rows:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+    for r in results:
+        print(f"  {r['benchmark']}: {r['what']}")
+    print(f"perft 3 of shogi from the start: {count:,} nodes in {perft3:.3f} s")
+    return 0
+
+
+def _machine() -> str:
+    import os
+    import platform
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"Python {platform.python_version()} on {cpu} ({os.cpu_count()} CPUs)"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

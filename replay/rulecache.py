@@ -1,0 +1,111 @@
+"""Compiled rule sets kept on disk, so that a new process does not compile a variant again.
+
+Compiling a big variant (move tables, hashing keys, squares where a piece could never move) takes
+a tenth of a second or more per rule set, more than reading a one-game file; loading the compiled
+tables back takes a small part of that.  :func:`load_or_compile` keeps each compiled
+:class:`~replay.rules.Ruleset` in a file named by a hash of everything it is made from: the
+variant's definition as read (every field of the file), the chosen options, the Python version and
+the source of the rules core itself (so that a changed daikifu never reads tables an older one
+wrote).
+
+The cache lives in ``$DAIKIFU_CACHE_DIR``, else ``$XDG_CACHE_HOME/daikifu``, else
+``~/.cache/daikifu``; ``DAIKIFU_CACHE_DIR=off`` turns it off.  It is only ever a shortcut: a
+directory that cannot be created or written, or a file that cannot be read, means compiling as if
+there were no cache.  The files are Python pickles, written to a directory only the user may
+write (mode 0700): like any file under the user's home, whoever can write there can make the
+user's own programs run code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+
+__all__ = ["cache_directory", "load_or_compile", "ENV_CACHE"]
+
+ENV_CACHE = "DAIKIFU_CACHE_DIR"
+KEEP = 200  # files kept in the cache directory; the oldest go first
+_FINGERPRINT: list = []
+
+
+def cache_directory() -> Path | None:
+    """Where compiled rule sets are kept (None when the cache is turned off)."""
+    explicit = os.environ.get(ENV_CACHE)
+    if explicit is not None:
+        return None if explicit.strip().lower() in ("", "off", "0", "none") else Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "daikifu"
+
+
+# the modules that make the compiled tables (rules.py and everything it imports)
+SOURCES = ("rules.py", "generators.py", "xbetza.py", "squares.py", "variant.py", "rulecache.py")
+
+
+def _fingerprint() -> bytes:
+    """A hash of the source the compiled tables are made by."""
+    if not _FINGERPRINT:
+        h = hashlib.sha256(sys.version.encode())
+        here = Path(__file__).parent
+        for name in SOURCES:
+            h.update(name.encode())
+            h.update((here / name).read_bytes())
+        _FINGERPRINT.append(h.digest())
+    return _FINGERPRINT[0]
+
+
+def cache_key(variant, options: dict) -> str:
+    """The file name of a rule set: a hash of the variant as read, the options and the source."""
+    h = hashlib.sha256(_fingerprint())
+    h.update(repr(variant).encode())
+    h.update(repr(sorted(options.items())).encode())
+    return h.hexdigest()[:40]
+
+
+def load_or_compile(variant, options: dict):
+    """The compiled rule set of ``variant`` with ``options`` (resolved), from the cache when there."""
+    from .rules import Ruleset
+
+    directory = cache_directory()
+    if directory is None or not variant.playable:
+        return Ruleset(variant, options)
+    path = directory / f"{cache_key(variant, options)}.rules"
+    try:
+        with open(path, "rb") as fh:
+            rules = pickle.load(fh)
+        if isinstance(rules, Ruleset):
+            rules.attach(variant)
+            return rules
+    except Exception:  # missing, unreadable or stale: compile instead
+        pass
+    rules = Ruleset(variant, options)
+    _store(directory, path, rules)
+    return rules
+
+
+def _store(directory: Path, path: Path, rules) -> None:
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=directory, suffix=".part")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(rules, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)  # readers see the whole file or none
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        _prune(directory)
+    except Exception:  # an unwritable cache only costs the next process time
+        pass
+
+
+def _prune(directory: Path) -> None:
+    files = sorted(directory.glob("*.rules"), key=lambda p: p.stat().st_mtime)
+    for old in files[:-KEEP]:
+        try:
+            old.unlink()
+        except OSError:
+            pass

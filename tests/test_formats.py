@@ -1,0 +1,502 @@
+"""The reading pipeline (formats/reading.py) and the KI2, CSA, JKF and USI readers and writers,
+on the real records in tests/data/real (see its MANIFEST.md for provenance and the ply counts)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from daikifu.archive.importer import import_paths
+from daikifu.archive.store import Archive, make_record
+from daikifu.formats.reading import (REPLACED_MESSAGE, NotARecordError, decode_record, detect_format,
+                                     read_record, write_record)
+from daikifu.replay import Board, Move, VariantRegistry
+from daikifu.replay.squares import parse_square
+from daikifu.web.importing import decode_upload
+from daikifu.web.importing import read_record as web_read_record
+
+from position_support import position_text
+
+REAL = Path(__file__).parent / "data" / "real"
+NOT_A_RECORD = "not a record in a format daikifu reads (LSN, KIF, KI2, CSA, JKF, USI)"
+
+# Where the MANIFEST's ply count is not the number of moves (checked by hand, see the report):
+MANIFEST_CORRECTIONS = {
+    # JKF: the MANIFEST counts the "special" entry (TORYO) as a ply; the KIF twin has 117 moves
+    "other/jkf_ryuou201409020101.jkf": [117],
+    "other/tsshogi_sample04.jkf": [79],
+    # the 変化：3手 block starts after the main line's last move (激指 writes it so): the KIF reader
+    # reads it as the main line's continuation, so the main line has 4 moves
+    "kif/bioshogi_branch_gekisashi.kif": [4],
+}
+
+
+def _manifest() -> dict:
+    """File -> (games, [main-line plies of each game]) from the MANIFEST's tables."""
+    rows = {}
+    for line in (REAL / "MANIFEST.md").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\| `([^`]+)` \|", line)
+        cells = [c.strip() for c in line.split("|")]
+        if not m or len(cells) < 9:
+            continue
+        counts = re.match(r"(\d+) / ([\d+]+)", cells[7])
+        if counts:
+            rows[m.group(1)] = (int(counts.group(1)), [int(x) for x in counts.group(2).split("+")])
+    return rows
+
+
+MANIFEST = _manifest()
+READABLE = sorted(f for f in MANIFEST if f.split("/")[0] in ("kif", "ki2", "csa") or f.endswith((".jkf", ".sfen")))
+
+
+def read(path: str, **kwargs) -> list:
+    return list(read_record((REAL / path).read_bytes(), name=path, **kwargs))
+
+
+def test_manifest_is_read():
+    assert len([f for f in READABLE if f.startswith("ki2/")]) == 26
+    assert len([f for f in READABLE if f.startswith("csa/")]) == 31
+    assert len([f for f in READABLE if f.startswith("kif/")]) == 65
+
+
+@pytest.mark.parametrize("path", READABLE)
+def test_real_record_validates_with_manifest_counts(path):
+    games = read(path)
+    errors = [str(e) for g in games for e in g.errors if e.kind == "error"]
+    assert not errors, errors
+    expected_games, plies = MANIFEST[path]
+    assert len(games) == expected_games
+    assert [len(g.mainline_moves()) for g in games] == MANIFEST_CORRECTIONS.get(path, plies)
+
+
+@pytest.mark.parametrize("path, ply, line, words", [
+    ("malformed/bioshogi_hansoku_nifu.ki2", 88, 26, "most unpromoted P allowed on that file"),
+    ("malformed/kfjs_illegal_move.kif", 3, 11, "cannot make that move"),
+    ("malformed/kifuzo_incomplete_moves.csa", 2, 4, "side-to-move line among the moves"),
+    ("malformed/kifuzo_invalid_drop.csa", 1, 3, "00 is not on the board"),
+    ("malformed/kifuzo_incomplete_board.kifu", None, 1, "the board diagram has 2 ranks"),
+    ("malformed/kifuzo_mixed_format.kifu", None, 2, "unrecognised line 'N-Gote太郎'"),
+])
+def test_malformed_records_are_caught_where_they_go_wrong(path, ply, line, words):
+    (game,) = read(path)
+    first = next(e for e in game.errors if e.kind == "error")
+    assert (first.ply, first.line) == (ply, line)
+    assert words in first.message
+    assert first.file == path
+
+
+def test_nifu_says_what_is_wrong_at_ply_88():
+    (game,) = read("malformed/bioshogi_hansoku_nifu.ki2")
+    assert len(game.mainline_moves()) == 87
+    (error,) = [e for e in game.errors if e.kind == "error"]
+    assert error.move == "△５五歩" and error.column == 25
+
+
+@pytest.mark.parametrize("path", ["other/tenjiku_qanl-mate.txt", "chu/colin-adams_EVEN.fsy"])
+def test_no_record_is_said_so(path):
+    with pytest.raises(NotARecordError) as err:
+        read(path)
+    assert str(err.value) == f"{path}: {NOT_A_RECORD}"
+    with pytest.raises(NotARecordError):
+        list(read_record(b"just some words\nand more\n", name="notes.kif"))
+
+
+def test_detection_is_by_content_not_by_name():
+    csa = (REAL / "csa/skc_v22.csa").read_bytes()
+    assert detect_format(decode_record(csa).text, "game.kif") == "csa"
+    (game,) = read_record(csa, name="game.kif")
+    assert len(game.mainline_moves()) == 2
+    # a KIF with headers only and no moves looks like KI2 as much as KIF: the extension decides
+    header_only = "先手：A\n後手：B\n"
+    assert detect_format(header_only, "x.ki2") == "ki2" and detect_format(header_only, "x.kif") == "kif"
+
+
+def test_format_override():
+    usi = b"position startpos moves 7g7f\n"
+    assert [len(g.mainline_moves()) for g in read_record(usi, fmt="usi")] == [1]
+    (game,) = read_record(usi, fmt="lsn", name="x")
+    assert not game.valid  # read as LSN, as asked: no tags, not a move in LSN
+
+
+def test_decoding_policy():
+    # declared UTF-8, bytes Shift_JIS: the bytes win
+    data = (REAL / "kif/jkf_no_henka.kif").read_bytes()
+    assert b"encoding=UTF-8" in data
+    assert decode_record(data).encoding == "cp932"
+    # EUC-JP (real CSA files use it): readable names, not cp932's half-width katakana
+    euc = decode_record((REAL / "csa/jkf_2005_YAMADA_GPS.csa").read_bytes())
+    assert euc.encoding == "euc_jp" and "山田" in euc.text
+    # a BOM decides; a declared encoding that fits is used
+    assert decode_record(b"\xef\xbb\xbf#KIF version=2.0 encoding=UTF-8\n").encoding == "utf-8-bom"
+    sjis = "'encoding=Shift_JIS\nN+先手\n".encode("cp932")
+    assert decode_record(sjis).encoding == "cp932"
+    # a UTF-8 format is not read as Shift_JIS: bad bytes stay bad
+    (game,) = read_record(b'[Variant "shogi"]\n\n1. P-c4 {caf\x82\xa0} *\n', name="x.lsn")
+    assert game.valid and next(game.mainline()).comment == "caf\ufffd\ufffd"
+
+
+@pytest.mark.parametrize("fmt, data", [
+    ("kif", "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*a comment \x00BAD\n   2 ３四歩(33)\n"),
+    ("lsn", '[Variant "shogi"]\n\n1. P-c4 {a comment \x00BAD} P-g6 *\n'),
+    ("csa", "V2.2\nPI\n+\n+7776FU\n'*a comment \x00BAD\n-3334FU\n"),
+    ("ki2", "手合割：平手\n▲７六歩\n*a comment \x00BAD\n△３四歩\n"),
+])
+def test_undecodable_bytes_are_a_warning_with_the_line_in_every_format(fmt, data):
+    raw = data.encode("utf-8").replace(b"\x00BAD", b"\xff\xfe")
+    (game,) = read_record(raw, name=f"x.{fmt}", fmt=fmt)
+    assert game.valid, [str(e) for e in game.errors]
+    assert len(game.mainline_moves()) == 2
+    (warning,) = [e for e in game.errors if e.message == REPLACED_MESSAGE]
+    assert warning.kind == "warning" and warning.line == data.splitlines().index(
+        next(x for x in data.splitlines() if "BAD" in x)) + 1
+
+
+def test_game_level_errors_carry_a_line():
+    text = '[Variant "shogi"]\n\n1. P-c4 *\n\n[Event "no variant"]\n\n1. P-c4 *\n'
+    games = list(read_record(text.encode(), name="x.lsn"))
+    error = games[1].errors[0]
+    assert "Variant tag is missing" in error.message and error.line == 5 and error.game == 2
+
+
+# --- CSA -------------------------------------------------------------------------------------------
+
+
+def test_csa_several_games_specials_and_times():
+    text = ("V2.2\nN+A\nN-B\n$EVENT:Cup\n$START_TIME:2024/05/06 10:00:00\nPI\n+\n+7776FU,T3\n-3334FU\n"
+            "T5\n'*well played\n%TORYO\n/\nPI82HI\n-\n-3334FU\n%SENNICHITE\n/\nPI\n+\n+7776FU\n%-ILLEGAL_ACTION\n")
+    first, second, third = read_record(text.encode(), name="x.csa")
+    assert first.headers["Sente"] == "A" and first.headers["Event"] == "Cup" and first.headers["Date"] == "2024.05.06"
+    assert first.headers["StartTime"] == "2024/05/06 10:00:00"
+    assert first.result == "0-1" and first.headers["Termination"] == "resignation"  # Sente, to move, resigns
+    nodes = list(first.mainline())
+    assert nodes[0].comment == "[%emt 0:00:03]" and nodes[1].comment == "[%emt 0:00:05] well played"
+    assert second.start.split()[0] == "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
+    assert second.result == "1/2-1/2" and second.source_line == 14
+    assert third.result == "1-0"  # Gote's illegal action: Sente wins
+    # each game keeps its own text exactly (what import stores)
+    assert [g.source for g in (first, second, third)] == text.split("/\n")
+
+
+def test_csa_writer_writes_what_the_spec_shows():
+    (game,) = read_record(b"position startpos moves 7g7f 3c3d", fmt="usi")
+    game.headers["Sente"], game.headers["Gote"] = "A", "B"
+    game.headers["Termination"], game.result = "resignation", "0-1"
+    expected = "'encoding=UTF-8\nV2.2\nN+A\nN-B\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n"
+    assert write_record(game, "csa").decode() == expected
+
+
+def test_csa_refuses_boards_it_cannot_hold():
+    from daikifu.formats.game import Game
+    from daikifu.formats.reading import UnsupportedConversion
+    with pytest.raises(UnsupportedConversion, match="CSA cannot hold"):
+        write_record(Game("dai-kagamigi"), "csa")
+
+
+# --- KI2 -------------------------------------------------------------------------------------------
+
+
+def sq(name: str) -> int:
+    return parse_square(name)
+
+
+GOLDS = position_text({"e1": "K", "e9": "k", "d1": "G", "f1": "G"}, 9, 9)  # golds on ６九 and ４九
+
+
+@pytest.mark.parametrize("origin, text", [("d1", "５八金左"), ("f1", "５八金右")])
+def test_ki2_relative_markers_written_and_read(origin, text):
+    from daikifu.formats.game import Game
+    game = Game("shogi", start=GOLDS)
+    game.add_variation(Move(sq(origin), sq("e2")))
+    ki2 = write_record(game, "ki2").decode()
+    assert f"▲{text}" in ki2
+    (back,) = read_record(ki2.encode(), fmt="ki2")
+    assert back.mainline_moves() == [Move(sq(origin), sq("e2"))]
+
+
+def test_ki2_straight_and_sideways():
+    start = position_text({"e1": "K", "e9": "k", "e3": "G", "f2": "G", "d2": "G"}, 9, 9)
+    from daikifu.formats.ki2 import _Style, ki2_move_text
+    from daikifu.formats.game import Game
+    style = _Style(Game("shogi", start=start))
+    board = Board("shogi", start)
+    # to ５八 (e2): from ５七 (e3) backwards, from ４八 and ６八 sideways
+    assert ki2_move_text(style, board, Move(sq("e3"), sq("e2")), None) == "５八金引"
+    assert ki2_move_text(style, board, Move(sq("f2"), sq("e2")), None) == "５八金右"
+    assert ki2_move_text(style, board, Move(sq("d2"), sq("e2")), None) == "５八金左"
+
+
+def test_ki2_ambiguous_move_is_an_error_that_says_what_to_write():
+    text = f"手合割：その他\n初期局面：{GOLDS}\n▲５八金\n"
+    (game,) = read_record(text.encode(), fmt="ki2", name="g.ki2")
+    (error,) = [e for e in game.errors if e.kind == "error"]
+    assert error.message == "two 金 can reach ５八: write 右 or 左"
+    assert (error.ply, error.line, error.column, error.move) == (1, 3, 1, "▲５八金")
+    assert set(error.suggestions) >= {"▲５八金右", "▲５八金左"}
+
+
+def test_ki2_promotion_and_drop_words():
+    text = "▲７六歩　△３四歩　▲２二角成　△同　銀　▲４五角打\n"
+    (game,) = read_record(text.encode(), fmt="ki2")
+    moves = game.mainline_moves()
+    assert moves[2].promotion is True and moves[3].to_square == moves[2].to_square
+    assert moves[4] == Move(None, sq("f5"), (), None, "B")
+    assert "▲４五角" in write_record(game, "ki2").decode()  # 打 only where a piece could also move
+
+
+# --- JKF and USI -----------------------------------------------------------------------------------
+
+
+def test_jkf_forks_and_comments_round_trip():
+    (game,) = read("kif/jkf_fork.kif")
+    assert len(game.variations) + sum(len(n.variations) - 1 for n in game.mainline()) >= 2
+    (back,) = read_record(write_record(game, "jkf"), fmt="jkf")
+    assert _tree(back) == _tree(game)
+
+
+def _tree(node, comments: bool = True) -> list:
+    return [(child.move, _TIMES.sub("", child.comment).strip() if comments else "", _tree(child, comments))
+            for child in node.variations]
+
+
+def test_usi_lines_are_games():
+    games = read("other/shogihome_book_src05.sfen")
+    assert [len(g.mainline_moves()) for g in games] == [5, 6]
+    text = b"sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1 moves G*5b\nposition startpos moves 7g7f 7g7f\n"
+    first, second = read_record(text)
+    assert first.valid and first.start.startswith("4k4/9")
+    (error,) = [e for e in second.errors if e.kind == "error"]
+    assert (error.line, error.column, error.ply, error.move) == (2, 30, 2, "7g7f")
+
+
+# --- one pipeline for every entry point --------------------------------------------------------------
+
+
+KIF_TEXT = "開始日時：2024/05/06\n先手：先手太郎\n後手：後手花子\n手合割：平手\n手数----指手--\n   1 ７六歩(77)\n*好手\n   2 ３四歩(33)\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "cp932"])
+def test_the_three_entry_points_agree(tmp_path, encoding):
+    data = KIF_TEXT.encode(encoding)
+    path = tmp_path / "game.kif"
+    path.write_bytes(data)
+    # validate and convert read through read_record
+    (game,) = read_record(data, name=str(path))
+    # the importer (and its workers)
+    db = tmp_path / "a.db"
+    with Archive(str(db)) as a:
+        import_paths(a, [str(path)], jobs=1)
+        stored = a.conn.execute("SELECT digest, tags FROM games").fetchall()
+    with Archive(str(tmp_path / "b.db")) as b:
+        import_paths(b, [str(path)], jobs=2)
+        stored_parallel = b.conn.execute("SELECT digest, tags FROM games").fetchall()
+    # the web import page (an upload)
+    fmt, checked = web_read_record(decode_upload(data, "game.kif"), "game.kif")
+    assert fmt == "kif"
+    rec = checked[0].record
+    assert game.headers["Sente"] == "先手太郎" and game.headers["Gote"] == "後手花子"
+    assert next(game.mainline()).comment == "好手"
+    digest = make_record(game, "kif").digest
+    assert stored == stored_parallel == [(digest, json.dumps(rec.tags, ensure_ascii=False))] or (
+        [(d, json.loads(t)) for d, t in stored] == [(digest, json.loads(json.dumps(rec.tags)))])
+    assert rec.digest == digest and [list(t) for t in rec.tags] == [list(t) for t in make_record(game, "kif").tags]
+
+
+# --- round trip over the whole folder ----------------------------------------------------------------
+
+
+CHAIN = ["lsn", "ki2", "csa", "jkf", "usi", "kif", "lsn"]
+CARRIES = {  # what each format holds: comments, move times, variations, result
+    "lsn": {"comments", "times", "variations", "result"}, "kif": {"comments", "times", "variations", "result"},
+    "ki2": {"comments", "variations", "result"}, "jkf": {"comments", "times", "variations", "result"},
+    "csa": {"comments", "times", "result"}, "usi": set(),
+}
+_TIMES = re.compile(r"\[%emt [\d:]+\]|\[%kiftotal [\d:]+\]")
+
+
+def _comments(game, times: bool = True) -> list:
+    return [n.comment.strip() if times else _TIMES.sub("", n.comment).strip() for n in game.mainline()]
+
+
+@pytest.mark.parametrize("path", READABLE)
+def test_round_trip_through_every_format(path):
+    for game in read(path):
+        for name in list(game.headers):  # LSN tag names are ASCII (issue #15 item 2 is about the rest)
+            if not name.isascii():
+                del game.headers[name]
+        prev, carried = game, {"comments", "variations", "result"}
+        for fmt in CHAIN:
+            data = write_record(prev, fmt)
+            (back,) = read_record(data, fmt=fmt, name=f"{path} as {fmt}")
+            assert back.valid, [str(e) for e in back.errors]
+            assert back.mainline_moves() == game.mainline_moves()
+            assert (back.start or back.rules.start) == (game.start or game.rules.start)
+            carried &= CARRIES[fmt]
+            if "result" in carried:
+                assert back.result == game.result
+            if "comments" in carried:
+                times = "times" in carried
+                assert _comments(back, times) == _comments(game, times)
+            if "variations" in carried:
+                assert _tree(back, "comments" in carried) == _tree(game, "comments" in carried)
+            prev = back
+
+
+# --- the command line ------------------------------------------------------------------------------
+
+
+def cli(*args):
+    from click.testing import CliRunner
+
+    from daikifu.cli import main
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_validate_says_not_a_record_and_exits_2(tmp_path):
+    junk = tmp_path / "notes.txt"
+    junk.write_text("Tenjiku analysis, move 1: P 7l-7k\n", encoding="utf-8")
+    result = cli("validate", str(REAL / "csa/skc_v22.csa"), str(junk))
+    assert result.exit_code == 2
+    assert f"{junk}: {NOT_A_RECORD}" in result.output
+    data = json.loads(cli("validate", "--json", str(junk)).output)
+    assert data == [{"file": str(junk), "status": "not-a-record", "error": f"{junk}: {NOT_A_RECORD}"}]
+
+
+def test_validate_format_and_variant_options(tmp_path):
+    lines = tmp_path / "lines.txt"
+    lines.write_text("startpos moves 7g7f 3c3d\n", encoding="utf-8")
+    (v,) = json.loads(cli("validate", "--json", "--format", "usi", str(lines)).output)
+    assert (v["variant"], v["status"], v["ply_count"]) == ("shogi", "valid", 2)
+    # an LSN game that names no variant: --variant names it
+    lsn = tmp_path / "g.lsn"
+    lsn.write_text('[Event "x"]\n\n1. P-c4 *\n', encoding="utf-8")
+    assert json.loads(cli("validate", "--json", str(lsn)).output)[0]["status"] == "invalid"
+    assert json.loads(cli("validate", "--json", "--variant", "shogi", str(lsn)).output)[0]["status"] == "valid"
+
+
+SHOGI_FORMATS = ["lsn", "kif", "ki2", "csa", "jkf", "usi", "json"]
+
+
+@pytest.mark.parametrize("source", SHOGI_FORMATS)
+def test_convert_between_every_pair_of_formats(tmp_path, source):
+    (game,) = read("kif/jkf_chudan.kif")
+    start = tmp_path / f"game.{source}"
+    start.write_bytes(write_record(game, source))
+    for target in SHOGI_FORMATS:
+        out = tmp_path / f"out-{source}.{target}"
+        result = cli("convert", str(start), "--to", target, "-o", str(out))
+        assert result.exit_code == 0, result.output
+        (back,) = read_record(out.read_bytes(), name=str(out))
+        assert back.mainline_moves() == game.mainline_moves(), (source, target)
+
+
+def test_convert_refuses_what_a_format_cannot_hold(tmp_path):
+    from daikifu.formats.game import Game
+    game = Game("dai-kagamigi")
+    src = tmp_path / "g.lsn"
+    src.write_bytes(write_record(game, "lsn"))
+    result = cli("convert", str(src), "--to", "csa")
+    assert result.exit_code == 1 and "CSA cannot hold a game of Dai Kagamigi" in result.output
+
+
+def test_import_format_variant_and_not_a_record(tmp_path):
+    lines = tmp_path / "lines.txt"
+    lines.write_text("startpos moves 7g7f 3c3d\nstartpos moves 2g2f\n", encoding="utf-8")
+    junk = tmp_path / "notes.txt"
+    junk.write_text("hello\n", encoding="utf-8")
+    db = str(tmp_path / "a.db")
+    data = json.loads(cli("import", "--db", db, "--json", "--format", "usi", str(lines)).output)
+    assert data["imported"] == 2
+    result = cli("import", "--db", db, str(junk))
+    assert result.exit_code == 1 and f"{junk}: {NOT_A_RECORD}" in result.output
+
+
+def test_position_accepts_usi_forms():
+    text = cli("moves", "shogi", "--position", "position startpos moves 7g7f 3c3d", "--json").output
+    sfen = cli("moves", "shogi", "--position", "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3",
+               "--json").output
+    assert json.loads(text) == json.loads(sfen)
+    bad = cli("moves", "shogi", "--position", "startpos moves 7g7f 7g7f")
+    assert bad.exit_code != 0 and "illegal" in bad.output
+
+
+# --- KIF for boards wider than 9 files -------------------------------------------------------------
+
+
+def _kanji_variant(tmp_path, shared: bool = False):
+    """Chu Kagamigi (12x12) with a two-kanji name for every piece (LC and RC share 車 if ``shared``)."""
+    source = (Path(__file__).parents[1] / "replay" / "variants" / "chu-kagamigi.toml").read_text(encoding="utf-8")
+    pool = "甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉戌亥東西南北春夏秋冬梅松竹菊蘭桜桃柳杉桐"
+    out, k = [], 0
+    for line in source.splitlines():
+        line = line.replace('slug = "chu-kagamigi"', 'slug = "kanji-kagamigi"').replace(
+            'name = "Chu Kagamigi"', 'name = "Kanji Kagamigi"').replace('aliases = ["middle mirror chess"]', "aliases = []")
+        out.append(line)
+        m = re.match(r'id = "([^"]+)"', line)
+        if m:  # one name of one or two kanji for every piece
+            name = "車" if shared and m.group(1) in ("LC", "RC") else pool[k % len(pool)] + ("", "将", "龍")[k // len(pool)]
+            out.append(f'kanji = "{name}"')
+            k += 1
+    text = "\n".join(out)
+    (tmp_path / "kanji-kagamigi.toml").write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_wide_board_diagram_with_multi_kanji_names(tmp_path):
+    from daikifu.formats.game import Game
+    variants = VariantRegistry([_kanji_variant(tmp_path)])
+    board = Board(variants.load("kanji-kagamigi"))
+    for move in board.legal_moves()[:1]:
+        board.push(move)
+    start = board.position().rsplit(" ", 1)[0] + " 1"
+    game = Game("kanji-kagamigi", start=start, variants=variants)
+    text = write_record(game, "kif").decode()
+    assert "初期局面" not in text
+    assert any(line.split()[:3] == ["１２", "１１", "１０"] for line in text.splitlines())
+    assert any(line.endswith("|十二") for line in text.splitlines())
+    (back,) = read_record(text.encode(), fmt="kif", variants=variants)
+    assert back.valid, [str(e) for e in back.errors]
+    assert back.start == start
+
+
+def test_a_shared_name_is_resolved_by_the_origin_and_refused_in_a_diagram(tmp_path):
+    variants = VariantRegistry([_kanji_variant(tmp_path, shared=True)])
+    start = position_text({"a1": "LC", "l1": "RC", "f1": "K", "f12": "k"}, 12, 12)
+    text = (f"変種：kanji-kagamigi\n初期局面：{start}\n手数----指手--\n   1 a5 車(a1)\n"
+            "   2 f11 K(f12)\n   3 l5 車(l1)\n")
+    (game,) = read_record(text.encode(), fmt="kif", variants=variants)
+    assert game.valid, [str(e) for e in game.errors]
+    moves = game.mainline_moves()
+    assert (moves[0].from_square, moves[2].from_square) == (sq("a1"), sq("l1"))
+    # a diagram cannot tell which piece a shared name means: an error at that square, not a guess
+    board_rows = ["|" + " ・" * 12 + "|" + n for n in "一二三四五六七八九"] + \
+                 ["|" + " ・" * 12 + "|十", "|" + " ・" * 12 + "|十一", "| 車" + " ・" * 11 + "|十二"]
+    diagram = "変種：kanji-kagamigi\n+" + "-" * 36 + "+\n" + "\n".join(board_rows) + "\n+" + "-" * 36 + "+\n"
+    (bad,) = read_record(diagram.encode(), fmt="kif", variants=variants)
+    (error,) = [e for e in bad.errors if e.kind == "error"]
+    assert "shared by LC and RC" in error.message and (error.line, error.column) == (14, 3)
+
+
+def test_json_input_is_checked_move_by_move():
+    (game,) = read_record(b"position startpos moves 7g7f 3c3d", fmt="usi")
+    data = json.loads(write_record(game, "json"))
+    data["moves"][1]["uci"] = "c3c5"  # Gote's move replaced by a move from an empty square
+    (bad,) = read_record(json.dumps(data).encode(), name="g.json")
+    (error,) = bad.errors
+    assert not bad.valid and "ply 2: illegal move c3c5" in error.message and error.line == 1
+
+
+def test_a_large_utf8_record_is_recognised_when_its_head_cuts_a_character(tmp_path):
+    from daikifu.archive.importer import HEAD_BYTES, sniff
+    head = "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n*a".encode()
+    filler = (HEAD_BYTES - len(head)) // 3 + 1  # a comment of three-byte kanji across the boundary
+    data = head + ("漢" * filler).encode() + "\n   2 ３四歩(33)\n".encode()
+    assert len(data) > HEAD_BYTES and (HEAD_BYTES - len(head)) % 3 != 0
+    assert sniff(data[:HEAD_BYTES]) == "kif"
+    path = tmp_path / "big.kifu"
+    path.write_bytes(data)
+    with Archive(str(tmp_path / "a.db")) as a:
+        summary = import_paths(a, [str(tmp_path)])
+    assert summary.imported == 1 and summary.plies == 2
