@@ -220,7 +220,12 @@ def format_usi_position(rules, start: str | None, moves) -> str:
     the variant's start position) for the moves played from ``start``."""
     rules = _rules(rules)
     head = "position startpos" if start is None or start == rules.start else f"position sfen {start}"
-    words = [move_to_usi(rules, m) for m in moves]
+    # the moves are written on a board, so that a pass is written lishogi's way (see move_to_usi)
+    board = Board(rules, start)
+    words = []
+    for m in moves:
+        words.append(move_to_usi(board, m))
+        board.push(m)
     return head + (" moves " + " ".join(words) if words else "")
 
 

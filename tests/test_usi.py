@@ -122,3 +122,13 @@ def test_every_legal_move_round_trips(variant):
         for move in moves:
             assert usi_to_move(board, move_to_usi(board, move)) == move
         board.push(rng.choice(moves))
+
+
+def test_a_game_with_a_lion_pass_is_written_lishogis_way_and_reads_back():
+    board = Board("chu-shogi", "12/12/12/12/12/6+O5/12/12/12/12/12/12 b")
+    lion = board.rules  # written without a board in hand: format_usi_position replays the moves
+    moves = [Move(sq("g7"), sq("g7"))]  # the promoted Kirin passes
+    text = format_usi_position(lion, board.position(), moves)
+    assert text.endswith("moves 6f7g6f")
+    again = board_from_usi(lion, text)
+    assert again.move_stack == moves
