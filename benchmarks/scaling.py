@@ -111,12 +111,27 @@ def measure(text: str, limits, repeats: int) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--repeats", type=int, default=2, help="runs per size; the best time is reported")
+    p.add_argument("--repeats", type=int, default=1, help="runs per size; the best time is reported")
     p.add_argument("--quick", action="store_true", help="the two smallest sizes of each dimension only")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     list(read_games(HEAD + "1. P-c4 *\n"))  # the variant's rules compiled once, outside the figures
+    if not args.json:
+        m = {"cpus": os.cpu_count(), "python": platform.python_version(),
+             "load_average": [round(x, 2) for x in os.getloadavg()]}
+        print(f"({m['cpus']} CPUs, Python {m['python']}, load average {m['load_average']} at the start)\n")
+        print("| input | size | text MB | seconds | peak MB | x time | x memory | read as |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |", flush=True)
     rows = []
+
+    def show(r):
+        if args.json:
+            return
+        verdict = ("refused at once (invalid game, located error)" if r["limits"].startswith("default: refused")
+                   else f"{r['valid']} of {r['games']} games valid" + (", limits raised" if r["limits"] == "raised" else ""))
+        print(f"| {r['dimension']} | {r['size']:,} {r['unit']} | {r['text_mb']} | {r['seconds']} | {r['peak_mb']} "
+              f"| {r.get('time_ratio', '')} | {r.get('memory_ratio', '')} | {verdict} |", flush=True)
+
     for name, unit, build, sizes, limits, refused in DIMENSIONS:
         previous = None
         for size in sizes[:2] if args.quick else sizes:
@@ -128,6 +143,7 @@ def main(argv=None) -> int:
                 row["time_ratio"] = round(r["seconds"] / max(previous["seconds"], 1e-6), 2)
                 row["memory_ratio"] = round(r["peak_mb"] / max(previous["peak_mb"], 1e-6), 2)
             rows.append(row)
+            show(row)
             previous = r
             del text
         if refused is not None and not args.quick:
@@ -135,21 +151,12 @@ def main(argv=None) -> int:
             r = measure(text, None, args.repeats)
             rows.append({"dimension": name, "size": refused, "unit": unit, "text_mb": round(len(text) / MB, 2),
                          **r, "limits": "default: refused"})
+            show(rows[-1])
             del text
-    report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                          "load_average": [round(x, 2) for x in os.getloadavg()]}, "rows": rows}
     if args.json:
+        report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                              "load_average": [round(x, 2) for x in os.getloadavg()]}, "rows": rows}
         print(json.dumps(report, indent=2))
-        return 0
-    m = report["machine"]
-    print(f"({m['cpus']} CPUs, Python {m['python']}, load average {m['load_average']})\n")
-    print("| input | size | text MB | seconds | peak MB | x time | x memory | read as |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
-    for r in rows:
-        verdict = ("refused at once (invalid game, located error)" if r["limits"].startswith("default: refused")
-                   else f"{r['valid']} of {r['games']} games valid" + (", limits raised" if r["limits"] == "raised" else ""))
-        print(f"| {r['dimension']} | {r['size']:,} {r['unit']} | {r['text_mb']} | {r['seconds']} | {r['peak_mb']} "
-              f"| {r.get('time_ratio', '')} | {r.get('memory_ratio', '')} | {verdict} |")
     return 0
 
 

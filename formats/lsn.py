@@ -46,16 +46,17 @@ _TAG_HEAD_RE = re.compile(r'\[\s*([\w%]+)\s+"')
 _TAG_TAIL_RE = re.compile(r'\s*\]\s*')
 _PLAIN_TAG_NAME_RE = re.compile(r"\w+")
 _TOKEN_RE = re.compile(r"""
-    (?P<space>\s+)
-  | (?P<comment>\{)                                           # its end is found by _find_close
-  | (?P<line_comment>;[^\n]*)
-  | (?P<escape>(?<![^\n])%[^\n]*)                             # PGN's escape: '%' in column 1
-  | (?P<open>\()
-  | (?P<close>\))
-  | (?P<nag>\$\d+)
-  | (?P<word>[^\s{}();]+)
-  | (?P<other>.)
-""", re.S | re.X)
+    \s*                                                       # whitespace before a token: skipped
+    (?:
+        (?P<comment>\{)                                       # its end is found by _find_close
+      | (?P<line_comment>;[^\n]*)
+      | (?P<escape>(?<![^\n])%[^\n]*)                         # PGN's escape: '%' in column 1
+      | (?P<open>\()
+      | (?P<close>\))
+      | (?P<nag>\$\d+)
+      | (?P<word>[^\s{}();]+)
+      | (?P<other>\S)
+    )""", re.X)
 _OUTSIDE_SCAN_RE = re.compile(r"[{;]")  # outside a comment: a comment starts
 _MOVE_NUMBER_RE = re.compile(r"(\d+)\.+(.*)\Z", re.S)
 _GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
@@ -772,12 +773,21 @@ class _Context:
         match = _TOKEN_RE.match
         while pos < end:
             m = match(body, pos)
-            kind = m.lastgroup
-            start, pos = pos, m.end()
+            if m is None:  # only whitespace is left
+                start = end
+            else:
+                kind = m.lastgroup
+                start = m.start(kind)
+            if start > pos:  # line ends in the whitespace before the token
+                newlines = body.count("\n", pos, start)
+                if newlines:
+                    line += newlines
+                    line_start = body.rfind("\n", pos, start) + 1
+            if m is None:
+                break
+            pos = m.end()
             column = start - line_start + 1
-            if kind == "space":
-                pass
-            elif kind == "comment":
+            if kind == "comment":
                 close = body.find("}", pos)
                 if close > 0 and body[close - 1] == "\\":  # an escaped brace, or an escaped backslash
                     close = _find_close(body, "}", pos)
@@ -794,11 +804,15 @@ class _Context:
                         self.stop()
                     else:
                         self.visitor.visit_comment(_unescape_comment(body[start + 1:close]), self.moves == 0)
+                newlines = body.count("\n", start, pos)  # a comment may span lines
+                if newlines:
+                    line += newlines
+                    line_start = body.rfind("\n", start, pos) + 1
             elif kind == "line_comment" or kind == "escape":
-                continue  # no line end inside
+                pass
             elif self.result is not None:
                 if self.active:
-                    self.error(f"text after the result: {m.group()[:30]!r}", line, column,
+                    self.error(f"text after the result: {m.group(kind)[:30]!r}", line, column,
                                expected="the end of the game")
                     self.stop()
                 break
@@ -808,20 +822,15 @@ class _Context:
                 self.close_variation(line, column)
             elif kind == "nag":
                 if self.active:
-                    nag = self.nag(m.group(), line, column)
+                    nag = self.nag(m.group(kind), line, column)
                     if nag is not None and self.moves:
                         self.visitor.visit_nag(nag)
             elif kind == "word":
-                self.word(m.group(), line, column)
-                continue  # no line end inside
+                self.word(m.group(kind), line, column)
             elif self.active:
-                self.error(f"unexpected {m.group()!r}", line, column, expected="a move")
+                self.error(f"unexpected {m.group(kind)!r}", line, column, expected="a move")
                 if not self.lenient:
                     self.stop()
-            newlines = body.count("\n", start, pos)
-            if newlines:
-                line += newlines
-                line_start = body.rfind("\n", start, pos) + 1
         if self.active and self.stack:
             self.error("variation not closed", line, len(body) - line_start + 1, expected="')'")
             if not self.lenient:

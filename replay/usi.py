@@ -220,8 +220,7 @@ def format_usi_position(rules, start: str | None, moves) -> str:
     the variant's start position) for the moves played from ``start``."""
     rules = _rules(rules)
     head = "position startpos" if start is None or start == rules.start else f"position sfen {start}"
-    # the moves are written on a board, so that a pass is written lishogi's way (see move_to_usi)
-    board = Board(rules, start)
+    board = Board(rules, start)  # each move written in its position: a pass goes through a square
     words = []
     for m in moves:
         words.append(move_to_usi(board, m))

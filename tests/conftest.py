@@ -60,18 +60,29 @@ def browser_archive(tmp_path_factory) -> Path:
                           ("dai-kagamigi.lsn", "dai-ryu-shogi.lsn", "shogi.lsn", "annotated.lsn"))
 
 
-@pytest.fixture(scope="session")
-def live_server(browser_archive):
-    """The viewer served over HTTP on a free local port; yields its base URL."""
+def _serve(archive: Path, config: dict | None = None):
+    """The viewer of ``archive`` served over HTTP on a free local port; yields its base URL."""
     from werkzeug.serving import make_server
 
     from daikifu.web import create_app
-    server = make_server("127.0.0.1", 0, create_app(browser_archive), threaded=True)
+    server = make_server("127.0.0.1", 0, create_app(archive, config=config), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def live_server(browser_archive):
+    """The viewer served over HTTP on a free local port; yields its base URL."""
+    yield from _serve(browser_archive)
+
+
+@pytest.fixture(scope="session")
+def windowed_server(browser_archive):
+    """The same, showing games longer than 20 plies a window of 10 plies at a time (web/games.py)."""
+    yield from _serve(browser_archive, {"DAIKIFU_LONG_GAME": 20, "DAIKIFU_WINDOW": 10})
 
 
 @pytest.fixture(scope="session")

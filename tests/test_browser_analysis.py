@@ -57,6 +57,17 @@ def marked(page, *kinds: str) -> set[str]:
     return set(page.eval_on_selector_all(", ".join(f".analysis-marks .{k}" for k in kinds), MARKS_JS))
 
 
+def stored(db, variant: str, plies: int, min_plies: int = 40):
+    """A stored game of ``variant`` and the rules core's board after its first ``plies`` plies."""
+    gid = a_game(db, variant, min_plies=min_plies)
+    with Archive(db, readonly=True) as a:
+        game = a.load_game(gid)
+    board = game.start_board()
+    for move in game.mainline_moves()[:plies]:
+        board.push(move)
+    return gid, game, board
+
+
 def stops(move) -> list[str]:
     return [square_name(sq) for sq in (*move.kills, move.to_square)]
 
@@ -164,12 +175,7 @@ def test_promotion_is_asked_only_when_both_choices_are_legal(page, live_server):
 
 
 def test_a_line_in_the_game_viewer_steps_copies_and_searches(page, live_server, browser_archive):
-    gid = a_game(browser_archive, "shogi", min_plies=20)
-    with Archive(browser_archive, readonly=True) as a:
-        game = a.load_game(gid)
-    board = game.start_board()
-    for move in game.mainline_moves()[:6]:
-        board.push(move)
+    gid, _, board = stored(browser_archive, "shogi", 6, min_plies=20)
     page.goto(f"{live_server}/games/{gid}?ply=6")
     ready(page)
     # keyboard only: the list of legal moves, arrow keys, Enter
@@ -229,10 +235,7 @@ def test_a_move_on_the_variant_page_and_its_search_link(page, live_server):
 
 
 def test_editor_round_trip_finds_the_games_reaching_the_position(page, live_server, browser_archive):
-    gid = a_game(browser_archive, "shogi", min_plies=20)
-    with Archive(browser_archive, readonly=True) as a:
-        game = a.load_game(gid)
-    board = game.start_board()
+    gid, game, board = stored(browser_archive, "shogi", 0, min_plies=20)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.goto(f"{live_server}/positions?edit=1&variant=shogi")
     until(page, "document.querySelector('#editor-problems').textContent.includes('possible')")
@@ -337,3 +340,26 @@ def _after(board: Board, move) -> str:
     after = board.copy(stack=False)
     after.play(move)
     return after.position()
+
+
+# --- a long game, shown a window of plies at a time ---------------------------------------------
+
+
+def test_analysis_in_the_window_of_a_long_game(page, windowed_server, browser_archive):
+    gid, _, board = stored(browser_archive, "dai-kagamigi", 30)
+    page.goto(f"{windowed_server}/games/{gid}?ply=30")
+    ready(page)
+    page.focus("#analysis-moves")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#move-list .analysis-move")
+    ready(page)
+    played = board.copy(stack=False)
+    played.push(next(m for m, text in notations(board).items()
+                     if text == page.text_content("#move-list .analysis-move")))
+    assert shown(page) == expected(played)
+    href = page.get_attribute("#search-position", "href")  # the analysed position, not a stored ply
+    assert urlencode({"position": played.position()}) in href and "game=" not in href
+    page.keyboard.press("ArrowLeft")
+    until(page, "document.querySelector('#move-list .move.current').dataset.ply == '30'")
+    assert shown(page) == expected(board)

@@ -132,3 +132,20 @@ def test_a_game_with_a_lion_pass_is_written_lishogis_way_and_reads_back():
     assert text.endswith("moves 6f7g6f")
     again = board_from_usi(lion, text)
     assert again.move_stack == moves
+
+
+def test_a_line_with_passes_is_written_so_that_it_reads_back():
+    """Each move of a USI position line is written in its position: a Lion's pass goes through
+    a square it steps to (``6f5e6f``), which is the only way lishogi's reader accepts it."""
+    rng = random.Random(3)
+    board = Board("chu-shogi")
+    moves = []
+    for ply in range(60):
+        legal = board.legal_moves()
+        passes = [m for m in legal if m.is_pass]
+        move = passes[0] if passes and ply % 5 == 0 else rng.choice(legal)
+        moves.append(move)
+        board.push(move)
+    assert any(m.is_pass for m in moves)
+    text = format_usi_position(Board("chu-shogi").rules, None, moves)
+    assert board_from_usi("chu-shogi", text).move_stack == moves

@@ -97,7 +97,7 @@ def move_json(board: Board, move: Move, text: str, after: str | None = None) -> 
     out = {
         "lsn": text,
         "uci": move.uci(),
-        "usi": move_to_usi(board, move),  # the board: a pass is written through a square
+        "usi": move_to_usi(board, move),  # the board: a pass is written through a square, as lishogi does
         "piece": piece,
         "from": None if origin is None else NAME[origin],
         "steps": [NAME[sq] for sq in move.kills],

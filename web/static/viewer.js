@@ -177,7 +177,7 @@
 
   function show() {
     var node = nodes[current];
-    var mainline = current <= data.plies;
+    var mainline = current <= data.plies && !node.a;  // analysis nodes are numbered after the window (long games)
     drawHighlights();
     drawHands();
     Object.keys(moveLinks).forEach(function (key) {
