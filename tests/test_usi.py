@@ -124,6 +124,16 @@ def test_every_legal_move_round_trips(variant):
         board.push(rng.choice(moves))
 
 
+def test_a_game_with_a_lion_pass_is_written_lishogis_way_and_reads_back():
+    board = Board("chu-shogi", "12/12/12/12/12/6+O5/12/12/12/12/12/12 b")
+    lion = board.rules  # written without a board in hand: format_usi_position replays the moves
+    moves = [Move(sq("g7"), sq("g7"))]  # the promoted Kirin passes
+    text = format_usi_position(lion, board.position(), moves)
+    assert text.endswith("moves 6f7g6f")
+    again = board_from_usi(lion, text)
+    assert again.move_stack == moves
+
+
 def test_a_line_with_passes_is_written_so_that_it_reads_back():
     """Each move of a USI position line is written in its position: a Lion's pass goes through
     a square it steps to (``6f5e6f``), which is the only way lishogi's reader accepts it."""
