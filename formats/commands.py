@@ -7,17 +7,24 @@ core (:mod:`daikifu.replay.selfplay`).
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import click
 
 from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, read_bytes, registry, write_bytes as _write
-from daikifu.replay.selfplay import ADJUDICATION_MARGIN, DEFAULT_MAX_PLIES, ENGINES, SelfPlayGame, generate_games
 from daikifu.replay.variant import IncompleteVariantError, VariantError
+
+if TYPE_CHECKING:
+    from daikifu.replay.selfplay import SelfPlayGame
 
 # the registry of formats is light; the Game tree, the readers and the writers are imported where
 # they are used, so that a command's --help loads none of them
 from .reading import FORMATS as REGISTRY
 from .reading import NotARecordError, UnsupportedConversion, read_record, write_record, write_records
+
+# self-play's ply limit, written here so that --help does not load the engine (a test checks that it
+# is replay.selfplay.DEFAULT_MAX_PLIES)
+DEFAULT_MAX_PLIES = 400
 
 FORMATS = ("auto", *REGISTRY)
 WRITTEN = tuple(name for name, f in REGISTRY.items() if f.write is not None)
@@ -219,6 +226,7 @@ def generate_command(ctx, variant, games, seed, output, max_plies, options, as_j
       daikifu generate dai-kagamigi --games 12 --seed 1 -o dai-kagamigi.lsn
       daikifu generate chu-kagamigi --games 3 --json
     """
+    from daikifu.replay.selfplay import ADJUDICATION_MARGIN, ENGINES, generate_games
     v = variant
     try:
         v.require_playable()

@@ -11,18 +11,20 @@ notation, perft and self-play.
 'P-c4'
 """
 
-from .board import FIRST, SECOND, Board, IllegalMoveError, Move, Outcome, Piece
-from .position import PositionError
-from .rules import Ruleset, compile_rules
-from .squares import parse_square, square, square_file, square_name, square_rank
-from .variant import (IncompleteVariantError, OptionSyntaxError, UnknownVariantError, Variant, VariantError,
-                      VariantRegistry, list_variants, load_variant, parse_options)
-from .xbetza import XBetzaError
+import daikifu
 
-__all__ = [
-    "Board", "Move", "Piece", "Outcome", "IllegalMoveError", "FIRST", "SECOND",
-    "PositionError", "Ruleset", "compile_rules",
-    "square", "square_file", "square_rank", "square_name", "parse_square",
-    "Variant", "VariantError", "UnknownVariantError", "IncompleteVariantError", "VariantRegistry",
-    "OptionSyntaxError", "parse_options", "list_variants", "load_variant", "XBetzaError",
-]
+_EXPORTS = {
+    "Board": ".board", "Move": ".board", "Piece": ".board", "Outcome": ".board", "IllegalMoveError": ".board",
+    "FIRST": ".board", "SECOND": ".board",
+    "PositionError": ".position", "Ruleset": ".rules", "compile_rules": ".rules",
+    "square": ".squares", "square_file": ".squares", "square_rank": ".squares", "square_name": ".squares",
+    "parse_square": ".squares",
+    "Variant": ".variant", "VariantError": ".variant", "UnknownVariantError": ".variant",
+    "IncompleteVariantError": ".variant", "VariantRegistry": ".variant", "OptionSyntaxError": ".variant",
+    "parse_options": ".variant", "list_variants": ".variant", "load_variant": ".variant",
+    "XBetzaError": ".xbetza",
+}
+# the names above are imported on first use: a command's --help loads no board and no rules
+__getattr__, __dir__ = daikifu.lazy_exports(__name__, _EXPORTS)
+
+__all__ = list(_EXPORTS)

@@ -9,27 +9,27 @@ from __future__ import annotations
 
 import random
 import time
+from typing import TYPE_CHECKING
 
 import click
 
 from daikifu.clikit import (CONTEXT, VARIANT, echo_json as _echo_json, fail, json_option, option_option,
                             position_option, registry, wrap as _wrap)
 
-from .board import Board, Move
-from .notation import check_moves, notations
-from .perft import perft, route_count
-from .position import PositionError
-from .randomplay import random_game
-from .squares import square_file, square_name, square_rank
-from .usi import UsiError, board_from_usi, looks_like_usi_position
-from .variant import IncompleteVariantError, UnknownVariantError, Variant, VariantError
-from .variant_info import piece_betza, piece_moves, rule_lines, subvariants, variant_json, variant_summary
+# the rules core is imported inside each command: a command's --help loads no board and no rules
+if TYPE_CHECKING:
+    from .board import Board, Move
+    from .variant import Variant
 
 PLAYERS = ("first", "second")
 
 
 def _board(variant: Variant, position: str | None = None, options=()) -> Board:
     """A board for the variant, turning every problem into a one-line click error."""
+    from .board import Board
+    from .position import PositionError
+    from .usi import UsiError, board_from_usi, looks_like_usi_position
+    from .variant import IncompleteVariantError, VariantError
     try:
         variant.require_playable()
     except IncompleteVariantError as exc:
@@ -56,6 +56,7 @@ def _board(variant: Variant, position: str | None = None, options=()) -> Board:
 
 
 def _move_order(board: Board):
+    from .squares import square_file, square_rank
     index = {p.id: p.index for p in board.variant.pieces}
 
     def key(m: Move):
@@ -69,6 +70,7 @@ def _move_order(board: Board):
 
 
 def _sorted_moves(board: Board) -> tuple[list[Move], dict]:
+    from .notation import notations
     legal = board.legal_moves()
     written = notations(board, legal)
     return sorted(legal, key=_move_order(board)), written
@@ -108,6 +110,7 @@ def variants_command(ctx, as_json):
       daikifu variants --json
       daikifu --variants-dir ./my-variants variants
     """
+    from .variant_info import subvariants, variant_summary
     found = registry(ctx).list()
     broken = registry(ctx).errors()
     for error in broken:  # a broken file does not hide the others; say why it was left out
@@ -159,6 +162,7 @@ def variant_show(name: Variant, as_json):
       daikifu variant show "Dai Kagamigi"
       daikifu variant show chu-kagamigi --json
     """
+    from .variant_info import piece_betza, piece_moves, rule_lines, variant_json
     v = name
     if as_json:
         _echo_json(variant_json(v))
@@ -223,6 +227,7 @@ def variant_show(name: Variant, as_json):
 
 
 def _move_json(board: Board, move: Move, written: dict) -> dict:
+    from .squares import square_name
     from .usi import move_to_usi
     return {
         "move": written[move],
@@ -272,6 +277,7 @@ def moves_command(variant, position, options, checks, as_json):
       daikifu moves chu-kagamigi --option forced-promotion=stuck
       daikifu moves chu-shogi -p "startpos moves 6i6h" --check 6d6e --check P-f8 --json
     """
+    from .notation import check_moves
     board = _board(variant, position, options)
     if checks:
         answers = check_moves(board, checks)
@@ -323,6 +329,7 @@ def perft_command(variant, depth, position, options, divide, routes, as_json):
       daikifu perft dai-kagamigi 2 --json
       daikifu perft chu-shogi 1 -p "12/12/12/12/12/12/5N6/12/12/12/12/12 b" --routes
     """
+    from .perft import perft, route_count
     board = _board(variant, position, options)
     start = time.perf_counter()
     split = None
@@ -362,6 +369,7 @@ def perft_command(variant, depth, position, options, divide, routes, as_json):
 
 
 def _default_demo_variant(ctx) -> Variant:
+    from .variant import UnknownVariantError, VariantError
     for name in ("dai-kagamigi", "shogi"):
         try:
             v = registry(ctx).load(name)
@@ -397,6 +405,8 @@ def demo_command(ctx, variant, plies, seed, capture_bias, options, as_json):
       daikifu demo shogi --plies 40 --seed 3
       daikifu demo chu-kagamigi --json
     """
+    from .notation import notations
+    from .randomplay import random_game
     if variant is None:
         variant = _default_demo_variant(ctx)
     board = _board(variant, None, options)

@@ -376,3 +376,9 @@ def test_sample_shogi_file_is_current():
     result = subprocess.run([sys.executable, str(ROOT / "scripts" / "make-sample-data"), "--check", "shogi"],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_generate_commands_ply_limit_is_the_engines():
+    from daikifu.formats import commands
+    from daikifu.replay import selfplay
+    assert commands.DEFAULT_MAX_PLIES == selfplay.DEFAULT_MAX_PLIES
