@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 import click
 
 from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, read_bytes, registry, write_bytes as _write
-from daikifu.replay.variant import IncompleteVariantError, VariantError
 
 if TYPE_CHECKING:
     from daikifu.replay.selfplay import SelfPlayGame
@@ -227,6 +226,7 @@ def generate_command(ctx, variant, games, seed, output, max_plies, options, as_j
       daikifu generate chu-kagamigi --games 3 --json
     """
     from daikifu.replay.selfplay import ADJUDICATION_MARGIN, ENGINES, generate_games
+    from daikifu.replay.variant import IncompleteVariantError, VariantError
     v = variant
     try:
         v.require_playable()
