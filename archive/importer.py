@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from daikifu.formats.game import GameError
+from daikifu.formats.limits import ReadLimits
 from daikifu.formats.lsn import GameBuilder, Visitor, read_games
 from daikifu.formats.reading import NotARecordError, finish_game, read_record, record_text
 from daikifu.replay.variant import VariantRegistry
@@ -287,27 +288,39 @@ def _lsn_records(games, name: str) -> Iterator[Record]:
         yield _record(finish_game(game, name), "lsn", getattr(game, "_hashes", None))
 
 
-def _whole_records(data: bytes, name: str, fmt: str, lenient: bool, variant: str | None,
-                   variants: VariantRegistry | None) -> list[Record]:
+@dataclass(frozen=True)
+class _Reading:
+    """How every file of an import is read (sent to the workers with each task)."""
+
+    lenient: bool = False
+    variant: str | None = None  # the variant of records that name none
+    variants: VariantRegistry | None = None
+    limits: ReadLimits | None = None
+
+    def lsn(self, source, name: str, visitor) -> Iterator:
+        return read_games(source, visitor=visitor, lenient=self.lenient, file=name, default_variant=self.variant,
+                          variants=self.variants, limits=self.limits)
+
+
+def _whole_records(data: bytes, name: str, fmt: str, how: _Reading) -> list[Record]:
     """The records of a file read whole (every format but LSN, which is streamed)."""
-    return [_record(g, fmt) for g in read_record(data, name=name, fmt=fmt, lenient=lenient, variant=variant,
-                                                 variants=variants)]
+    return [_record(g, fmt) for g in read_record(data, name=name, fmt=fmt, lenient=how.lenient, variant=how.variant,
+                                                 variants=how.variants, limits=how.limits)]
 
 
 def _work(task):
     """In a worker: read the games of one task, return (task number, records, problems)."""
-    kind, name, lenient, payload, variant, variants = task[1], task[2], task[3], task[4], task[7], task[8]
+    kind, name, payload, how = task[1], task[2], task[3], task[6]
     if kind != "lsn":
         if isinstance(payload, str):
             try:
                 payload = Path(payload).read_bytes()
             except OSError as exc:
                 return task[0], None, [f"cannot read: {exc.strerror}"]
-        return task[0], _whole_records(payload, name, kind, lenient, variant, variants), []
+        return task[0], _whole_records(payload, name, kind, how), []
     records = []
     for number, line, source in payload:
-        games = list(read_games(source, visitor=_HashingBuilder, lenient=lenient, file=name,
-                                default_variant=variant, variants=variants))
+        games = list(how.lsn(source, name, _HashingBuilder))
         for game in games:
             shift = line - 1
             for e in game.errors:
@@ -472,7 +485,8 @@ def import_records(archive: Archive, records: Iterable[Record], name: str, fmt: 
 def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient: bool = False,
                  skip_invalid: bool = False, progress: Callable[[int, int], None] | None = None,
                  commit_seconds: float | None = None, fmt: str | None = None,
-                 variant: str | None = None, variants: VariantRegistry | None = None) -> ImportSummary:
+                 variant: str | None = None, variants: VariantRegistry | None = None,
+                 limits: ReadLimits | None = None) -> ImportSummary:
     """Import every game of ``paths`` (files, directories walked recursively, ``-`` for standard
     input) into ``archive``; returns an :class:`ImportSummary`.
 
@@ -484,12 +498,14 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
     ``$DAIKIFU_COMMIT_SECONDS``, else :data:`COMMIT_SECONDS`) is the longest time between commits;
     ``fmt`` names the format of every file (default: found by content); ``variant`` is the variant
     of records that name none; ``variants`` is where variant names are looked up, in this process
-    and in the workers (default: the archive's, ``archive.variants``).
+    and in the workers (default: the archive's, ``archive.variants``); ``limits`` bounds what the
+    readers accept (:class:`~daikifu.formats.limits.ReadLimits`; a game over a limit is an invalid
+    game with a located error).
 
     Raises :class:`FileNotFoundError` before anything is done if a path does not exist, and
     :class:`ImportInterrupted` (a KeyboardInterrupt) on Ctrl-C, after committing what was read.
     """
-    variants = variants or archive.variants
+    how = _Reading(lenient, variant, variants or archive.variants, limits)
     paths = list(paths)
     for p in paths:
         if p != "-" and not os.path.exists(p):
@@ -516,9 +532,9 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
         with interrupt, archive.transaction():
             try:
                 if summary.jobs == 1:
-                    _import_serial(paths, (lenient, fmt, variant, variants), writer, summary, report, state)
+                    _import_serial(paths, fmt, how, writer, summary, report, state)
                 else:
-                    _import_parallel(paths, (lenient, fmt, variant, variants), writer, summary, report, state, summary.jobs)
+                    _import_parallel(paths, fmt, how, writer, summary, report, state, summary.jobs)
             except KeyboardInterrupt:
                 summary.interrupted = True
                 writer.save_counts()
@@ -533,8 +549,7 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
     return summary
 
 
-def _import_serial(paths, opts, writer: _Writer, summary, report, state):
-    lenient, override, variant, variants = opts
+def _import_serial(paths, override, how: _Reading, writer: _Writer, summary, report, state):
     for path, fmt, head, fh, size in _plan(paths, summary, override):
         name = path
         try:
@@ -542,13 +557,12 @@ def _import_serial(paths, opts, writer: _Writer, summary, report, state):
             _REPLACED[0] = 0
             if fmt != "lsn":
                 data = head + fh.read()
-                for rec in _whole_records(data, name, fmt, lenient, variant, variants):
+                for rec in _whole_records(data, name, fmt, how):
                     writer.store(rec)
                 report(len(data))
             else:
                 raw = _Prepended(head, fh)
-                for rec in _lsn_records(read_games(_text(raw), visitor=_HashingBuilder, lenient=lenient,
-                                                   file=name, default_variant=variant, variants=variants), name):
+                for rec in _lsn_records(how.lsn(_text(raw), name, _HashingBuilder), name):
                     writer.store(rec)
                     report(raw.consumed)
                 report(raw.consumed)
@@ -563,12 +577,11 @@ def _import_serial(paths, opts, writer: _Writer, summary, report, state):
         state["base"] += size or 0
 
 
-def _tasks(paths, opts, summary, files: list, report, state) -> Iterator[tuple]:
-    """Tasks for the workers: (number, kind, name, lenient, payload, file index, last of its file,
-    variant, variant registry).
+def _tasks(paths, override, how: _Reading, summary, files: list, report, state) -> Iterator[tuple]:
+    """Tasks for the workers: (number, kind, name, payload, file index, last of its file, how to
+    read it).
 
     ``files`` receives [name, format, replaced bytes] of each file as it is reached."""
-    lenient, override, variant, variants = opts
     number = 0
     for path, fmt, head, fh, size in _plan(paths, summary, override):
         index = len(files)
@@ -577,7 +590,7 @@ def _tasks(paths, opts, summary, files: list, report, state) -> Iterator[tuple]:
         try:
             if fmt != "lsn":
                 payload = path if path != "-" else head + fh.read()
-                yield (number, fmt, path, lenient, payload, index, True, variant, variants)
+                yield (number, fmt, path, payload, index, True, how)
                 number += 1
                 continue
             raw = _Prepended(head, fh)
@@ -586,12 +599,12 @@ def _tasks(paths, opts, summary, files: list, report, state) -> Iterator[tuple]:
                 chunk.append(item)
                 chars += len(item[2])
                 if chars >= CHUNK_CHARS:
-                    yield (number, "lsn", path, lenient, chunk, index, False, variant, variants)
+                    yield (number, "lsn", path, chunk, index, False, how)
                     number += 1
                     chunk, chars = [], 0
                     report(raw.consumed)
             files[index][2] = _REPLACED[0]
-            yield (number, "lsn", path, lenient, chunk, index, True, variant, variants)
+            yield (number, "lsn", path, chunk, index, True, how)
             number += 1
         finally:
             if fh is not sys.stdin.buffer:
@@ -599,14 +612,14 @@ def _tasks(paths, opts, summary, files: list, report, state) -> Iterator[tuple]:
             state["base"] += size or 0
 
 
-def _import_parallel(paths, opts, writer: _Writer, summary, report, state, jobs: int):
+def _import_parallel(paths, override, how: _Reading, writer: _Writer, summary, report, state, jobs: int):
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     files: list = []
     pool = ctx.Pool(jobs, initializer=_worker_init)
     try:
         pending: deque = deque()
-        tasks = _tasks(paths, opts, summary, files, report, state)
+        tasks = _tasks(paths, override, how, summary, files, report, state)
         window = jobs * 3
         current = None
         exhausted = False
@@ -616,7 +629,7 @@ def _import_parallel(paths, opts, writer: _Writer, summary, report, state, jobs:
                 if task is None:
                     exhausted = True
                     break
-                pending.append((task[5], task[6], pool.apply_async(_work, (task,))))
+                pending.append((task[4], task[5], pool.apply_async(_work, (task,))))
             if not pending:
                 break
             index, last, result = pending.popleft()

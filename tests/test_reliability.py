@@ -257,6 +257,19 @@ def test_validate_limits_are_set_on_the_command_line(tmp_path):
     assert bad.exit_code == 2 and "unknown limit 'size'" in bad.output
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_import_limits_are_set_on_the_command_line(tmp_path, jobs):
+    path = tmp_path / "comment.lsn"
+    path.write_text(games_of("1. P-c4 {a comment of thirty characters} *", "1. P-g4 *"), encoding="utf-8")
+    db = str(tmp_path / "games.db")
+    result = _cli("import", str(path), "--db", db, "--jobs", jobs, "--json", "--limit", "comment=20")
+    summary = json.loads(result.output)
+    assert (summary["imported"], summary["invalid"]) == (1, 1)  # the other game is stored all the same
+    (error,) = summary["errors"]
+    assert "over the limit of 20" in error["message"] and error["line"] == 4 and error["game"] == 1
+    assert _cli("import", str(path), "--db", db, "--limit", "size=5").exit_code == 2
+
+
 @pytest.mark.slow
 def test_validate_holds_one_game_at_a_time(tmp_path):
     """Memory of validate grows with the number of games only by their small verdicts (it held
