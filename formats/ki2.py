@@ -372,19 +372,8 @@ def read_ki2(data: bytes | str, *, source: str | None = None, variant=None, leni
     """Read a KI2 record into a list of games (a KI2 file holds one game), as
     :func:`formats.kif.read_kif` reads KIF: problems are recorded in ``game.errors``; input that is
     not a record raises :class:`~formats.kif.KifError`."""
-    from .kif import _decode
-    text, _encoding, replaced = _decode(data)
-    try:
-        game = _Ki2Reader(text, source, variant, lenient, replaced, variants).read()
-        if replaced:  # bytes given here, not through the pipeline: its warnings, one per line
-            from .reading import finish_game
-            finish_game(game, source)
-        return [game]
-    except KifError:
-        raise
-    except Exception as exc:  # pragma: no cover - a bug: report it as a reading error, never crash
-        from .game import GameError
-        raise KifError(GameError(f"internal error while reading KI2: {exc!r}", file=source)) from exc
+    from .kif import read_with
+    return read_with(_Ki2Reader, "KI2", data, source, variant, lenient, variants)
 
 
 # --- writing -------------------------------------------------------------------------------------

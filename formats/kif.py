@@ -1126,9 +1126,15 @@ def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Var
     Problems are recorded in ``game.errors`` (see the module documentation); input that is not KIF
     raises :class:`KifError`.  No other exception escapes.
     """
+    return read_with(_Reader, "KIF", data, source, variant, lenient, variants)
+
+
+def read_with(reader: type, title: str, data: bytes | str, source, variant, lenient: bool, variants) -> list[Game]:
+    """The one game of a KIF-family record read by ``reader`` (:class:`_Reader` or KI2's): bytes
+    decoded by the pipeline's policy, and no exception but :class:`KifError` escaping."""
     try:
         text, _encoding, replaced = _decode(data)
-        game = _Reader(text, source, variant, lenient, replaced, variants).read()
+        game = reader(text, source, variant, lenient, replaced, variants).read()
         if replaced:  # bytes given here, not through the pipeline: its warnings, one per line
             from .reading import finish_game
             finish_game(game, source)
@@ -1138,7 +1144,7 @@ def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Var
     except RecursionError as exc:  # pragma: no cover - the reader does not recurse
         raise KifError(GameError(f"record too deeply nested: {exc}", file=source)) from exc
     except Exception as exc:  # pragma: no cover - a bug: report it as a reading error, never crash
-        raise KifError(GameError(f"internal error while reading KIF: {exc!r}", file=source)) from exc
+        raise KifError(GameError(f"internal error while reading {title}: {exc!r}", file=source)) from exc
 
 
 def looks_like_kif(data: bytes | str) -> bool:
