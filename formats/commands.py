@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 # the registry of formats is light; the Game tree, the readers and the writers are imported where
 # they are used, so that a command's --help loads none of them
 from .reading import FORMATS as REGISTRY
-from .reading import NotARecordError, UnsupportedConversion, read_record, write_record, write_records
+from .reading import NotARecordError, UnsupportedConversion, read_record, setup_dir_of, write_record, write_records
 
 # self-play's ply limit, written here so that --help does not load the engine (a test checks that it
 # is replay.selfplay.DEFAULT_MAX_PLIES)
@@ -34,13 +34,34 @@ def _slug(variant) -> str | None:
     return variant.slug if variant is not None else None
 
 
-def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None, limits=None, variants=None):
+def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None, limits=None, variants=None,
+                 setup=None):
     """Every game of a file, one at a time, through the reading pipeline (a file of any number of
-    games holds one game in memory at a time)."""
+    games holds one game in memory at a time); a setup file the record names is looked for beside
+    it, and ``setup`` (:class:`~daikifu.formats.csg.SetupFile`) overrides it."""
     data = read_bytes(path)
     name = "<stdin>" if path == "-" else path
     return read_record(data, name=name, fmt=None if fmt == "auto" else fmt, variant=_slug(variant), lenient=lenient,
-                       limits=limits, variants=variants)
+                       limits=limits, variants=variants, setup=setup, setup_dir=setup_dir_of(path))
+
+
+class SetupParam(click.ParamType):
+    """A Chu Shogi server setup file (``.fsy``), read when given."""
+
+    name = "FILE"
+
+    def convert(self, value, param, ctx):
+        from .csg import load_setup
+        try:
+            return load_setup(value)
+        except OSError as exc:
+            self.fail(f"{value}: {exc.strerror or exc}", param, ctx)
+
+
+setup_option = click.option(
+    "--setup", type=SetupParam(), default=None,
+    help="The setup of Chu Shogi server records (.csg): a .fsy file, used instead of the one the "
+         "record names (which is looked for beside the record; else the server's setups are known).")
 
 
 class LimitParam(click.ParamType):
@@ -78,9 +99,10 @@ _variant_option = click.option(
 @_variant_option
 @click.option("--lenient", is_flag=True, help="Keep the moves before a bad one and flag the game instead of rejecting it.")
 @limit_option
+@setup_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list with one object per game.")
 @click.pass_context
-def validate_command(ctx, files, fmt, variant, lenient, limits, as_json):
+def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
     """Replay every game of FILES through the rules and report the first bad move of each.
 
     FILES may be LSN, KIF, KI2, CSA, JKF or USI records (recognised by content).  Exit status 0
@@ -102,7 +124,7 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, as_json):
     verdicts, not_records = [], []  # small dicts: the games are read one at a time and let go
     for path in files:
         try:
-            for game in read_records(path, fmt, lenient, variant, read_limits, registry(ctx)):
+            for game in read_records(path, fmt, lenient, variant, read_limits, registry(ctx), setup):
                 verdicts.append(verdict(game, path))
         except NotARecordError as exc:
             not_records.append((path, str(exc)))
@@ -133,9 +155,10 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, as_json):
                    "file, a name with {n} makes one file per game: games-{n}.kif.")
 @click.option("--encoding", type=click.Choice(("utf-8", "cp932")), default="utf-8", show_default=True,
               help="Encoding of KIF, KI2 and CSA output (cp932 = Shift-JIS, the classic .kif).")
+@setup_option
 @click.option("--json", "as_json", is_flag=True, help="The same as --to json.")
 @click.pass_context
-def convert_command(ctx, file, target, fmt, variant, output, encoding, as_json):
+def convert_command(ctx, file, target, fmt, variant, output, encoding, setup, as_json):
     """Read the games of FILE and write them as LSN, KIF, KI2, CSA, JKF, USI or JSON.
 
     Every format daikifu reads can be converted to every format that can hold the game (CSA, KI2
@@ -156,7 +179,7 @@ def convert_command(ctx, file, target, fmt, variant, output, encoding, as_json):
     if target is None:
         raise click.UsageError("say which format to write: --to " + ", --to ".join(WRITTEN) + " (or --json)")
     try:
-        games = list(read_records(file, fmt, False, variant, variants=registry(ctx)))
+        games = list(read_records(file, fmt, False, variant, variants=registry(ctx), setup=setup))
     except NotARecordError as exc:
         raise fail(str(exc)) from None
     for g in games:

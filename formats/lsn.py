@@ -32,6 +32,7 @@ from daikifu.replay import (Board, IncompleteVariantError, OptionSyntaxError, Un
                             VariantRegistry, parse_options)
 from daikifu.replay.position import PositionError
 
+from .dialects import find_dialect
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode
 from daikifu.replay.notation import NotationError, move_notation, parse_move
@@ -662,7 +663,6 @@ def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits,
                     name = _read_tag_name(name)
                     headers.append((name, _unescape(value)))
                     places.setdefault(_COLOUR_TAGS.get(name, name), (line_no, column))
-                    visitor.visit_header(*headers[-1])
                 if pos < len(raw) and raw[pos] != ";":  # (a ';' comment after the tags is dropped)
                     if raw[pos] == "[":
                         tag_errors.append((f"malformed tag pair {raw[pos:pos + 40].rstrip()!r}", line_no, pos + 1))
@@ -677,6 +677,11 @@ def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits,
     if overflow is not None:
         fatal.append((f"the game is longer than the limit of {limits.max_record} characters",
                       overflow, 1))
+    dialect = find_dialect(headers) if headers else None  # another program's PGN (formats/dialects.py)
+    if dialect is not None:
+        headers = dialect.tags(headers)
+    for header in headers:
+        visitor.visit_header(*header)
     if isinstance(visitor, GameBuilder):
         visitor.places = places
     game = visitor.end_headers()
@@ -694,6 +699,8 @@ def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits,
         game.source_file = file
     ctx = _Context(visitor, game, lenient, file, number, limits)
     ctx.until_ply = until_ply
+    if dialect is not None:
+        ctx.parse_move = dialect.parse_move
     for message, line, column in fatal:
         ctx.error(message, line, column, expected="a game within the reader's limits (--limit record=N or line=N raises them)",
                   ply=False, kind="error")
@@ -740,6 +747,7 @@ class _Context:
         self.dropped = False
         self.result = None
         self.result_at = (None, None)
+        self.parse_move = parse_move  # a dialect's (formats/dialects.py) for other programs' PGN
 
     def error(self, message, line, column, move=None, expected=None, suggestions=(), ply=True, kind=None):
         err = GameError(message, file=self.file, game=self.number, line=line, column=column,
@@ -948,7 +956,7 @@ class _Context:
             tok = g.group(1)
             nags.insert(0, _GLYPHS[g.group(2)])
         try:
-            move = parse_move(self.board, tok)
+            move = self.parse_move(self.board, tok)
         except NotationError as exc:
             self.error(exc.reason, line, column, move=tok, expected=exc.expected, suggestions=exc.suggestions)
             self._failed()
