@@ -105,7 +105,8 @@ _variant_option = click.option(
 def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
     """Replay every game of FILES through the rules and report the first bad move of each.
 
-    FILES may be LSN, KIF, KI2, CSA, JKF or USI records (recognised by content).  Exit status 0
+    FILES may be LSN (also ChuShogiLite's and Jocly's PGN), KIF, KI2, CSA, JKF, USI or Chu Shogi
+    server (.csg) records (recognised by content).  Exit status 0
     when every game is valid, 1 otherwise, 2 when a file is no record in a format daikifu reads.
     Each error names the file, game, line, column, ply and move text, says what was expected and
     suggests legal moves.
