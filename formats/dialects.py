@@ -5,8 +5,9 @@ Both are PGN-shaped, with algebraic squares as LSN writes them (file ``a`` on th
 left, rank 1 on the first player's side), so the LSN reader reads them; a dialect, recognised from
 a game's tags (:func:`find_dialect`), only changes what differs:
 
-**ChuShogiLite** (the applet's PGN export, and Tabulon's; recognised by ``[Variant "chu"]`` or a
-``Site``/``Event`` naming ChuShogiLite):
+**ChuShogiLite** (the applet's PGN export, and Tabulon's; recognised by ``[Variant "chu"]``, a
+``Site``/``Event`` naming ChuShogiLite, or a ``[FEN]`` with chess's move counters, five or six
+fields, which no position string has):
 
 * ``[FEN "7+v1tfl/... w - 0 1"]``: lishogi's letters, but ``w`` means the upper-case side (the first
   player) moves, as in chess (four or five fields: board, side, the square of the last Lion
@@ -14,7 +15,8 @@ a game's tags (:func:`find_dialect`), only changes what differs:
 * pieces by their one-letter FEN names (``Q`` Free King, ``O`` Kirin, ``+D`` Soaring Eagle ...),
   which are aliases of ``chu-shogi.toml``;
 * a two-step move lists its squares with a comma, ``x`` before them when either step captures:
-  ``+Dxj10,i11``, ``+Oxg11,g10``; ``+`` after a move promotes, ``=`` declines.
+  ``+Dxj10,i11``, ``+Oxg11,g10``, ``Nxe5,e4`` (igui: back to the start square), ``Nf5,e4`` (a
+  pass); ``+`` after a move promotes, ``=`` declines.
 
 **Jocly** (``[JoclyGame "chu-shogi"]`` names the variant; its ``chu-shogi-model.js``): moves from
 square to square with Jocly's piece abbreviation in front (``LNg10-f8``; none for a Pawn:
@@ -90,17 +92,29 @@ class Dialect:
             raise NotationError(text, exc.reason, exc.expected, exc.suggestions) from None
 
 
+def _piece(board: Board, square: str):
+    try:
+        return board.piece_at(parse_square(square, board.rules.files, board.rules.ranks))
+    except ValueError:
+        return None
+
+
+def _own(board: Board, square: str) -> bool:
+    piece = _piece(board, square)
+    return piece is not None and piece.colour == board.turn
+
+
 def _leg(board: Board, square: str) -> str:
     """``x`` before a square that holds an opponent's piece (a capture), ``-`` before another (an
     empty square, or the mover's own start square when the move returns to it)."""
-    try:
-        piece = board.piece_at(parse_square(square, board.rules.files, board.rules.ranks))
-    except ValueError:
-        piece = None
+    piece = _piece(board, square)
     return ("x" if piece is not None and piece.colour != board.turn else "-") + square
 
 
-_CSL_DOUBLE = re.compile(rf"(?P<head>.*?)x?(?P<mid>{_SQUARE}),(?P<to>{_SQUARE})(?P<tail>[+=]?)\Z")
+# the piece, then the origin's file or rank or both when two pieces could move ("x" is no file of
+# Chu's 12x12 board: it is the capture mark)
+_CSL_DOUBLE = re.compile(rf"(?P<piece>\+?[A-Z])(?P<which>[a-wyz]?\d*)x?(?P<mid>{_SQUARE}),(?P<to>{_SQUARE})"
+                         r"(?P<tail>[+=]?)\Z")
 
 
 class ChuShogiLite(Dialect):
@@ -110,9 +124,13 @@ class ChuShogiLite(Dialect):
         m = _CSL_DOUBLE.match(text)
         if m is None:
             return None
-        # both steps get their own mark from the board: the first square is always passed over
-        # (a capture, or a step to an empty square), the second is the destination
-        return m.group("head") + _leg(board, m.group("mid")) + _leg(board, m.group("to")) + m.group("tail")
+        # both steps get their own mark from the board: the first square is passed over (a
+        # capture, or a step to an empty square), the second is the destination
+        head = m.group("piece") + m.group("which")
+        to = _leg(board, m.group("to"))
+        if to[0] == "-" and _own(board, m.group("to")):  # back to its start (igui, or a pass):
+            head = m.group("piece") + m.group("to")  # LSN writes the origin of such a move
+        return head + _leg(board, m.group("mid")) + to + m.group("tail")
 
 
 # Jocly's chu-shogi abbreviations that are not daikifu's IDs or aliases (chu-shogi-model.js)
@@ -161,6 +179,8 @@ def find_dialect(headers: list) -> Dialect | None:
     named = " ".join(values.get(k, "") for k in ("Site", "Event")).lower().replace(" ", "")
     if values.get("Variant", "").strip().lower() == "chu" or any(s in named for s in _CSL_SITES):
         return ChuShogiLite()
+    if "SFEN" not in values and len(values.get("FEN", "").split()) in (5, 6):
+        return ChuShogiLite()  # chess's move counters: a PGN FEN, where "w" is the first player
     return None
 
 

@@ -267,6 +267,26 @@ def test_a_bad_chushogilite_move_is_reported_as_written():
     assert "+DKxj10-i11" in error.suggestions
 
 
+def test_chushogilite_igui_and_pass_return_to_the_start_square():
+    text = ('[Variant "chu"]\n[FEN "k11/12/12/12/12/12/12/4p7/4N7/12/12/11K w - 0 1"]\n\n'
+            '1. Nxe5,e4 Kb12 2. Nf5,e4 *\n')
+    [game] = list(read_record(text.encode(), name="lion.pgn"))
+    assert game.valid, [str(e) for e in game.errors]
+    igui, _, lion_pass = game.mainline_moves()
+    board = game.start_board()
+    e4, e5 = parse_usi_square(board, "8i"), parse_usi_square(board, "8h")
+    assert (igui.from_square, igui.to_square, igui.kills) == (e4, e4, (e5,))
+    assert lion_pass.is_pass and lion_pass.from_square == e4
+
+
+def test_a_fen_with_chess_counters_is_read_as_the_pgn_writers_write_it():
+    board = "k11/12/12/12/12/12/12/12/12/12/12/11K"
+    for fen, turn in ((f"{board} w - 0 1", 0), (f"{board} b - 0 1", 1), (f"{board} w - - 0 1", 0),
+                      (f"{board} w - 1", 1)):  # four fields: a position string, "w" the second player
+        [game] = list(read_record(f'[Variant "chu-shogi"]\n[FEN "{fen}"]\n\n*\n'.encode(), name="f.lsn"))
+        assert game.valid and game.start_board().turn == turn, fen
+
+
 # --- Jocly's PJN ---------------------------------------------------------------------------------
 
 
