@@ -159,6 +159,16 @@ def sniff(head: bytes, name: str | None = None) -> str | None:
         return None
 
 
+def _not_a_record(head: bytes, name: str) -> str:
+    """Why a file that :func:`sniff` found no format in is not read ("not a record ...", or what it
+    is: a Chu Shogi server setup)."""
+    try:
+        record_text(head, name=name)
+    except NotARecordError as exc:
+        return exc.reason
+    return NotARecordError(name).reason
+
+
 def _expand(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
     """(path, named) for every file: named files as given, directories walked recursively (hidden
     files and directories left out), in sorted order."""
@@ -457,8 +467,8 @@ def _plan(paths, summary: ImportSummary, fmt: str | None = None):
         if found is None:
             if fh is not sys.stdin.buffer:
                 fh.close()
-            if named:  # said in the summary: the user asked for this file
-                summary.files.append(FileSummary(file=path, error=NotARecordError(path).reason, finished=True))
+            if named:  # said in the summary: the user asked for this file (and what it is, if known)
+                summary.files.append(FileSummary(file=path, error=_not_a_record(head, path), finished=True))
             else:
                 summary.skipped.append(path)
             continue

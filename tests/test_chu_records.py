@@ -230,6 +230,8 @@ def test_setup_option_overrides_the_named_setup(tmp_path):
     assert result.exit_code == 0 and json.loads(result.output)["imported"] == 1, result.output
     result = runner.invoke(main, ["import", "--db", str(tmp_path / "b.db"), "--json", str(path)])
     assert json.loads(result.output)["invalid"] == 1
+    result = runner.invoke(main, ["import", "--db", db, "--json", fk])
+    assert json.loads(result.output)["files"][0]["error"] == FSY_KIND
     result = runner.invoke(main, ["validate", "--setup", str(tmp_path / "none.fsy"), str(path)])
     assert result.exit_code == 2 and "none.fsy" in result.output
 
