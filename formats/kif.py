@@ -21,8 +21,11 @@ Writing
     parentheses, ``同　`` for recaptures, ``成``/``不成`` where there was a choice, ``打`` for drops,
     times, ``*`` comments, the ending (``投了`` ...) with its ``まで`` line, and ``変化：N手`` blocks.
 
-The variants other than shogi use the same layout with the variant's kanji (else its piece IDs)
-and, on boards larger than 9x9, algebraic squares; ``docs/kif.md`` describes it with examples.
+Chu Shogi is read and written in lishogi's dialect (``   1手目   7八歩兵 （←7九）``, a Lion's
+double move on two lines ``一歩目``/``二歩目``, lishogi's 12x12 diagram, no variant line: a record
+naming no variant is Chu Shogi when its diagram has 12 ranks or its moves are written so); the
+other variants use the same layout as shogi with the variant's kanji (else its piece IDs) and, on
+boards larger than 9x9, algebraic squares; ``docs/kif.md`` describes both with examples.
 
 Times are kept in the move's comment as ``[%emt H:MM:SS]`` (the time the move took); the running
 total of the KIF time column is recomputed when writing (``[%kiftotal H:MM:SS]`` is added only
@@ -1322,7 +1325,8 @@ def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Var
              lenient: bool = False, variants: VariantRegistry | None = None) -> list[Game]:
     """Read a KIF file (bytes or text) into a list of games (a KIF file holds one game).
 
-    ``variant`` names the variant when the file does not (a ``変種：`` line); shogi by default.
+    ``variant`` names the variant when the file does not (a ``変種：`` line); by default shogi, or
+    Chu Shogi for a record with a 12-rank diagram or lishogi's Chu move lines.
     Names are looked up in ``variants`` (default: the bundled variants and ``DAIKIFU_VARIANTS``).
     Problems are recorded in ``game.errors`` (see the module documentation); input that is not KIF
     raises :class:`KifError`.  No other exception escapes.

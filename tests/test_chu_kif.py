@@ -241,3 +241,40 @@ def test_a_chu_game_without_moves_keeps_its_variant():
 def test_shogi_kif_is_still_read_as_shogi():
     game = read_one("手合割：平手\n手数----指手--\n   1 ７六歩(77)\n".encode(), "s.kif")
     assert game.valid and game.variant.slug == "shogi"
+
+
+# A record written by hand in the shape of lishogi's game download (scalashogi's KifModel.render:
+# the header tags it writes, no 手合割 for the standard array, "{ply:>4}手目" and three spaces, the
+# time column "   (MM:SS/HH:MM:SS)", a Lion's two steps, the ending as a numbered line)
+LISHOGI_DOWNLOAD = """開始日時：2024/03/01 10:00:00
+棋戦：Rated Chushogi game
+場所：https://lishogi.org/AbCdEfGh
+持ち時間：10分+10秒
+先手：alice
+後手：bob
+手数----指手---------消費時間--
+   1手目   7八歩兵 （←7九）   (00:03/00:00:03)
+   2手目   7五獅子 （←6三）   (00:02/00:00:02)
+   3手目   6八獅子 （←7十）   (00:04/00:00:07)
+   4手目   7七獅子 （←7五）   (00:05/00:00:07)
+   5手目一歩目 仝獅子 （←6八）
+   5手目二歩目 6八獅子（居食い） （←7七）   (00:01/00:00:08)
+   6手目   投了
+"""
+
+
+def test_a_lishogi_download_reads_with_its_tags_times_and_result():
+    game = read_one(LISHOGI_DOWNLOAD.encode(), "lishogi.kif")
+    assert game.valid, [str(e) for e in game.errors]
+    # the moves, translated by hand: file number and rank letter (七 = g), 仝 the previous square
+    assert usi_moves(game) == ["7i7h", "6c7e", "7j6h", "7e7g", "6h7g6h"]
+    assert game.result == "1-0" and game.headers["Termination"] == "resignation"
+    assert (game.headers["Sente"], game.headers["Gote"], game.headers["Site"]) == (
+        "alice", "bob", "https://lishogi.org/AbCdEfGh")
+    assert game.headers["Date"] == "2024.03.01"
+    assert list(game.mainline())[4].comment.startswith("[%emt 0:00:01]")
+    # and written back as lishogi wrote it
+    written = write_record(game, "kif").decode("utf-8").splitlines()
+    assert [line for line in written if "手目" in line] == [line for line in LISHOGI_DOWNLOAD.splitlines()
+                                                          if "手目" in line]
+    assert sorted(LISHOGI_DOWNLOAD.splitlines()[:6]) == sorted(line for line in written if "：" in line)
