@@ -51,6 +51,7 @@ from daikifu.replay.position import format_position
 from daikifu.replay.squares import square
 from daikifu.replay.usi import UsiError, parse_usi_square, usi_square
 
+from .detection import CSG_HEADER_LINES, CSG_LEG_RE, CSG_MOVE_RE, FSY_KIND, looks_like_csg, looks_like_fsy
 from .game import GameError
 from .playback import MoveTextError, RawGame, RawMove, play
 
@@ -58,7 +59,7 @@ __all__ = ["read_csg", "looks_like_csg", "looks_like_fsy", "read_fsy", "load_set
            "SERVER_SETUPS", "SETUPS", "FSY_KIND"]
 
 VARIANT = "chu-shogi"
-HEADER_LINES = 10
+HEADER_LINES = CSG_HEADER_LINES
 # The server's setups: the setup file its records name (line 2), the handicap name (line 3), the
 # server's .fsy file for it (its src/Handicaps.idr), and the value of chu-shogi's option "setup".
 SERVER_SETUPS = (
@@ -70,12 +71,8 @@ SERVER_SETUPS = (
 SETUPS = {data: option for data, _name, _fsy, option in SERVER_SETUPS}  # setup file -> option "setup"
 _HANDICAPS = {name: option for _data, name, _fsy, option in SERVER_SETUPS}
 _SERVER_FILES = {key: fsy for data, name, fsy, _option in SERVER_SETUPS for key in (data, name)}
-FSY_KIND = "a Chu Shogi server setup (.fsy), not a game record"  # what validate says of a .fsy file
-_SQ = r"\d{1,2}[a-l]"
-_MOVE_RE = re.compile(rf"\s*(?P<number>\d+)\s+(?P<piece>\+?[A-Za-z]{{1,2}})\s+(?P<origin>{_SQ})"
-                      rf"(?P<legs>(?:\s+(?:x!|x|-)\s+{_SQ})+)(?:\s+(?P<promo>[+=]))?\s*\Z")
-_LEG_RE = re.compile(rf"(x!|x|-)\s+({_SQ})")
-_FSY_RE = re.compile(r"\s*/(?:[^/\s]*/){11}[^/\s]*/?\s*\Z")
+_MOVE_RE = CSG_MOVE_RE
+_LEG_RE = CSG_LEG_RE
 _FSY_ITEM_RE = re.compile(r"(\d+)\Z|(\+)?(=)?([A-Za-z]{1,2})\Z")
 
 
@@ -100,15 +97,6 @@ def load_setup(path: str) -> SetupFile:
     """The setup file at ``path`` (``OSError`` if it cannot be read)."""
     with open(path, encoding="ascii", errors="replace") as fh:
         return SetupFile(path, fh.read(4096))
-
-
-def looks_like_fsy(head: str) -> bool:
-    """Twelve ranks between slashes, each of comma-separated items (``/L,FL,C,.../``).
-
-    >>> looks_like_fsy("/L,FL,C/12/" * 6), looks_like_fsy("[Event \\"x\\"]")
-    (False, False)
-    """
-    return _FSY_RE.match(head) is not None and "," in head
 
 
 def read_fsy(text: str, variants: VariantRegistry | None = None) -> str:
@@ -157,12 +145,6 @@ def read_fsy(text: str, variants: VariantRegistry | None = None) -> str:
     hands = [[0] * (len(variant.pieces) + 1) for _ in (0, 1)]
     return format_position(variant, lambda f, r: pieces.get(square(f, r)), hands, turn, 1)
 
-
-def looks_like_csg(head: str) -> bool:
-    """A version number, a setup file name ending in ``.data``, and a move line ``0 P 1a - 1a``."""
-    lines = head.splitlines()
-    return (len(lines) > HEADER_LINES and lines[0].strip().isdigit() and lines[1].strip().endswith(".data")
-            and any(_MOVE_RE.match(line) for line in lines[HEADER_LINES:HEADER_LINES + 3]))
 
 
 def _reader(m: re.Match):

@@ -5,13 +5,13 @@ PJN and ChuShogiLite's KIF (``tests/data/real/chu/``).
 The acceptance test reads every file of that folder the way ``daikifu validate`` reads it (the
 command's own reading function, and once through the command itself) and checks the ply counts of
 ``tests/data/real/MANIFEST.md``, parsed from the MANIFEST (hist5 has 343 plies: its last move line
-is numbered 172 and both sides moved at 172).
+is numbered 172 and both sides moved at 172).  The KIF records' own tests are in
+``tests/test_chu_kif.py``.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from pathlib import Path
 
@@ -24,66 +24,45 @@ from daikifu.formats.csg import FSY_KIND, SetupFile, read_csg, read_fsy
 from daikifu.formats.reading import NotARecordError, detect_format, read_record
 from daikifu.replay import Board, VariantRegistry, compile_rules
 from daikifu.replay.usi import parse_usi_square
+from manifest_support import REAL, manifest
 
-REAL = Path(__file__).parent / "data" / "real"
 CHU = REAL / "chu"
-KIF_PENDING = "ChuShogiLite's 12x12 KIF (kanji ranks, 2-char promoted names) is read by formats/kif.py on another branch"
-
-
-def _manifest() -> dict[str, str]:
-    """File name -> the MANIFEST's "Games / plies" cell, for the rows of chu/."""
-    rows = {}
-    for line in (REAL / "MANIFEST.md").read_text(encoding="utf-8").splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 8 and cells[0].startswith("`chu/"):
-            rows[cells[0].strip("`")[len("chu/"):]] = cells[6]
-    return rows
-
-
-MANIFEST = _manifest()
-
-
-def _plies(cell: str) -> int | None:
-    """The main-line plies of a "1 / 343" cell; None for a file that holds no game."""
-    m = re.fullmatch(r"1 / (\d+)", cell)
-    return int(m.group(1)) if m else None
+# file name -> main-line plies, from the MANIFEST's "Games / plies" column (the setups, "setup
+# only", hold no game)
+PLIES = {name[len("chu/"):]: sum(plies) for name, (_games, plies) in manifest().items() if name.startswith("chu/")}
+SETUPS = sorted(p.name for p in CHU.glob("*.fsy"))
 
 
 def test_the_manifest_lists_every_chu_file():
-    assert sorted(MANIFEST) == sorted(p.name for p in CHU.iterdir())
-    assert _plies(MANIFEST["colin-adams_hist5.csg"]) == 343
-    assert MANIFEST["colin-adams_EVEN.fsy"] == "setup only"
+    assert sorted([*PLIES, *SETUPS]) == sorted(p.name for p in CHU.iterdir())
+    assert PLIES["colin-adams_hist5.csg"] == 343
+    text = (REAL / "MANIFEST.md").read_text(encoding="utf-8")
+    assert all(f"| `chu/{name}` |" in text and "setup only" in text.split(f"`chu/{name}`")[1].split("\n")[0]
+               for name in SETUPS)
 
 
-def _case(name):
-    if name.endswith(".kif"):
-        return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=KIF_PENDING))
-    return name
-
-
-@pytest.mark.parametrize("name", [_case(n) for n in sorted(MANIFEST)])
+@pytest.mark.parametrize("name", sorted(PLIES))
 def test_every_chu_record_validates_as_validate_reads_it(name):
-    plies = _plies(MANIFEST[name])
-    path = str(CHU / name)
-    if plies is None:  # a setup: not a game, and said so
-        with pytest.raises(NotARecordError) as err:
-            list(read_records(path))
-        assert err.value.reason == FSY_KIND
-        return
-    [game] = list(read_records(path))
+    [game] = list(read_records(str(CHU / name)))
     assert game.valid and not game.errors, [str(e) for e in game.errors]
     assert game.variant.slug == "chu-shogi"
-    assert len(game.mainline_moves()) == plies
+    assert len(game.mainline_moves()) == PLIES[name]
+
+
+@pytest.mark.parametrize("name", SETUPS)
+def test_a_setup_is_said_to_be_no_game(name):
+    with pytest.raises(NotARecordError) as err:
+        list(read_records(str(CHU / name)))
+    assert err.value.reason == FSY_KIND
 
 
 def test_validate_reads_every_chu_record_as_it_is():
-    games = [n for n in sorted(MANIFEST) if _plies(MANIFEST[n]) is not None and not n.endswith(".kif")]
-    setups = [n for n in sorted(MANIFEST) if n.endswith(".fsy")]
-    result = CliRunner().invoke(main, ["validate", *(str(CHU / n) for n in games + setups)])
+    games = sorted(PLIES)
+    result = CliRunner().invoke(main, ["validate", *(str(CHU / n) for n in games + SETUPS)])
     assert result.exit_code == 2, result.output  # the setups are no records
     for name in games:
-        assert f"{name}: game 1 (chu-shogi): valid, {_plies(MANIFEST[name])} plies" in result.output
-    for name in setups:
+        assert f"{name}: game 1 (chu-shogi): valid, {PLIES[name]} plies" in result.output
+    for name in SETUPS:
         assert f"{name}: a Chu Shogi server setup (.fsy), not a game record" in result.output
     assert f"{len(games)} games, {len(games)} valid, 0 invalid" in result.output
 
