@@ -410,7 +410,14 @@ class _Style:
         (a capture on the way, igui, a pass) as its two steps ``[("一歩目", ...), ("二歩目", ...)]``.
         ``仝`` stands for the destination of the previous move, but never on a second step (lishogi
         reads a second step without it).  A declined promotion is not marked (lishogi writes
-        ``成`` only)."""
+        ``成`` only).
+
+        >>> from daikifu.replay.usi import usi_to_move
+        >>> game = Game("chu-shogi")
+        >>> board = game.start_board()
+        >>> _Style(game).lishogi_steps(board, usi_to_move(board, "7i7h"), None)
+        [('', '7八歩兵 （←7九）')]
+        """
         if move.drop is not None:
             return [("", self.square_text(move.to_square) + self.record_names[move.drop] + "打")]
         piece = board.piece_at(move.from_square)
