@@ -25,6 +25,7 @@ every game the API can build, ``read_game(write_game(g)) == g`` once comments ar
 from __future__ import annotations
 
 import re
+import sys
 from urllib.parse import unquote_to_bytes
 from typing import IO, Iterable, Iterator
 
@@ -33,7 +34,7 @@ from daikifu.replay import (Board, IncompleteVariantError, OptionSyntaxError, Un
 from daikifu.replay.position import PositionError
 
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
-from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode
+from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, shared_move
 from daikifu.replay.notation import NotationError, move_notation, parse_move
 
 __all__ = ["Visitor", "GameBuilder", "HeadersOnly", "read_games", "read_game", "write_game",
@@ -206,7 +207,7 @@ class GameBuilder(Visitor):
     def visit_move(self, board, move, notation, line, column):
         self._flush()
         self.node = self.node.add_variation(move)
-        self.node.notation = notation
+        self.node.notation = sys.intern(notation)  # a long game writes the same moves again and again
         self.node.source_line, self.node.source_column = line, column
         if self.pending_comment:
             self.node.starting_comment = " ".join(self.pending_comment)
@@ -953,6 +954,7 @@ class _Context:
             self.error(exc.reason, line, column, move=tok, expected=exc.expected, suggestions=exc.suggestions)
             self._failed()
             return
+        move = shared_move(move)  # one object per distinct move, on the board and in the tree
         self.visitor.visit_move(self.board, move, tok, line, column)
         self.board.push(move)
         self.moves += 1
