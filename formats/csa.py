@@ -34,6 +34,7 @@ from typing import Iterator
 from daikifu.replay import Board, Move
 from daikifu.replay.squares import square, square_file, square_rank
 
+from .detection import looks_like_csa
 from .game import Game, GameError
 from .playback import DRAW, LOSS, NONE, WIN, MoveTextError, RawGame, RawMove, play
 
@@ -64,18 +65,6 @@ _TIME_RE = re.compile(r"T(\d{1,9})(?:\.\d{1,9})?\Z")
 _ROW_RE = re.compile(r"P([1-9])(.*)\Z")
 _PLACE_RE = re.compile(r"(\d)(\d)([A-Z]{2})")
 _DATE_RE = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2})")
-_SHAPE = re.compile(r"(V\d|N[+-]|\$[A-Z_]+:|P[I1-9+-]|[+-]\d{4}[A-Z]{2}|%[A-Z+-]|[+-]\s*$|T\d)")
-
-
-def looks_like_csa(head: str) -> bool:
-    """Whether a text looks like CSA: its first statement that is not a ``'`` comment has a CSA
-    shape (``V2.2``, ``N+``, ``$EVENT:``, ``PI``, ``P1``, ``+7776FU`` ...)."""
-    for line in head.splitlines():
-        s = line.strip()
-        if not s or s.startswith("'"):
-            continue
-        return _SHAPE.match(s) is not None and not s.startswith("[")
-    return False
 
 
 def _camel(key: str) -> str:

@@ -34,27 +34,19 @@ from typing import Iterator
 from daikifu.replay import Board, Move
 from daikifu.replay.usi import UsiError, parse_usi_square, usi_square
 
+from .detection import CSG_HEADER_LINES, CSG_LEG_RE, CSG_MOVE_RE, looks_like_csg
 from .game import GameError
 from .playback import MoveTextError, RawGame, RawMove, play
 
 __all__ = ["read_csg", "looks_like_csg", "SETUPS"]
 
 VARIANT = "chu-shogi"
-HEADER_LINES = 10
+HEADER_LINES = CSG_HEADER_LINES
 # the server's setup files -> the value of chu-shogi's option "setup"
 SETUPS = {"board.data": "even", "freekingMSMa.data": "free-king", "freekingMSMb.data": "free-king-alternate",
           "dragonkingMSM.data": "free-king-dragon-king"}
-_SQ = r"\d{1,2}[a-l]"
-_MOVE_RE = re.compile(rf"\s*(?P<number>\d+)\s+(?P<piece>\+?[A-Za-z]{{1,2}})\s+(?P<origin>{_SQ})"
-                      rf"(?P<legs>(?:\s+(?:x!|x|-)\s+{_SQ})+)(?:\s+(?P<promo>[+=]))?\s*\Z")
-_LEG_RE = re.compile(rf"(x!|x|-)\s+({_SQ})")
-
-
-def looks_like_csg(head: str) -> bool:
-    """A version number, a setup file name ending in ``.data``, and a move line ``0 P 1a - 1a``."""
-    lines = head.splitlines()
-    return (len(lines) > HEADER_LINES and lines[0].strip().isdigit() and lines[1].strip().endswith(".data")
-            and any(_MOVE_RE.match(line) for line in lines[HEADER_LINES:HEADER_LINES + 3]))
+_MOVE_RE = CSG_MOVE_RE
+_LEG_RE = CSG_LEG_RE
 
 
 def _reader(m: re.Match):

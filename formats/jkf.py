@@ -28,6 +28,7 @@ from daikifu.replay import Board, Move
 from daikifu.replay.squares import square, square_file, square_rank
 
 from .csa import CSA_PIECES, CSA_SPECIALS, _special, can_write_csa
+from .detection import looks_like_jkf
 from .game import Game, GameError
 from .kif import _KEY_TO_TAG, HANDICAPS, _kif_date, _time_of
 from .playback import MoveTextError, RawGame, RawMove, play
@@ -44,9 +45,6 @@ _TAG_TO_KEY = {"Event": "棋戦", "Site": "場所", "Sente": "先手", "Gote": "
 _MOVE_KEY = re.compile(r'"move"\s*:')
 
 
-def looks_like_jkf(head: str) -> bool:
-    s = head.lstrip()
-    return s.startswith("{") and ('"moves"' in s or '"header"' in s) and '"variant"' not in s[:4096]
 
 
 def _sq(obj) -> int:

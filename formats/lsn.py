@@ -788,7 +788,9 @@ class _Context:
                 break
             pos = m.end()
             column = start - line_start + 1
-            if kind == "comment":
+            if kind == "word" and self.result is None:
+                self.word(m.group(kind), line, column)
+            elif kind == "comment":
                 close = body.find("}", pos)
                 if close > 0 and body[close - 1] == "\\":  # an escaped brace, or an escaped backslash
                     close = _find_close(body, "}", pos)
@@ -826,8 +828,6 @@ class _Context:
                     nag = self.nag(m.group(kind), line, column)
                     if nag is not None and self.moves:
                         self.visitor.visit_nag(nag)
-            elif kind == "word":
-                self.word(m.group(kind), line, column)
             elif self.active:
                 self.error(f"unexpected {m.group(kind)!r}", line, column, expected="a move")
                 if not self.lenient:
@@ -904,6 +904,11 @@ class _Context:
         self.board.push(move)
 
     def word(self, tok, line, column):
+        if (tok[0].isalpha() and tok[-1] not in "!?" and "$" not in tok and len(tok) <= _MAX_MOVE
+                and not self.stopped and self.skip_level is None
+                and (self.until_ply is None or self.stack or self.moves < self.until_ply)):
+            self._play(tok, line, column)  # a plain move: no number, result, glyph or NAG to take off
+            return
         if tok in RESULTS:
             if not self.depth:
                 self.result = tok
@@ -915,6 +920,8 @@ class _Context:
         if self.until_ply is not None and not self.stack and self.moves >= self.until_ply:
             self.stopped = True  # as asked: the rest is not read (not an error, not truncated)
             return
+        if tok[-1] == "." and tok.rstrip(".").isdecimal():
+            return  # a move number alone (the common case of the expression below)
         m = _MOVE_NUMBER_RE.match(tok)
         if m:
             rest = m.group(2)
@@ -948,18 +955,25 @@ class _Context:
         if g:
             tok = g.group(1)
             nags.insert(0, _GLYPHS[g.group(2)])
+        if self._play(tok, line, column):
+            for nag in nags:
+                self.visitor.visit_nag(nag)
+
+    def _play(self, tok, line, column) -> bool:
+        """Resolve the move text ``tok``, hand it to the visitor and play it; False after reporting
+        a move that is not legal."""
+        board = self.board
         try:
-            move = parse_move(self.board, tok)
+            move = parse_move(board, tok)
         except NotationError as exc:
             self.error(exc.reason, line, column, move=tok, expected=exc.expected, suggestions=exc.suggestions)
             self._failed()
-            return
+            return False
         move = shared_move(move)  # one object per distinct move, on the board and in the tree
-        self.visitor.visit_move(self.board, move, tok, line, column)
-        self.board.push(move)
+        self.visitor.visit_move(board, move, tok, line, column)
+        board.push(move)
         self.moves += 1
-        for nag in nags:
-            self.visitor.visit_nag(nag)
+        return True
 
 
 def _finish(game: Game, ctx: _Context, headers, report) -> None:

@@ -41,6 +41,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
+from .detection import looks_like_csa, looks_like_csg, looks_like_jkf, looks_like_usi
+
 if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game is made: the
     from .game import Game, GameError  # commands' --help lists the formats without it
 
@@ -208,14 +210,18 @@ def detect_format(text: str, name: str | None = None) -> str | None:
     head = text[:HEAD_CHARS].lstrip("\ufeff")
     if "\0" in head[:4096]:
         return None
-    found = [n for n in _ORDER if FORMATS[n].detect(head)]
-    if not found:
-        return None
     ext = _extension(name)
-    for n in found:
-        if ext and ext in FORMATS[n].extensions:
-            return n
-    return found[0]
+    first = None
+    for n in _ORDER:
+        fmt = FORMATS[n]
+        mine = bool(ext) and ext in fmt.extensions
+        if first is not None and not mine:
+            continue  # cannot change the answer: its detector (and its module) is not needed
+        if fmt.detect(head):
+            if mine:
+                return n
+            first = n
+    return first
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -453,13 +459,13 @@ def _shogi_board(variant) -> bool:
     return _lazy("csa", "can_write_csa")(variant)
 
 
-register_format(RecordFormat("csa", "CSA", _lazy("csa", "looks_like_csa"), _lazy("csa", "read_csa"),
+register_format(RecordFormat("csa", "CSA", looks_like_csa, _lazy("csa", "read_csa"),
                              _lazy("csa", "write_csa"), ("csa",), japanese=True, several=True, join=_join_csa,
                              encodings=("utf-8", "cp932"), variants=_shogi_board), before="kif")
-register_format(RecordFormat("usi", "USI", _lazy("usi", "looks_like_usi"), _lazy("usi", "read_usi"),
+register_format(RecordFormat("usi", "USI", looks_like_usi, _lazy("usi", "read_usi"),
                              _lazy("usi", "write_usi"), ("usi", "sfen"), several=True, join=_join_lines),
                 before="kif")
-register_format(RecordFormat("jkf", "JKF", _lazy("jkf", "looks_like_jkf"), _lazy("jkf", "read_jkf"),
+register_format(RecordFormat("jkf", "JKF", looks_like_jkf, _lazy("jkf", "read_jkf"),
                              _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board), before="lsn")
 
 
@@ -485,5 +491,5 @@ register_format(RecordFormat("ki2", "KI2", _lazy("ki2", "looks_like_ki2"), _read
                              ("ki2", "ki2u"), japanese=True, encodings=("utf-8", "cp932"),
                              variants=_shogi_board))
 # read only, and not named in the "not a record" message (a format of one historical archive)
-register_format(RecordFormat("csg", "Chu Shogi server (.csg)", _lazy("csg", "looks_like_csg"), _lazy("csg", "read_csg"),
+register_format(RecordFormat("csg", "Chu Shogi server (.csg)", looks_like_csg, _lazy("csg", "read_csg"),
                              None, ("csg",), listed=False), before="usi")

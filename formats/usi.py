@@ -13,25 +13,16 @@ main line only (USI has no comments, tags or variations).
 
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
 from daikifu.replay.usi import UsiError, format_usi_position, parse_usi_position, usi_to_move
 
+from .detection import looks_like_usi
 from .game import Game, GameError
 from .playback import MoveTextError, RawGame, RawMove, play
 
 __all__ = ["read_usi", "write_usi", "looks_like_usi"]
 
-_LINE_RE = re.compile(r"\s*(?:position\s+)?(?:startpos|sfen\s)")
-
-
-def looks_like_usi(head: str) -> bool:
-    for line in head.splitlines():
-        s = line.strip()
-        if s and not s.startswith("#"):
-            return _LINE_RE.match(s) is not None
-    return False
 
 
 def _reader(word: str):

@@ -191,6 +191,12 @@ def parse_move(board: Board, text: str) -> Move:
     text = text.strip()
     if not text:
         raise NotationError(text, "empty move", "a move such as P-e5")
+    move = _quick_move(board, text)
+    return move if move is not None else _resolve(board, text)
+
+
+def _resolve(board: Board, text: str) -> Move:
+    """:func:`parse_move` the general way: every reading of the text, tier by tier."""
     first = None  # the reading used to explain a failure
     for tier in _readings(board, text):
         several = None
@@ -231,6 +237,107 @@ def parse_move(board: Board, text: str) -> Move:
             f"reach {dest[-1]}" if dest else "make this move")
     expected = "'+' or '='" if "must be chosen" in reason else "a legal move"
     raise NotationError(text, reason, expected, _suggest(board, text))
+
+
+_PLANS: dict = {}
+_DROP, _STEP = 0, 1
+
+
+def _plan(rules, text: str):
+    """How :func:`_quick_move` resolves ``text``, from the first reading of the first tier of
+    :func:`_readings` when it is a drop or a move of one leg (no capture on the way, no igui): a
+    tuple, or None when the text takes the general way (cached per rule set)."""
+    plans = _PLANS.get(id(rules))
+    if plans is None or plans[0] is not rules:
+        if len(_PLANS) > 64:
+            _PLANS.clear()
+        plans = _PLANS[id(rules)] = (rules, {})
+    plans = plans[1]
+    plan = plans.get(text, False)
+    if plan is not False:
+        return plan
+    plan = None
+    index = rules.piece_index()
+    for ident in _id_buckets(index).get(text[0].upper(), ()):
+        if not text.startswith(ident):
+            continue
+        syntax = _syntax(rules, text, ident, index)
+        if syntax is None:
+            continue
+        piece_id, drop_to, origin, full_origin, squares, promo = syntax
+        t = rules.type_by_id[piece_id].index
+        if drop_to is not None:
+            plan = (_DROP, t, drop_to, Move(None, drop_to, (), None, piece_id))
+        elif len(squares) == 1 and squares[0][0] != "x!":
+            if full_origin is not None:
+                keep = (full_origin,)
+            elif origin:
+                keep = frozenset(sq for sq in rules.squares if (square_name(sq)[0] == origin if origin.isalpha()
+                                                                 else square_name(sq)[1:] == origin))
+            else:
+                keep = None
+            to = squares[0][1]
+            plan = (_STEP, t, to, tuple(_origins(rules, t * 2 + colour, to, keep) for colour in (0, 1)), promo)
+        break  # only the first reading: the general way decides when it does not give one move
+    if len(plans) > 50_000:
+        plans.clear()
+    plans[text] = plan
+    return plan
+
+
+def _origins(rules, code: int, to: int, keep) -> tuple | None:
+    """The squares from which the piece ``code`` may end a one-leg move on ``to`` (by its move
+    tables, as :meth:`Board.may_make` says), among ``keep`` when given; None when the piece has
+    moves the tables do not hold (generators: any of its squares may be the origin)."""
+    zoned, complex_, by_delta = rules.zoned, rules.complex, rules.by_delta
+    out = []
+    for fr in (keep if keep is not None else rules.squares):
+        idx = code if zoned[code] is None else zoned[code][fr]
+        if complex_[idx]:
+            return None
+        if fr != to and (to - fr) in by_delta[idx]:
+            out.append(fr)
+    return tuple(out)
+
+
+def _quick_move(board: Board, text: str) -> Move | None:
+    """The move ``text`` names when the first reading :func:`parse_move` tries gives exactly one
+    legal move (what ``parse_move`` then returns), found without building the readings: the pieces
+    of that type that cannot reach the destination are passed over by their move tables, and only
+    the others are checked in full.  None sends the text the general way (errors, ambiguities,
+    several-leg moves, passes)."""
+    plan = _plan(board.rules, text)
+    if plan is None:
+        return None
+    c = board.turn
+    if plan[0] == _DROP:
+        move = plan[3]
+        return move if board.illegal_reason(move) is None else None
+    _, t, to, origins, promo = plan
+    b = board._board
+    p = b[to]
+    if p >= 2 and (p & 1) == c:
+        return None  # onto the mover's own piece: a pass, or illegal
+    code = t * 2 + c
+    origins = origins[c]
+    if origins is None:
+        return None
+    found = None
+    for fr in origins:
+        if b[fr] != code:
+            continue
+        move = Move(fr, to, (), promo)
+        reason = board._pseudo_reason(move)  # Board.illegal_reason, for a move that is not a drop
+        if reason is not None and promo is None and "must be chosen" in reason:
+            declined = board._pseudo_reason(Move(fr, to, (), False))
+            if declined and "compulsory" in declined:
+                move = Move(fr, to, (), True)
+                reason = board._pseudo_reason(move)
+        if reason is None and board._stays_safe(move, c):
+            if found is not None:
+                return None  # ambiguous: the general way says so
+            found = move
+    return found
 
 
 def _legal_candidates(board: Board, reading: _Reading) -> list[Move]:

@@ -162,3 +162,14 @@ def test_the_wheel_installs_only_the_daikifu_package(tmp_path):
     assert "daikifu/__main__.py" in names
     assert any(n.startswith("daikifu/replay/variants/") and n.endswith(".toml") for n in names)
     assert "daikifu/web/templates/base.html" in names
+
+
+def test_validate_of_an_lsn_file_loads_only_the_lsn_reader(tmp_path):
+    """Start-up: recognising a record's format loads no reader; only the reader of the format found
+    is imported (the detectors of the lighter formats live in formats/detection.py)."""
+    path = tmp_path / "one.lsn"
+    path.write_text('[Variant "shogi"]\n[Result "*"]\n\n1. P-c4 P-c6 *\n', encoding="utf-8")
+    loaded = _modules_loaded_by("validate", str(path))
+    assert "daikifu.formats.lsn" in loaded
+    others = {f"daikifu.formats.{name}" for name in ("kif", "ki2", "csa", "usi", "jkf", "csg", "playback")}
+    assert not others & loaded, sorted(others & loaded)

@@ -102,6 +102,43 @@ def test_every_legal_move_reads_back_in_many_random_positions(variant):
             board.push(biased_choice(board, legal, rng))
 
 
+def _outcome(read, board, text):
+    try:
+        return read(board, text)
+    except NotationError as exc:
+        return exc.reason
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_quick_resolution_agrees_with_the_general_one(variant):
+    """parse_move first tries a quick resolution of one-leg moves and drops; on every text, legal or
+    not, it must answer what the general resolution over every reading answers."""
+    from daikifu.replay.notation import _key, _resolve, _write
+    from daikifu.replay.squares import square_name
+    rng = random.Random(f"quick-{variant.slug}")
+    board = Board(variant)
+    names = [square_name(s) for s in board.rules.squares]
+    tried = 0
+    for ply in range(50):
+        legal = board.legal_moves()
+        if not legal:
+            break
+        if ply % 12 == 0:
+            texts = set()
+            for n, move in enumerate(rng.sample(legal, min(len(legal), 16))):
+                written = move_notation(board, move)
+                full = _write(board, move, True)
+                bare = "".join(_key(board, move))  # no origin: ambiguous when one is written
+                texts.update({written, full, bare, written.lower(), written.rstrip("+="), full.replace("x", "-")})
+                if n < 2:  # most of these are errors, which cost a "did you mean"
+                    texts.update({written[:-2] + rng.choice(names), written + "+"})
+            for text in sorted(texts):
+                assert _outcome(parse_move, board, text) == _outcome(_resolve, board, text), (board.position(), text)
+                tried += 1
+        board.push(biased_choice(board, legal, rng))
+    assert tried > 100
+
+
 LION_POSITIONS = [
     # two Lion Dogs next to enemy pieces: double captures, igui, passes, shared targets
     {"h1": "K", "h15": "k", "h8": "!LD", "h9": "p", "h10": "p", "g9": "p", "j8": "!LD", "i9": "g",

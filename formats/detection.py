@@ -1,0 +1,62 @@
+"""Format detectors that need no reader: small tests over the head of a text.
+
+:func:`~daikifu.formats.reading.detect_format` asks each registered format whether a text is
+written in it.  The detectors here import nothing but :mod:`re`, so that recognising a record
+loads only the reader of the format found (``daikifu validate`` of one LSN game does not load the
+CSA, JKF or KIF readers).  KIF and KI2 keep their detectors in their modules: they share the KIF
+reader's tables, and they are asked only after the lighter formats (and LSN) have declined.
+
+>>> looks_like_csa("V2.2\\nN+Sente\\n+7776FU\\n"), looks_like_usi("position startpos moves 7g7f")
+(True, True)
+>>> looks_like_jkf('{"header": {}, "moves": [{}]}'), looks_like_csa('[Variant "shogi"]')
+(True, False)
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["looks_like_csa", "looks_like_usi", "looks_like_jkf", "looks_like_csg", "CSG_HEADER_LINES",
+           "CSG_MOVE_RE", "CSG_LEG_RE"]
+
+_CSA_SHAPE = re.compile(r"(V\d|N[+-]|\$[A-Z_]+:|P[I1-9+-]|[+-]\d{4}[A-Z]{2}|%[A-Z+-]|[+-]\s*$|T\d)")
+_USI_LINE = re.compile(r"\s*(?:position\s+)?(?:startpos|sfen\s)")
+CSG_HEADER_LINES = 10
+_CSG_SQ = r"\d{1,2}[a-l]"
+CSG_MOVE_RE = re.compile(rf"\s*(?P<number>\d+)\s+(?P<piece>\+?[A-Za-z]{{1,2}})\s+(?P<origin>{_CSG_SQ})"
+                         rf"(?P<legs>(?:\s+(?:x!|x|-)\s+{_CSG_SQ})+)(?:\s+(?P<promo>[+=]))?\s*\Z")
+CSG_LEG_RE = re.compile(rf"(x!|x|-)\s+({_CSG_SQ})")
+
+
+def looks_like_csa(head: str) -> bool:
+    """Whether a text looks like CSA: its first statement that is not a ``'`` comment has a CSA
+    shape (``V2.2``, ``N+``, ``$EVENT:``, ``PI``, ``P1``, ``+7776FU`` ...)."""
+    for line in head.splitlines():
+        s = line.strip()
+        if not s or s.startswith("'"):
+            continue
+        return _CSA_SHAPE.match(s) is not None and not s.startswith("[")
+    return False
+
+
+def looks_like_usi(head: str) -> bool:
+    """Whether the first line that is not a ``#`` comment is a USI position (``startpos``,
+    ``sfen ...``, with or without ``position``)."""
+    for line in head.splitlines():
+        s = line.strip()
+        if s and not s.startswith("#"):
+            return _USI_LINE.match(s) is not None
+    return False
+
+
+def looks_like_jkf(head: str) -> bool:
+    """A JSON object with JKF's keys (``moves`` or ``header``) and not daikifu's JSON (``variant``)."""
+    s = head.lstrip()
+    return s.startswith("{") and ('"moves"' in s or '"header"' in s) and '"variant"' not in s[:4096]
+
+
+def looks_like_csg(head: str) -> bool:
+    """A version number, a setup file name ending in ``.data``, and a move line ``0 P 1a - 1a``."""
+    lines = head.splitlines()
+    return (len(lines) > CSG_HEADER_LINES and lines[0].strip().isdigit() and lines[1].strip().endswith(".data")
+            and any(CSG_MOVE_RE.match(line) for line in lines[CSG_HEADER_LINES:CSG_HEADER_LINES + 3]))
