@@ -242,6 +242,7 @@ class _HashingBuilder(GameBuilder):
                 self.hashes.append(b.zobrist)
                 hashes = self.hashes
         game._hashes = hashes  # None: make_record replays the moves
+        self.board = None  # (a long game's board holds one undo entry per ply)
         return game
 
 
@@ -285,7 +286,9 @@ def _record(game, fmt: str, hashes=None) -> Record:
 
 def _lsn_records(games, name: str) -> Iterator[Record]:
     for game in games:
-        yield _record(finish_game(game, name), "lsn", getattr(game, "_hashes", None))
+        rec = _record(finish_game(game, name), "lsn", getattr(game, "_hashes", None))
+        del game  # the game's tree is let go before its record is stored
+        yield rec
 
 
 @dataclass(frozen=True)

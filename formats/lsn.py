@@ -598,18 +598,24 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
         name = getattr(source, "name", None)
         file = name if isinstance(name, str) else None
     games = _split_games(_lines(source, limits.max_line), limits.max_record)
-    for n, (line, offset, lines, overflow) in enumerate(games, start=1):
-        v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant, variants)
-        if isinstance(v, GameBuilder):
-            if default_variant and not v.default_variant:
-                v.default_variant = default_variant
-            if variants is not None and v.variants is None:
-                v.variants = variants
-        try:
-            result = _read_one(lines, line, offset, n, v, lenient, file, limits, overflow, until_ply)
-        except Exception as exc:  # a bug must cost this game only, never the rest of the file
-            result = _failed_game(visitor, default_variant, lines, line, offset, n, file, exc, variants)
-        yield result
+    for n, part in enumerate(games, start=1):
+        # what a game leaves (its tree, the reader's board) is not held here while the caller
+        # works on it: the caller can let a long game go before it reads the next one
+        yield _read_part(part, n, visitor, lenient, file, default_variant, limits, until_ply, variants)
+
+
+def _read_part(part, n, visitor, lenient, file, default_variant, limits, until_ply, variants):
+    line, offset, lines, overflow = part
+    v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant, variants)
+    if isinstance(v, GameBuilder):
+        if default_variant and not v.default_variant:
+            v.default_variant = default_variant
+        if variants is not None and v.variants is None:
+            v.variants = variants
+    try:
+        return _read_one(lines, line, offset, n, v, lenient, file, limits, overflow, until_ply)
+    except Exception as exc:  # a bug must cost this game only, never the rest of the file
+        return _failed_game(visitor, default_variant, lines, line, offset, n, file, exc, variants)
 
 
 def _failed_game(visitor, default_variant, lines, first_line, offset, number, file, exc, variants=None):
