@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import sys
 from collections import Counter
 import unicodedata
 from dataclasses import dataclass, field
@@ -49,7 +50,7 @@ from daikifu.replay.position import format_position
 from daikifu.replay.squares import parse_square, square, square_file, square_name, square_rank
 from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, VariantRegistry, parse_options
 
-from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode
+from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode, shared_move
 
 __all__ = ["KifError", "read_kif", "write_kif", "looks_like_kif", "HANDICAPS", "SPECIALS", "IMPORT_STATUS"]
 
@@ -451,7 +452,7 @@ class _Style:
 # --- reading -------------------------------------------------------------------------------------
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # slots: one item per line of a record held while it is read
 class _Item:
     kind: str  # header, row, border, turn, move, comment, variation, result, junk, moves-header
     line: int
@@ -462,6 +463,7 @@ class _Item:
     column: int = 1
     time: tuple | None = None  # (seconds, total seconds or None)
     second: _Item | None = None  # the second step (二歩目) of a Lion's double move, in lishogi's KIF
+    following: tuple | list = ()  # KI2: the move lines after this one (formats/ki2.py)
 
 
 @dataclass(eq=False)
@@ -1000,7 +1002,7 @@ class _Reader:
                     self.dropped = True
                 continue
             node = (cur.nodes[-1] if cur.nodes else cur.parent).add_variation(move)
-            node.notation = text
+            node.notation = sys.intern(text)  # a long game writes the same moves again and again
             node.source_line = it.line
             node.source_column = it.column
             if pending:
@@ -1101,6 +1103,7 @@ class _Reader:
             # alone does not tell under Chu's rule), else none
             if board.illegal_reason(move) == "the piece cannot promote on this move":
                 move = move._replace(promotion=None)
+        move = shared_move(move)  # one object per distinct move, on the board and in the tree
         try:
             board.play(move)
         except IllegalMoveError as exc:
