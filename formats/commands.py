@@ -6,12 +6,13 @@ core (:mod:`daikifu.replay.selfplay`).
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from typing import TYPE_CHECKING
 
 import click
 
-from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, read_bytes, registry, write_bytes as _write
+from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, registry, write_bytes as _write
 
 if TYPE_CHECKING:
     from daikifu.replay.selfplay import SelfPlayGame
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 # the registry of formats is light; the Game tree, the readers and the writers are imported where
 # they are used, so that a command's --help loads none of them
 from .reading import FORMATS as REGISTRY
-from .reading import NotARecordError, UnsupportedConversion, read_record, setup_dir_of, write_record, write_records
+from .reading import NotARecordError, UnsupportedConversion, read_stream, setup_dir_of, write_record, write_records
 
 # self-play's ply limit, written here so that --help does not load the engine (a test checks that it
 # is replay.selfplay.DEFAULT_MAX_PLIES)
@@ -36,13 +37,28 @@ def _slug(variant) -> str | None:
 
 def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None, limits=None, variants=None,
                  setup=None):
-    """Every game of a file, one at a time, through the reading pipeline (a file of any number of
-    games holds one game in memory at a time); a setup file the record names is looked for beside
-    it, and ``setup`` (:class:`~daikifu.formats.csg.SetupFile`) overrides it."""
-    data = read_bytes(path)
-    name = "<stdin>" if path == "-" else path
-    return read_record(data, name=name, fmt=None if fmt == "auto" else fmt, variant=_slug(variant), lenient=lenient,
-                       limits=limits, variants=variants, setup=setup, setup_dir=setup_dir_of(path))
+    """Every game of a file, one at a time, through the reading pipeline (an LSN file of any size
+    is read as it streams: one game in memory at a time, not the file); a setup file a record
+    names is looked for beside it, and ``setup`` (:class:`~daikifu.formats.csg.SetupFile`)
+    overrides it."""
+    if path == "-":
+        yield from _stream_records(sys.stdin.buffer, "<stdin>", fmt, lenient, variant, limits, variants, setup)
+        return
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise fail(f"{path}: cannot read: {exc.strerror}") from None
+    with fh:
+        yield from _stream_records(fh, path, fmt, lenient, variant, limits, variants, setup)
+
+
+def _stream_records(stream, name, fmt, lenient, variant, limits, variants, setup=None):
+    try:
+        yield from read_stream(stream, name=name, fmt=None if fmt == "auto" else fmt, variant=_slug(variant),
+                               lenient=lenient, limits=limits, variants=variants, setup=setup,
+                               setup_dir=setup_dir_of(name))
+    except OSError as exc:
+        raise fail(f"{name}: cannot read: {exc.strerror or exc}") from None
 
 
 class SetupParam(click.ParamType):
