@@ -40,7 +40,8 @@ from typing import Callable, Iterable, Iterator
 from daikifu.formats.game import GameError
 from daikifu.formats.limits import ReadLimits
 from daikifu.formats.lsn import GameBuilder, Visitor, read_games
-from daikifu.formats.reading import NotARecordError, finish_game, read_record, record_text
+from daikifu.formats.reading import HEAD_BYTES, NotARecordError, finish_game, read_record, record_text, whole_lines
+from daikifu.formats.reading import Prepended as _Prepended
 from daikifu.replay.variant import VariantRegistry
 
 from .store import Archive, Record, make_record
@@ -51,7 +52,6 @@ COMMIT_SECONDS = 1.0  # commit at least this often
 COMMIT_GAMES = 2000  # ... and after this many games
 MAX_ERRORS = 1000  # errors kept per file (in the imports row and the summary)
 CHUNK_CHARS = 1 << 16  # text per task sent to a worker process
-HEAD_BYTES = 1 << 16  # bytes looked at to recognise a format
 
 
 # --- summaries ------------------------------------------------------------------------------------
@@ -150,10 +150,8 @@ def sniff(head: bytes, name: str | None = None) -> str | None:
     when it is no game record."""
     if b"\0" in head[:4096]:
         return None  # binary (a database, an image ...)
-    if len(head) >= HEAD_BYTES and b"\n" in head:
-        head = head[:head.rfind(b"\n") + 1]  # whole lines: no character cut in two to mislead the decoder
     try:
-        return record_text(head, name=name)[1]
+        return record_text(whole_lines(head), name=name)[1]
     except NotARecordError:
         return None
 
@@ -170,30 +168,6 @@ def _expand(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
             for name in sorted(files):
                 if not name.startswith("."):
                     yield os.path.join(root, name), False
-
-
-class _Prepended(io.RawIOBase):
-    """A binary stream that gives ``head`` and then the rest of ``stream``."""
-
-    def __init__(self, head: bytes, stream):
-        self.head = memoryview(head)
-        self.stream = stream
-        self.consumed = 0
-
-    def readable(self):
-        return True
-
-    def readinto(self, buf):
-        if self.head:
-            n = min(len(buf), len(self.head))
-            buf[:n] = self.head[:n]
-            self.head = self.head[n:]
-        else:
-            data = self.stream.read(len(buf))
-            n = len(data)
-            buf[:n] = data
-        self.consumed += n
-        return n
 
 
 _REPLACED = [0]
@@ -242,6 +216,7 @@ class _HashingBuilder(GameBuilder):
                 self.hashes.append(b.zobrist)
                 hashes = self.hashes
         game._hashes = hashes  # None: make_record replays the moves
+        self.board = None  # (a long game's board holds one undo entry per ply)
         return game
 
 
@@ -285,7 +260,9 @@ def _record(game, fmt: str, hashes=None) -> Record:
 
 def _lsn_records(games, name: str) -> Iterator[Record]:
     for game in games:
-        yield _record(finish_game(game, name), "lsn", getattr(game, "_hashes", None))
+        rec = _record(finish_game(game, name), "lsn", getattr(game, "_hashes", None))
+        del game  # the game's tree is let go before its record is stored
+        yield rec
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,13 @@ core (:mod:`daikifu.replay.selfplay`).
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from typing import TYPE_CHECKING
 
 import click
 
-from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, read_bytes, registry, write_bytes as _write
+from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, registry, write_bytes as _write
 
 if TYPE_CHECKING:
     from daikifu.replay.selfplay import SelfPlayGame
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 # the registry of formats is light; the Game tree, the readers and the writers are imported where
 # they are used, so that a command's --help loads none of them
 from .reading import FORMATS as REGISTRY
-from .reading import NotARecordError, UnsupportedConversion, read_record, write_record, write_records
+from .reading import NotARecordError, UnsupportedConversion, read_stream, write_record, write_records
 
 # self-play's ply limit, written here so that --help does not load the engine (a test checks that it
 # is replay.selfplay.DEFAULT_MAX_PLIES)
@@ -35,12 +36,25 @@ def _slug(variant) -> str | None:
 
 
 def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None, limits=None, variants=None):
-    """Every game of a file, one at a time, through the reading pipeline (a file of any number of
-    games holds one game in memory at a time)."""
-    data = read_bytes(path)
-    name = "<stdin>" if path == "-" else path
-    return read_record(data, name=name, fmt=None if fmt == "auto" else fmt, variant=_slug(variant), lenient=lenient,
-                       limits=limits, variants=variants)
+    """Every game of a file, one at a time, through the reading pipeline (an LSN file of any size
+    is read as it streams: one game in memory at a time, not the file)."""
+    if path == "-":
+        yield from _stream_records(sys.stdin.buffer, "<stdin>", fmt, lenient, variant, limits, variants)
+        return
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise fail(f"{path}: cannot read: {exc.strerror}") from None
+    with fh:
+        yield from _stream_records(fh, path, fmt, lenient, variant, limits, variants)
+
+
+def _stream_records(stream, name, fmt, lenient, variant, limits, variants):
+    try:
+        yield from read_stream(stream, name=name, fmt=None if fmt == "auto" else fmt, variant=_slug(variant),
+                               lenient=lenient, limits=limits, variants=variants)
+    except OSError as exc:
+        raise fail(f"{name}: cannot read: {exc.strerror or exc}") from None
 
 
 class LimitParam(click.ParamType):

@@ -15,7 +15,7 @@ from typing import Iterator
 from daikifu.replay import Board, Move, compile_rules
 from daikifu.replay.variant import Variant, VariantRegistry
 
-__all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER"]
+__all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER", "shared_move"]
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # the tags every game carries, in this order, before any others (PGN's seven-tag roster, shogi-style)
@@ -69,6 +69,26 @@ class GameError:
         return {"message": self.message, "file": self.file, "game": self.game, "line": self.line,
                 "column": self.column, "ply": self.ply, "move": self.move, "expected": self.expected,
                 "suggestions": list(self.suggestions), "kind": self.kind}
+
+
+_MOVES: dict = {}
+
+
+def shared_move(move: Move) -> Move:
+    """The one :class:`Move` object equal to ``move`` (moves are values): a long game repeats the
+    same moves, so its tree and the reader's board then hold one object per distinct move, not
+    one per ply.
+
+    >>> from daikifu.replay import Move
+    >>> shared_move(Move(10, 20)) is shared_move(Move(10, 20))
+    True
+    """
+    found = _MOVES.get(move)
+    if found is None:
+        if len(_MOVES) >= 100_000:  # bounded: many games of many variants
+            _MOVES.clear()
+        _MOVES[move] = found = move
+    return found
 
 
 class Headers:
@@ -145,9 +165,14 @@ class GameNode:
     3
     """
 
+    # slots: a long game holds one node per ply.  ``__dict__`` (made only when first used) lets a
+    # reader hang its own data on a node (the KIF reader's times)
+    __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "nags", "notation",
+                 "source_line", "source_column", "__dict__")
+
     def __init__(self, parent: "GameNode | None" = None, move: Move | None = None):
         self.parent = parent
-        self.move = move
+        self.move = move if move is None else shared_move(move)
         self.variations: list[GameNode] = []
         self.comment = ""
         self.starting_comment = ""
@@ -158,7 +183,10 @@ class GameNode:
 
     def add_variation(self, move: Move) -> "GameNode":
         node = GameNode(self, move)
-        self.variations.append(node)
+        if self.variations:
+            self.variations.append(node)
+        else:
+            self.variations = [node]  # a list of one, with no room to grow: most nodes have one child
         return node
 
     def next(self) -> "GameNode | None":

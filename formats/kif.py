@@ -21,8 +21,11 @@ Writing
     parentheses, ``同　`` for recaptures, ``成``/``不成`` where there was a choice, ``打`` for drops,
     times, ``*`` comments, the ending (``投了`` ...) with its ``まで`` line, and ``変化：N手`` blocks.
 
-The variants other than shogi use the same layout with the variant's kanji (else its piece IDs)
-and, on boards larger than 9x9, algebraic squares; ``docs/kif.md`` describes it with examples.
+Chu Shogi is read and written in lishogi's dialect (``   1手目   7八歩兵 （←7九）``, a Lion's
+double move on two lines ``一歩目``/``二歩目``, lishogi's 12x12 diagram, no variant line: a record
+naming no variant is Chu Shogi when its diagram has 12 ranks or its moves are written so); the
+other variants use the same layout as shogi with the variant's kanji (else its piece IDs) and, on
+boards larger than 9x9, algebraic squares; ``docs/kif.md`` describes both with examples.
 
 Times are kept in the move's comment as ``[%emt H:MM:SS]`` (the time the move took); the running
 total of the KIF time column is recomputed when writing (``[%kiftotal H:MM:SS]`` is added only
@@ -37,6 +40,8 @@ from __future__ import annotations
 
 import codecs
 import re
+import sys
+from collections import Counter
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -45,7 +50,7 @@ from daikifu.replay.position import format_position
 from daikifu.replay.squares import parse_square, square, square_file, square_name, square_rank
 from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, VariantRegistry, parse_options
 
-from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode
+from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode, shared_move
 
 __all__ = ["KifError", "read_kif", "write_kif", "looks_like_kif", "HANDICAPS", "SPECIALS", "IMPORT_STATUS"]
 
@@ -133,6 +138,11 @@ _DIGIT_VALUE = {**{c: i for i, c in enumerate(_FW_DIGITS)}, **{str(i): i for i i
                 **{c: i for i, c in enumerate(_KANJI_DIGITS) if i}}
 _SHOGI_MOVE_NAMES = {"+S": "成銀", "+N": "成桂", "+L": "成香"}  # Kifu for Windows' names in moves
 _KANJI_ALIASES = {"王": "玉", "竜": "龍"}
+# board names lishogi's server writes (scalashogi's KifUtils) where its client and the variant file
+# have another: 杏 for Chu's promoted Pawn (成歩)
+_LISHOGI_BOARD_ALIASES = {"杏": "成歩"}
+# other ways to write a character of a piece name (王将 for 玉将, 竜王 for 龍王, 酔象 for 醉象)
+_KANJI_ALIAS_CHARS = str.maketrans({"玉": "王", "龍": "竜", "醉": "酔"})
 
 # --- line shapes ---------------------------------------------------------------------------------
 
@@ -141,7 +151,13 @@ _RE_VARIATION = re.compile(r"^\s*変化\s*[：:]\s*(\d{1,9})\s*手")
 _RE_MOVES_HEADER = re.compile(r"^\s*手数\s*[-ー－─=]")
 _RE_BORDER = re.compile(r"^\s*[+＋][-－ー─]{5,}[+＋]?\s*$")
 _RE_ROW = re.compile(r"^\s*[|｜](.*)[|｜]\s*(\S*)\s*$")
-_RE_MOVE_LINE = re.compile(r"^\s*(\d{1,9})[\s.．]+(\S.*)$")
+# the ply number, then a separator, or 手目 as lishogi's Chu records write it ("  12手目   7八歩兵")
+_RE_MOVE_LINE = re.compile(r"^\s*(\d{1,9})(?:\s*手目\s*|[\s.．]+)(\S.*)$")
+# the move lines of lishogi's Chu dialect: a Lion's step (一歩目, 二歩目) or an origin as （←7九）
+_RE_LISHOGI_MOVE = re.compile(r"^[一二]歩目|[（(]←")
+_RE_LION_STEP = re.compile(r"^([一二])歩目")
+# the variant lishogi's KIF implies by a 12-rank board diagram or by its Chu move lines
+LISHOGI_12X12 = "chu-shogi"
 _RE_TIME = re.compile(r"[(（]\s*(?:(\d{1,6}):)?(\d{1,6}):(\d{1,6})\s*(?:/\s*(\d{1,6}):(\d{1,6}):(\d{1,6})\s*)?[)）]$")
 _RE_HEADER = re.compile(r"^([^：]*)：(.*)$")
 _RE_ASCII_HEADER = re.compile(r"^([^:]*):(.*)$")
@@ -233,74 +249,120 @@ class _Style:
         rules = game.rules
         self.rules = rules
         self.variant = rules.variant
+        pieces = self.variant.pieces
         self.files, self.ranks = rules.files, rules.ranks
         self.numeric = self.files <= 9 and self.ranks <= 9
         self.shogi = self.variant.slug == "shogi"
+        # lishogi's dialect (docs/kif.md section 5) where every piece has the name records write
+        self.lishogi = not self.numeric and self.ranks <= 16 and all(p.kanji_name for p in pieces)
         names: dict[str, str] = {}  # upper-cased name -> piece ID
-        for p in self.variant.pieces:
+        for p in pieces:
             names[p.id.upper()] = p.id
             for a in p.aliases:
                 names.setdefault(a.upper(), p.id)
-        kanji_count: dict[str, int] = {}
-        for p in self.variant.pieces:
-            if p.kanji:
-                kanji_count[p.kanji] = kanji_count.get(p.kanji, 0) + 1
+        # the name on the board: kanji_board where the variant gives one (lishogi's 成角), else kanji
+        board_of = {p.id: p.kanji_board or p.kanji for p in pieces if p.kanji_board or p.kanji}
+        kanji_count = Counter(board_of.values())
         # a kanji two pieces share cannot name either: those pieces are written by ID
-        self.kanji = {p.id: p.kanji for p in self.variant.pieces if p.kanji and kanji_count[p.kanji] == 1}
+        self.kanji = {pid: k for pid, k in board_of.items() if kanji_count[k] == 1}
         for pid, kanji in self.kanji.items():
             names[kanji] = pid
-        for p in self.variant.pieces:
-            if p.id in self.kanji and p.promotes:
-                names.setdefault("成" + p.kanji, p.promotes)
-        for alias, canonical in _KANJI_ALIASES.items():
-            if canonical in names:
-                names.setdefault(alias, names[canonical])
-        self.names = names
+        if not self.lishogi:
+            for p in pieces:
+                if p.id in self.kanji and p.promotes:
+                    names.setdefault("成" + p.kanji, p.promotes)
         # a kanji two pieces share names no piece by itself: it is resolved by the piece on the
         # origin square (a move) and refused where nothing tells (a drop, a diagram)
         self.shared: dict[str, list] = {}
-        for p in self.variant.pieces:
-            if p.kanji and kanji_count[p.kanji] > 1 and p.kanji not in names:
-                self.shared.setdefault(p.kanji, []).append(p.id)
-        alternatives = sorted(list(names) + list(self.shared), key=len, reverse=True)
+        for pid, k in board_of.items():
+            if kanji_count[k] > 1 and k not in names:
+                self.shared.setdefault(k, []).append(pid)
+        # lishogi's moves name pieces by their record names and accept the one-kanji names; a
+        # name several pieces have (金将: Gold and promoted Pawn; 獅: Lion and promoted Kirin) is
+        # resolved by the piece on the origin square, as shared kanji are
+        # (and, as lishogi reads them, a promoted piece by the names of the piece it moves as:
+        # 角行 for the promoted Ferocious Leopard, a Bishop; ChuShogiLite writes so)
+        self.alike: dict[str, list] = {}
+        if self.lishogi:
+            same_kanji: dict[str, list] = {}
+            for p in pieces:
+                same_kanji.setdefault(p.kanji or p.id, []).append(p)
+            for group in same_kanji.values():
+                for name in {n for p in group for n in (p.kanji_name, p.kanji) if n}:
+                    ids = self.alike.setdefault(name, [])
+                    ids.extend(p.id for p in group if p.id not in ids)
+            for name, ids in self.alike.items():
+                if len(ids) == 1:
+                    names.setdefault(name, ids[0])
+            self.alike = {name: ids for name, ids in self.alike.items() if len(ids) > 1}
+        self.names = names
+        for table in (names, self.shared, self.alike):
+            for name in list(table):
+                alias = name.translate(_KANJI_ALIAS_CHARS)
+                if alias != name:
+                    table.setdefault(alias, table[name])
+        alternatives = sorted(set(names) | set(self.shared) | set(self.alike), key=len, reverse=True)
         piece_re = "|".join(re.escape(n) for n in alternatives)
-        if self.numeric:
-            sq = r"[１-９1-9][一二三四五六七八九1-9１-９]"
-            origin = r"[1-9１-９][1-9１-９]"
+        if self.lishogi:
+            # half-width (or full-width) file numbers, kanji ranks: 7八, 10十一, １２十二; まで after
+            # the piece is passed over (lishogi's rules library reads the last move "7三獅子まで")
+            sq = r"(?:1[0-6]|[1-9]|１[０-６]|[１-９])(?:十[一二三四五六]|[一二三四五六七八九十])"
+            self.move_re = re.compile(
+                rf"^(?:(?P<step>[一二])歩目\s*)?[▲△☗☖]?\s*(?:(?P<same>[同仝])\s*|(?P<dest>{sq})\s*)"
+                rf"(?P<piece>{piece_re})\s*(?P<mark>[（(](?:居食い|じっと)[）)])?\s*(?:まで\s*)?(?P<promo>不成|成|生)?"
+                rf"(?P<drop>打)?\s*(?:[（(]\s*←?\s*(?P<origin>{sq})\s*[）)])?(?P<kills>)\s*$", re.IGNORECASE)
         else:
-            sq = r"[a-pA-P]\d{1,2}"
-            origin = sq
-        self.move_re = re.compile(
-            rf"^(?:(?P<same>[同仝])[\s]*|(?P<dest>{sq})\s*)(?P<piece>{piece_re})\s*"
-            rf"(?P<promo>不成|成|生)?(?P<drop>打)?\s*"
-            rf"(?:[(（]\s*(?P<origin>{origin})\s*[)）])?"
-            rf"(?P<kills>(?:\s*[xX×]\s*{sq})*)\s*$", re.IGNORECASE)
+            if self.numeric:
+                sq = r"[１-９1-9][一二三四五六七八九1-9１-９]"
+                origin = r"[1-9１-９][1-9１-９]"
+            else:
+                sq = r"[a-pA-P]\d{1,2}"
+                origin = sq
+            self.move_re = re.compile(
+                rf"^(?:(?P<same>[同仝])[\s]*|(?P<dest>{sq})\s*)(?P<piece>{piece_re})\s*"
+                rf"(?P<promo>不成|成|生)?(?P<drop>打)?\s*"
+                rf"(?:[(（]\s*(?P<origin>{origin})\s*[)）])?"
+                rf"(?P<kills>(?:\s*[xX×]\s*{sq})*)\s*$", re.IGNORECASE)
         self.kill_re = re.compile(rf"[xX×]\s*({sq})")
         # the diagram needs a kanji name for every piece (names of one or more kanji, boards up to 16x16)
-        self.diagram = all(self.kanji.get(p.id) for p in self.variant.pieces)
+        self.diagram = all(self.kanji.get(p.id) for p in pieces)
         self.cell = max((len(k) for k in self.kanji.values()), default=1)
-        self.board_names = sorted(self.kanji.values(), key=len, reverse=True)
-        self.diagram_readable = all(p.kanji for p in self.variant.pieces)  # shared names found as met
+        board_names = list(self.kanji.values())
+        if self.lishogi:
+            for alias, canonical in _LISHOGI_BOARD_ALIASES.items():
+                if canonical in names and alias not in names:
+                    names[alias] = names[canonical]
+                    board_names.append(alias)
+        self.board_names = sorted(board_names, key=len, reverse=True)
+        self.diagram_readable = all(p.id in board_of for p in pieces)  # shared names found as met
+        self.record_names = {p.id: p.kanji_name for p in pieces} if self.lishogi else {}
 
     # squares
     def parse_square(self, text: str) -> int:
         if self.numeric:
             f = self.files - _DIGIT_VALUE[text[0]]
             r = self.ranks - _DIGIT_VALUE[text[1]]
-            if not (0 <= f < self.files and 0 <= r < self.ranks):
-                raise ValueError(f"square {text} is off the {self.files}x{self.ranks} board")
-            return square(f, r)
-        return parse_square(text.lower(), self.files, self.ranks)
+        elif self.lishogi:  # 10十一: the file number, then the rank in kanji
+            digits = len(text) - len(text.lstrip(_FW_DIGITS + "0123456789"))
+            f = self.files - _japanese_number(text[:digits])
+            r = self.ranks - _japanese_number(text[digits:])
+        else:
+            return parse_square(text.lower(), self.files, self.ranks)
+        if not (0 <= f < self.files and 0 <= r < self.ranks):
+            raise ValueError(f"square {text} is off the {self.files}x{self.ranks} board")
+        return square(f, r)
 
     def square_text(self, sq: int) -> str:
         if self.numeric:
             return _FW_DIGITS[self.files - square_file(sq)] + _KANJI_DIGITS[self.ranks - square_rank(sq)]
+        if self.lishogi:
+            return f"{self.files - square_file(sq)}{_kanji_number(self.ranks - square_rank(sq))}"
         return square_name(sq)
 
     def origin_text(self, sq: int) -> str:
         if self.numeric:
             return f"{self.files - square_file(sq)}{self.ranks - square_rank(sq)}"
-        return square_name(sq)
+        return self.square_text(sq)
 
     def parse_origin(self, text: str) -> int:
         if self.numeric:
@@ -309,10 +371,12 @@ class _Style:
             if not (0 <= f < self.files and 0 <= r < self.ranks):
                 raise ValueError(f"square ({text}) is off the {self.files}x{self.ranks} board")
             return square(f, r)
-        return parse_square(text.lower(), self.files, self.ranks)
+        return self.parse_square(text)
 
     # pieces
     def piece_name(self, pid: str, in_move: bool = True) -> str:
+        if in_move and self.lishogi:
+            return self.record_names[pid]
         if self.shogi and in_move and pid in _SHOGI_MOVE_NAMES:
             return _SHOGI_MOVE_NAMES[pid]
         return self.kanji.get(pid, pid)
@@ -320,14 +384,20 @@ class _Style:
     def piece_id(self, name: str) -> str | None:
         return self.names.get(name) or self.names.get(name.upper())
 
-    def piece_ids(self, name: str) -> list:
-        """Every piece ID a name can mean: one, or those sharing the kanji."""
+    def piece_ids(self, name: str, in_move: bool = False) -> list:
+        """Every piece ID a name can mean: one, or those sharing the kanji (in a move, also the
+        pieces sharing a record name, such as 金将 for the Gold and the promoted Pawn)."""
+        if in_move and name in self.alike:
+            return list(self.alike[name])
         pid = self.piece_id(name)
         return [pid] if pid is not None else list(self.shared.get(name, ()))
 
     # moves
     def move_text(self, board: Board, move: Move, prev_to: int | None) -> str:
         """The move as written in KIF, for the position on ``board`` before the move."""
+        if self.lishogi:
+            return " ".join(f"{label} {text}" if label else text
+                            for label, text in self.lishogi_steps(board, move, prev_to))
         if move.drop is not None:
             pid = move.drop
         else:
@@ -345,11 +415,44 @@ class _Style:
         text += "".join(" x " + self.square_text(k) for k in move.kills)
         return text
 
+    def lishogi_steps(self, board: Board, move: Move, prev_to: int | None) -> list[tuple[str, str]]:
+        """The move as lishogi writes it: ``[("", "7八歩兵 （←7九）")]``, or a Lion's double move
+        (a capture on the way, igui, a pass) as its two steps ``[("一歩目", ...), ("二歩目", ...)]``.
+        ``仝`` stands for the destination of the previous move, but never on a second step (lishogi
+        reads a second step without it).  A declined promotion is not marked (lishogi writes
+        ``成`` only).
+
+        >>> from daikifu.replay.usi import usi_to_move
+        >>> game = Game("chu-shogi")
+        >>> board = game.start_board()
+        >>> _Style(game).lishogi_steps(board, usi_to_move(board, "7i7h"), None)
+        [('', '7八歩兵 （←7九）')]
+        """
+        if move.drop is not None:
+            return [("", self.square_text(move.to_square) + self.record_names[move.drop] + "打")]
+        piece = board.piece_at(move.from_square)
+        name = self.record_names[piece.id] if piece is not None else "?"
+
+        def dest(sq):
+            return "仝" if sq == prev_to else self.square_text(sq)
+
+        promote = "成" if move.promotion else ""
+        if not move.kills and not move.is_pass:
+            return [("", f"{dest(move.to_square)}{name}{promote} （←{self.square_text(move.from_square)}）")]
+        mid = move.kills if move.kills else tuple(board.routes(move)[:1])
+        if len(mid) != 1:
+            what = "captures more than one square" if move.kills else "is a pass with no square to step to"
+            raise KifError(GameError(f"lishogi's KIF cannot write this move: it {what}", move=str(move)))
+        mid = mid[0]
+        mark = "（居食い）" if move.kills and move.to_square == move.from_square else ""
+        return [("一歩目", f"{dest(mid)}{name} （←{self.square_text(move.from_square)}）"),
+                ("二歩目", f"{self.square_text(move.to_square)}{name}{mark}{promote} （←{self.square_text(mid)}）")]
+
 
 # --- reading -------------------------------------------------------------------------------------
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # slots: one item per line of a record held while it is read
 class _Item:
     kind: str  # header, row, border, turn, move, comment, variation, result, junk, moves-header
     line: int
@@ -359,6 +462,8 @@ class _Item:
     number: int = 0
     column: int = 1
     time: tuple | None = None  # (seconds, total seconds or None)
+    second: _Item | None = None  # the second step (二歩目) of a Lion's double move, in lishogi's KIF
+    following: tuple | list = ()  # KI2: the move lines after this one (formats/ki2.py)
 
 
 @dataclass(eq=False)
@@ -382,6 +487,25 @@ class _Line:
     def node_before(self, ply: int) -> GameNode:
         i = ply - 1 - self.start
         return self.nodes[i] if i >= 0 else self.parent
+
+
+def _join_lion_steps(items: list[_Item]) -> list[_Item]:
+    """lishogi's two lines of a Lion's double move (``一歩目``, then ``二歩目``) as one move item
+    holding the second in ``second``; a step without its partner is left alone, for
+    :meth:`_Reader.parse_move` to report."""
+    out = []
+    i = 0
+    while i < len(items):
+        it = items[i]
+        nxt = items[i + 1] if i + 1 < len(items) else None
+        if (it.kind == "move" and nxt is not None and nxt.kind == "move" and it.text.startswith("一歩目")
+                and nxt.text.startswith("二歩目")):
+            it.second = nxt
+            it.time = nxt.time
+            i += 1
+        out.append(it)
+        i += 1
+    return out
 
 
 def _classify(lines: list[str]) -> list[_Item]:
@@ -478,6 +602,7 @@ class _Reader:
         self.termination = None
         self.truncated = False  # the main line was cut short by an error
         self.dropped = False  # some variation (or part of one) was not read
+        self.implied = "shogi"  # the variant when the record names none (see implied_variant)
 
     def classify(self, lines: list[str]) -> list:
         """The lines as items (the KI2 reader splits its move lines differently)."""
@@ -506,6 +631,7 @@ class _Reader:
         first_move = next((k for k, it in enumerate(items) if it.kind in ("move", "variation", "result")),
                           len(items))
         headers = [it for it in items if it.kind == "header"]
+        self.implied = self.implied_variant(items, first_move)
         game = self.make_game(headers)
         self.setup_start(game, items[:first_move], headers)
         tags = self.collect_tags(headers)
@@ -515,7 +641,10 @@ class _Reader:
                              expected="a header line 'key：value', a board diagram, a comment or a move")
         comments: dict = {}  # id(node) -> list of comment lines
         root_comments = [it.text for it in items[:first_move] if it.kind == "comment"]
-        self.read_moves(game, items[first_move:], comments, root_comments)
+        moves = items[first_move:]
+        if self.style.lishogi:
+            moves = _join_lion_steps(moves)
+        self.read_moves(game, moves, comments, root_comments)
         game.comment = "\n".join(root_comments)
         self.finish_comments(game, comments)
         self.finish_headers(game, tags)
@@ -525,6 +654,17 @@ class _Reader:
         game.source_line = items[0].line if items else 1
         game.number = 1
         return game
+
+    @staticmethod
+    def implied_variant(items, first_move: int) -> str:
+        """The variant a record without ``変種：`` is read in, by lishogi's rule: Chu Shogi when the
+        board diagram has 12 ranks or a move is written as lishogi writes Chu moves (``（←7九）``,
+        ``一歩目``), else shogi."""
+        if sum(1 for it in items[:first_move] if it.kind == "row") == 12:
+            return LISHOGI_12X12
+        if any(it.kind == "move" and _RE_LISHOGI_MOVE.search(it.text) for it in items[first_move:]):
+            return LISHOGI_12X12
+        return "shogi"
 
     def make_game(self, headers) -> Game:
         declared = next((h for h in headers if h.key == "変種"), None)
@@ -537,7 +677,7 @@ class _Reader:
                 self.problem(f"variant options {opt.value!r}: {exc}", line=opt.line)
         name = self.variant_arg
         if name is None:
-            name = declared.value.strip() if declared and declared.value.strip() else "shogi"
+            name = declared.value.strip() if declared and declared.value.strip() else self.implied
         try:
             variant = name if isinstance(name, Variant) else self.variants.load(name)
             try:
@@ -862,7 +1002,7 @@ class _Reader:
                     self.dropped = True
                 continue
             node = (cur.nodes[-1] if cur.nodes else cur.parent).add_variation(move)
-            node.notation = text
+            node.notation = sys.intern(text)  # a long game writes the same moves again and again
             node.source_line = it.line
             node.source_column = it.column
             if pending:
@@ -880,11 +1020,17 @@ class _Reader:
     def parse_move(self, board: Board, text: str, prev_to, it: _Item, ply: int) -> Move | None:
         style = self.style
         where = dict(line=it.line, column=it.column, ply=ply, move=text)
+        if style.lishogi and _RE_LION_STEP.match(text):
+            return self.parse_lion_move(board, prev_to, it, ply)
         m = style.move_re.match(text)
         if not m:
-            example = "７六歩(77)" if style.numeric else "e5 P(e4)"
+            example = "７六歩(77)" if style.numeric else "7八歩兵 （←7九）" if style.lishogi else "e5 P(e4)"
             self.problem("cannot read the move", expected=f"destination, piece, origin, e.g. {example!r}",
                          suggestions=self.suggest(board, None, prev_to), **where)
+            return None
+        if style.lishogi and m.group("mark"):
+            self.problem(f"{m.group('mark')} marks the second step of a Lion's double move",
+                         expected="二歩目 before the move, after a 一歩目 line", **where)
             return None
         try:
             if m.group("same"):
@@ -900,7 +1046,7 @@ class _Reader:
         except (ValueError, KeyError, IndexError) as exc:
             self.problem(str(exc), expected="a square on the board", **where)
             return None
-        ids = style.piece_ids(m.group("piece"))
+        ids = style.piece_ids(m.group("piece"), in_move=True)
         pid = ids[0] if ids else None
         promo_text = m.group("promo")
         drop = bool(m.group("drop"))
@@ -947,6 +1093,17 @@ class _Reader:
             else:
                 promotion = False if self.can_promote(board, origin, to) else None
             move = Move(origin, to, kills, promotion)
+        return self.play(board, move, to, prev_to, where)
+
+    def play(self, board: Board, move: Move, to: int, prev_to, where: dict) -> Move | None:
+        """``move`` played on ``board``, or None and a problem saying why it is illegal."""
+        rules = board.rules
+        if move.promotion is False and (rules.promote_on_entry or rules.promote_last_rank):
+            # no promotion written: declined where the rules offered one (a shape of the zone
+            # alone does not tell under Chu's rule), else none
+            if board.illegal_reason(move) == "the piece cannot promote on this move":
+                move = move._replace(promotion=None)
+        move = shared_move(move)  # one object per distinct move, on the board and in the tree
         try:
             board.play(move)
         except IllegalMoveError as exc:
@@ -957,6 +1114,72 @@ class _Reader:
             self.problem(f"illegal move: {exc}", expected="a legal move", **where)
             return None
         return move
+
+    def parse_lion_move(self, board: Board, prev_to, it: _Item, ply: int) -> Move | None:
+        """A Lion's double move in lishogi's two lines, ``一歩目 6六獅子 （←7七）`` then
+        ``二歩目 7七獅子（居食い） （←6六）``, read as one move: origin, the first step's square,
+        destination (lishogi's USI ``7g6f7g``)."""
+        from daikifu.replay.usi import UsiError, usi_square, usi_to_move
+        style = self.style
+        first, second = it, it.second
+        if _RE_LION_STEP.match(it.text).group(1) == "二":
+            self.problem("a second step (二歩目) with no first step (一歩目) on the line before",
+                         expected="一歩目 on the move line before", line=it.line, column=it.column, ply=ply,
+                         move=it.text)
+            return None
+        if second is None:
+            self.problem("a first step (一歩目) with no second step (二歩目) on the next line",
+                         expected="the Lion's second step, 二歩目, on the next move line", line=it.line,
+                         column=it.column, ply=ply, move=it.text)
+            return None
+        steps = []
+        for step in (first, second):
+            where = dict(line=step.line, column=step.column, ply=ply, move=step.text)
+            m = style.move_re.match(step.text)
+            if not m or not m.group("origin"):
+                self.problem("cannot read the step", expected="destination, piece, origin, e.g. '一歩目 7九獅子 （←7十）'",
+                             **where)
+                return None
+            try:
+                to = prev_to if m.group("same") else style.parse_square(m.group("dest"))
+                origin = style.parse_square(m.group("origin"))
+            except (ValueError, KeyError, IndexError, TypeError) as exc:
+                self.problem(str(exc), expected="a square on the board", **where)
+                return None
+            if to is None:
+                self.problem("仝 (same square) with no previous move", expected="a destination square", **where)
+                return None
+            steps.append((m, origin, to, where))
+        (m1, origin, mid, where1), (m2, origin2, to, where2) = steps
+        if origin2 != mid:
+            self.problem(f"the second step starts on {style.square_text(origin2)}, the first ended on "
+                         f"{style.square_text(mid)}", expected=f"（←{style.square_text(mid)}）", **where2)
+            return None
+        piece = board.piece_at(origin)
+        for m, where in ((m1, where1), (m2, where2)):
+            if piece is None or piece.id not in style.piece_ids(m.group("piece"), in_move=True):
+                what = f"there is no piece on {style.square_text(origin)}" if piece is None else \
+                    f"the piece on {style.square_text(origin)} is {style.piece_name(piece.id)}, not {m.group('piece')}"
+                self.problem(what, expected="a legal move", suggestions=self.suggest(board, None, prev_to), **where)
+                return None
+        if m1.group("mark") or m1.group("promo") or m1.group("drop"):
+            self.problem("the first step of a double move has no mark, promotion or drop", **where1)
+            return None
+        mark = (m2.group("mark") or "")[1:-1]
+        igui = to == origin and board.piece_at(mid) is not None
+        if mark and mark != ("居食い" if igui else "じっと" if to == origin else ""):
+            self.problem(f"the move is marked {mark}, but it is "
+                         f"{'igui' if igui else 'a pass' if to == origin else 'no capture without moving'}",
+                         expected="居食い only on igui, じっと only on a pass", **where2)
+            return None
+        usi = "".join(usi_square(board, sq) for sq in (origin, mid, to)) + ("+" if m2.group("promo") == "成" else "")
+        try:
+            move = usi_to_move(board, usi)
+        except UsiError as exc:
+            self.problem(f"illegal move: {exc.reason.removeprefix('illegal: ')}", expected="a legal move",
+                         suggestions=self.suggest(board, to, prev_to), **where2)
+            return None
+        return self.play(board, move, to, prev_to, where2)
 
     @staticmethod
     def can_promote(board: Board, origin: int, to: int) -> bool:
@@ -1121,7 +1344,8 @@ def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Var
              lenient: bool = False, variants: VariantRegistry | None = None) -> list[Game]:
     """Read a KIF file (bytes or text) into a list of games (a KIF file holds one game).
 
-    ``variant`` names the variant when the file does not (a ``変種：`` line); shogi by default.
+    ``variant`` names the variant when the file does not (a ``変種：`` line); by default shogi, or
+    Chu Shogi for a record with a 12-rank diagram or lishogi's Chu move lines.
     Names are looked up in ``variants`` (default: the bundled variants and ``DAIKIFU_VARIANTS``).
     Problems are recorded in ``game.errors`` (see the module documentation); input that is not KIF
     raises :class:`KifError`.  No other exception escapes.
@@ -1177,7 +1401,8 @@ def looks_like_kif(data: bytes | str) -> bool:
         if m and m.group(1).strip(_SPACE) in _KNOWN_KEYS:
             return True
         m = _RE_MOVE_LINE.match(line)
-        if m and re.match(r"^(?:[同仝]|[１-９][一二三四五六七八九]|(?:投了|中断|詰み|千日手|持将棋))", m.group(2)):
+        if m and (re.match(r"^(?:[同仝]|[１-９][一二三四五六七八九]|(?:投了|中断|詰み|千日手|持将棋))", m.group(2))
+                  or _RE_LISHOGI_MOVE.search(m.group(2))):
             return True
     return False
 
@@ -1243,16 +1468,23 @@ class _Writer:
         out = self.out
         out.append(first_line)
         style = self.style
-        if not style.shogi:
+        defaults = game.variant.resolve_options(None) if game.variant.options else {}
+        changed = [f"{k}={v}" for k, v in game.options.items() if defaults.get(k) != v]
+        # lishogi writes no variant line: its 12-rank diagram or its moves say Chu Shogi
+        implied = style.lishogi and game.variant.slug == LISHOGI_12X12 and not changed
+        if not style.shogi and not implied:
             out.append(f"変種：{game.variant.slug}")
-            defaults = game.variant.resolve_options(None) if game.variant.options else {}
-            changed = [f"{k}={v}" for k, v in game.options.items() if defaults.get(k) != v]
             if changed:
                 out.append("変種オプション：" + " ".join(changed))
         self.write_headers()
-        if self.custom or self.start.split()[-1] != "1":
+        # a Chu game with no move has no move to tell the variant: the diagram tells it
+        # (and lishogi, which knows no options, sees a setup option's start only in the diagram)
+        if self.custom or self.start.split()[-1] != "1" or (implied and not game.variations) or (
+                style.lishogi and changed):
             position = Board(game.rules, self.start).position()
-            if style.diagram:
+            if style.lishogi and style.diagram:
+                self.write_lishogi_diagram()
+            elif style.diagram:
                 self.write_diagram()
             if not style.diagram or position.split()[-1] != "1":
                 # a diagram does not carry the move number: the position string does
@@ -1281,7 +1513,9 @@ class _Writer:
             elif name == "Site":
                 key = "場所"
             elif name == "Handicap":
-                key = "手合割"
+                # lishogi reads 手合割 as the start of a Chu game, and knows no other name than
+                # 平手 there: the tag (the Chu Shogi server's EVEN ...) keeps its own name
+                key = "Handicap" if self.style.lishogi else "手合割"
             else:
                 key = name
             for part in re.split(r"\r\n|\r|\n", value):
@@ -1293,15 +1527,7 @@ class _Writer:
         files, ranks = style.files, style.ranks
 
         def hand(colour):
-            held = board.hand(colour)
-            if not held:
-                return "なし"
-            parts = []
-            for p in self.game.variant.pieces:
-                n = held.get(p.id, 0)
-                if n:
-                    parts.append(style.piece_name(p.id, in_move=False) + (_kanji_number(n) if n > 1 else ""))
-            return "　".join(parts) + "　"
+            return self.hand_text(board, colour)
 
         out = self.out
         width = style.cell  # kanji a cell holds: 1 for shogi, 2 for names such as 成角 or 獅子
@@ -1323,6 +1549,42 @@ class _Writer:
             out.append(f"{self.gote_word}番")
         else:
             out.append(f"{self.sente_word}番")
+
+    def write_lishogi_diagram(self) -> None:
+        """The start as lishogi draws it: full-width file numbers, cells three characters wide
+        (``  ・``, `` v獅``, ``v成獅``), kanji ranks, the side to move only when it is Gote, pieces
+        in hand only for a variant with drops."""
+        style = self.style
+        board = Board(self.game.rules, self.start)
+        files, ranks = style.files, style.ranks
+        out = self.out
+        if board.rules.drops:
+            out.append(f"{self.gote_word}の持駒：{self.hand_text(board, 1)}")
+        out.append((" " + " ".join(_full_width(files - f).ljust(2) for f in range(files))).rstrip())
+        border = "+" + "-" * (files * 4) + "+"
+        out.append(border)
+        for r in range(ranks - 1, -1, -1):
+            cells = []
+            for f in range(files):
+                p = board.piece_at(square(f, r))
+                cells.append("・".rjust(3) if p is None else (("v" if p.colour else "") + style.kanji[p.id]).rjust(3))
+            out.append("|" + "".join(cells) + "|" + _kanji_number(ranks - r))
+        out.append(border)
+        if board.rules.drops:
+            out.append(f"{self.sente_word}の持駒：{self.hand_text(board, 0)}")
+        if board.turn == 1:
+            out.append(f"{self.gote_word}番")
+
+    def hand_text(self, board: Board, colour: int) -> str:
+        held = board.hand(colour)
+        if not held:
+            return "なし"
+        parts = []
+        for p in self.game.variant.pieces:
+            n = held.get(p.id, 0)
+            if n:
+                parts.append(self.style.piece_name(p.id, in_move=False) + (_kanji_number(n) if n > 1 else ""))
+        return "　".join(parts) + "　"
 
     def write_tree(self) -> None:
         game = self.game
@@ -1372,9 +1634,16 @@ class _Writer:
                 reason = repr(exc)
             if reason is not None:
                 raise KifError(GameError(f"cannot write an illegal move: {reason}", ply=ply, move=str(move)))
-            text = self.style.move_text(board, move, prev_to)
             time = _time_of(node.comment)
             comment = node.comment
+            if self.style.lishogi:
+                self.write_lishogi_move(board, move, prev_to, ply, time, totals)
+                board.push(move)
+                out.extend(_comment_lines(time[2] if time is not None else comment))
+                nodes.append(node)
+                node = node.next()
+                continue
+            text = self.style.move_text(board, move, prev_to)
             line = f"{ply:>4} {text}"
             if time is not None:
                 secs, total, comment = time
@@ -1392,6 +1661,21 @@ class _Writer:
         self.write_end(nodes[-1], board, is_main, totals)
         return nodes
 
+    def write_lishogi_move(self, board: Board, move: Move, prev_to, ply: int, time, totals) -> None:
+        """``   5手目   7八歩兵 （←7九）``, or a Lion's two steps ``   5手目一歩目 ...`` and
+        ``   5手目二歩目 ...``, with lishogi's time column ``   (00:05/00:00:12)`` on the last line."""
+        steps = self.style.lishogi_steps(board, move, prev_to)
+        for k, (label, text) in enumerate(steps):
+            line = f"{ply:>4}手目" + (f"{label} " if label else "   ") + text
+            if time is not None and k == len(steps) - 1:
+                secs, total, _ = time
+                colour = board.turn
+                totals[colour] = total if total is not None else totals[colour] + secs
+                minutes, seconds = divmod(secs, 60)
+                hours, rest = divmod(totals[colour], 3600)
+                line += f"   ({minutes:02d}:{seconds:02d}/{hours:02d}:{rest // 60:02d}:{rest % 60:02d})"
+            self.out.append(line)
+
     @staticmethod
     def add_time(node, colour, totals) -> None:
         time = _time_of(node.comment)
@@ -1405,7 +1689,7 @@ class _Writer:
         mover = board.turn
         n = board.ply
         if word is not None:
-            line = f"{n + 1:>4} {word}"
+            line = f"{n + 1:>4}手目   {word}" if self.style.lishogi else f"{n + 1:>4} {word}"
             secs = stored[1] if stored and stored[0] in SPECIALS and SPECIALS[stored[0]] == SPECIALS[word] else None
             if secs is not None and totals is not None:
                 totals = list(totals)

@@ -25,6 +25,7 @@ every game the API can build, ``read_game(write_game(g)) == g`` once comments ar
 from __future__ import annotations
 
 import re
+import sys
 from urllib.parse import unquote_to_bytes
 from typing import IO, Iterable, Iterator
 
@@ -33,7 +34,7 @@ from daikifu.replay import (Board, IncompleteVariantError, OptionSyntaxError, Un
 from daikifu.replay.position import PositionError
 
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
-from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode
+from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, shared_move
 from daikifu.replay.notation import NotationError, move_notation, parse_move, quick_move
 
 __all__ = ["Visitor", "GameBuilder", "HeadersOnly", "read_games", "read_game", "write_game",
@@ -207,7 +208,7 @@ class GameBuilder(Visitor):
         if self.comment:
             self._flush()
         self.node = self.node.add_variation(move)
-        self.node.notation = notation
+        self.node.notation = sys.intern(notation)  # a long game writes the same moves again and again
         self.node.source_line, self.node.source_column = line, column
         if self.pending_comment:
             self.node.starting_comment = " ".join(self.pending_comment)
@@ -598,18 +599,24 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
         name = getattr(source, "name", None)
         file = name if isinstance(name, str) else None
     games = _split_games(_lines(source, limits.max_line), limits.max_record)
-    for n, (line, offset, lines, overflow) in enumerate(games, start=1):
-        v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant, variants)
-        if isinstance(v, GameBuilder):
-            if default_variant and not v.default_variant:
-                v.default_variant = default_variant
-            if variants is not None and v.variants is None:
-                v.variants = variants
-        try:
-            result = _read_one(lines, line, offset, n, v, lenient, file, limits, overflow, until_ply)
-        except Exception as exc:  # a bug must cost this game only, never the rest of the file
-            result = _failed_game(visitor, default_variant, lines, line, offset, n, file, exc, variants)
-        yield result
+    for n, part in enumerate(games, start=1):
+        # what a game leaves (its tree, the reader's board) is not held here while the caller
+        # works on it: the caller can let a long game go before it reads the next one
+        yield _read_part(part, n, visitor, lenient, file, default_variant, limits, until_ply, variants)
+
+
+def _read_part(part, n, visitor, lenient, file, default_variant, limits, until_ply, variants):
+    line, offset, lines, overflow = part
+    v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant, variants)
+    if isinstance(v, GameBuilder):
+        if default_variant and not v.default_variant:
+            v.default_variant = default_variant
+        if variants is not None and v.variants is None:
+            v.variants = variants
+    try:
+        return _read_one(lines, line, offset, n, v, lenient, file, limits, overflow, until_ply)
+    except Exception as exc:  # a bug must cost this game only, never the rest of the file
+        return _failed_game(visitor, default_variant, lines, line, offset, n, file, exc, variants)
 
 
 def _failed_game(visitor, default_variant, lines, first_line, offset, number, file, exc, variants=None):
@@ -970,6 +977,7 @@ class _Context:
             self.error(exc.reason, line, column, move=tok, expected=exc.expected, suggestions=exc.suggestions)
             self._failed()
             return False
+        move = shared_move(move)  # one object per distinct move, on the board and in the tree
         self.visitor.visit_move(board, move, tok, line, column)
         board.push(move)
         self.moves += 1

@@ -35,6 +35,7 @@ that yields games (visitor-based where the format's module offers visitors), and
 from __future__ import annotations
 
 import codecs
+import io
 import json
 import os
 import re
@@ -308,6 +309,70 @@ def read_record(data: bytes | str, *, name: str | None = None, fmt: str | None =
     """
     text, found = record_text(data, name=name, fmt=fmt)
     return read_text(text, fmt=found, name=name, variant=variant, lenient=lenient, limits=limits, variants=variants)
+
+
+HEAD_BYTES = 1 << 16  # bytes looked at to recognise a streamed record's format
+
+
+class Prepended(io.RawIOBase):
+    """A binary stream that gives ``head`` (bytes already read from ``stream``) and then the rest
+    of ``stream``; ``consumed`` counts the bytes given."""
+
+    def __init__(self, head: bytes, stream):
+        self.head = memoryview(head)
+        self.stream = stream
+        self.consumed = 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, buf):
+        if self.head:
+            n = min(len(buf), len(self.head))
+            buf[:n] = self.head[:n]
+            self.head = self.head[n:]
+        else:
+            data = self.stream.read(len(buf))
+            n = len(data)
+            buf[:n] = data
+        self.consumed += n
+        return n
+
+
+def whole_lines(head: bytes) -> bytes:
+    """The first bytes of a file cut after their last line end (when there is one), so that no
+    character cut in two misleads the decoder or the format detection."""
+    if len(head) >= HEAD_BYTES and b"\n" in head:
+        return head[:head.rfind(b"\n") + 1]
+    return head
+
+
+def read_stream(stream, *, name: str | None = None, fmt: str | None = None, variant: str | None = None,
+                lenient: bool = False, limits=None, variants=None) -> Iterator[Game]:
+    """Every game of a record read from a binary ``stream`` (an open file, standard input), one
+    at a time, as :func:`read_record` reads them from bytes.
+
+    An LSN file of any size is read as it streams, so memory is bounded by its largest game, not
+    by the file (a UTF-8 format: undecodable bytes become U+FFFD, with a warning on their line, as
+    :func:`read_record` does); the other formats, which hold one game or a few to a file, are read
+    whole.  The format is found from the first :data:`HEAD_BYTES` bytes.
+    """
+    head = stream.read(HEAD_BYTES)
+    if len(head) < HEAD_BYTES or head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        yield from read_record(head + stream.read(), name=name, fmt=fmt, variant=variant, lenient=lenient,
+                               limits=limits, variants=variants)
+        return
+    found = record_text(whole_lines(head), name=name, fmt=fmt)[1]
+    if found != "lsn":
+        yield from read_record(head + stream.read(), name=name, fmt=found, variant=variant, lenient=lenient,
+                               limits=limits, variants=variants)
+        return
+    # utf-8-sig: a byte-order mark is dropped, as decode_record drops it
+    text = io.TextIOWrapper(io.BufferedReader(Prepended(head, stream), 1 << 16), encoding="utf-8-sig",
+                            errors="replace", newline="")
+    for game in FORMATS["lsn"].read(text, file=name, variant=variant, lenient=lenient, variants=variants,
+                                    **({"limits": limits} if limits is not None else {})):
+        yield finish_game(game, name)
 
 
 # --- writing -------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ Two ways to check a move:
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -142,7 +143,7 @@ class Board:
         self.move_stack: list[Move] = []
         self._zobrist = self._compute_zobrist()
         self._seen = {self._zobrist: 1}
-        self._history = [self._zobrist]
+        self._history = array("Q", [self._zobrist])  # the hash of every position played, 8 bytes each
         if not allow_exposed and self._exposed(self.turn ^ 1):
             raise PositionError("the side not to move is in check: its royal piece could be captured")
 
@@ -1044,7 +1045,8 @@ class Board:
         z = self._zobrist
         captured = []
         royals = self._royals
-        old_royal = (royals[0], royals[1])
+        old_royal = None  # the royal squares before the move, kept only when the move changes them
+        restore = None
         old_lion = self._lion_sq
         to = move.to_square
         if move.drop is not None:
@@ -1082,6 +1084,7 @@ class Board:
             mine[to] = code
             z ^= zsq[code][to]
             if R.royal[code] or R.royal[moved]:
+                old_royal = (royals[0], royals[1])
                 royals[c] = tuple(s for s in royals[c] if s != fr) + ((to,) if R.royal[code] else ())
             if R.complex[moved] or R.complex[code]:
                 self._complex_sq[c].discard(fr)
@@ -1091,6 +1094,8 @@ class Board:
                 hand = self.hands[c]
                 for k, cap in captured:
                     if R.royal[cap]:
+                        if old_royal is None:
+                            old_royal = (royals[0], royals[1])
                         royals[c ^ 1] = tuple(s for s in royals[c ^ 1] if s != k)
                     if R.complex[cap]:
                         self._complex_sq[c ^ 1].discard(k)
@@ -1099,9 +1104,11 @@ class Board:
                         n = hand[t]
                         hand[t] = n + 1
                         z ^= R.hand_key(c, t, n) ^ R.hand_key(c, t, n + 1)
-            if self._unmoved is not None:
-                self._unmoved.discard(fr)
-                self._unmoved.discard(to)
+            unmoved = self._unmoved
+            if unmoved is not None and (fr in unmoved or to in unmoved):
+                # the squares that lose their "not moved yet" mark, restored by _pop
+                restore = tuple(s for s in (fr, to) if s in unmoved)
+                unmoved.difference_update(restore)
         if R.counter_strike:
             # counter-strike: remember where a non-Lion took a Lion (the last such square in the path)
             lion = R.lion
@@ -1114,8 +1121,9 @@ class Board:
                 z ^= (R.z_lion[old_lion] if old_lion is not None else 0) ^ (R.z_lion[new] if new is not None else 0)
                 self._lion_sq = new
         z ^= R.z_turn
-        self._stack.append((move, moved, captured, self._zobrist, old_royal,
-                            None if self._unmoved is None else set(self._unmoved), old_lion))
+        # one compact entry per ply (a long game holds one per move): nothing that did not change
+        # is stored, and the hash before the move is the history's last but one
+        self._stack.append((move, moved, captured or (), old_royal, restore, old_lion))
         self._zobrist = z
         self.turn = c ^ 1
         self.move_number += 1
@@ -1124,7 +1132,7 @@ class Board:
         self._history.append(z)
 
     def _pop(self) -> None:
-        move, moved, captured, z_before, old_royal, unmoved, self._lion_sq = self._stack.pop()
+        move, moved, captured, old_royal, restore, self._lion_sq = self._stack.pop()
         R = self.rules
         b = self._board
         z = self._zobrist
@@ -1134,7 +1142,9 @@ class Board:
             seen[z] = n
         else:
             del seen[z]
-        self._history.pop()
+        history = self._history
+        history.pop()
+        z_before = history[-1]
         c = self.turn ^ 1
         self.turn = c
         self.move_number -= 1
@@ -1163,9 +1173,10 @@ class Board:
                     self._complex_sq[c ^ 1].add(k)
                 if R.drops and not R.royal[R.unpromoted[cap]]:
                     hand[R.unpromoted[cap] >> 1] -= 1
-        self._royals[0], self._royals[1] = old_royal
-        if unmoved is not None:
-            self._unmoved = unmoved
+        if old_royal is not None:
+            self._royals[0], self._royals[1] = old_royal
+        if restore is not None:
+            self._unmoved.update(restore)
         self._zobrist = z_before
 
     # --- game end --------------------------------------------------------------------------------

@@ -105,6 +105,7 @@ class PieceType:
     royal: bool = False
     kanji: str | None = None
     kanji_name: str | None = None  # the full name game records write (lishogi's KIF: 獅子, 龍馬)
+    kanji_board: str | None = None  # the name KIF board diagrams write where it is not ``kanji`` (成角)
     aliases: tuple[str, ...] = ()
     description: str | None = None
     provenance: str | None = None
@@ -338,13 +339,14 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
                     named_generator(spec, 0)
                 except GeneratorError as exc:
                     _fail(path, f"{where} ({pid}): generator: {exc}")
-        unknown = set(raw) - {"id", "name", "betza", "promotes", "royal", "kanji", "kanji_name", "aliases",
-                              "description", "provenance", "betza_zones", "generators"}
+        unknown = set(raw) - {"id", "name", "betza", "promotes", "royal", "kanji", "kanji_name", "kanji_board",
+                              "aliases", "description", "provenance", "betza_zones", "generators"}
         if unknown:
             _fail(path, f"{where} ({pid}): unknown keys {sorted(unknown)}")
         pieces.append(PieceType(index=n, id=pid, name=raw["name"], betza=raw.get("betza", ""),
                                 promotes=raw.get("promotes"), royal=bool(raw.get("royal", False)),
                                 kanji=raw.get("kanji"), kanji_name=raw.get("kanji_name"),
+                                kanji_board=raw.get("kanji_board"),
                                 aliases=tuple(raw.get("aliases", ())),
                                 description=raw.get("description"), provenance=raw.get("provenance"),
                                 betza_zones=tuple(raw.get("betza_zones", ())),

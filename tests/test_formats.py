@@ -18,6 +18,7 @@ from daikifu.replay.squares import parse_square
 from daikifu.web.importing import decode_upload
 from daikifu.web.importing import read_record as web_read_record
 
+from manifest_support import manifest
 from position_support import position_text
 
 REAL = Path(__file__).parent / "data" / "real"
@@ -34,21 +35,7 @@ MANIFEST_CORRECTIONS = {
 }
 
 
-def _manifest() -> dict:
-    """File -> (games, [main-line plies of each game]) from the MANIFEST's tables."""
-    rows = {}
-    for line in (REAL / "MANIFEST.md").read_text(encoding="utf-8").splitlines():
-        m = re.match(r"\| `([^`]+)` \|", line)
-        cells = [c.strip() for c in line.split("|")]
-        if not m or len(cells) < 9:
-            continue
-        counts = re.match(r"(\d+) / ([\d+]+)", cells[7])
-        if counts:
-            rows[m.group(1)] = (int(counts.group(1)), [int(x) for x in counts.group(2).split("+")])
-    return rows
-
-
-MANIFEST = _manifest()
+MANIFEST = manifest()
 READABLE = sorted(f for f in MANIFEST if f.split("/")[0] in ("kif", "ki2", "csa") or f.endswith((".jkf", ".sfen")))
 
 

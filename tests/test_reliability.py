@@ -316,3 +316,57 @@ def test_show_ply_of_a_long_game_reads_only_that_far(tmp_path, monkeypatch):
     assert "30 more plies" not in text
     monkeypatch.setattr(commands, "LONG_GAME", 20)
     assert "30 more plies" in _cli("show", "1", "--ply", "30", "--db", str(db)).output
+
+
+# --- memory of long games and large files -----------------------------------------------------
+
+
+def test_a_large_lsn_file_is_read_as_it_streams_with_the_games_of_the_whole_bytes():
+    """read_stream gives what read_record gives for the same bytes (a byte-order mark, a byte that
+    is not UTF-8 warned at its line), and it has yielded the first game of a 1 MB file long before
+    the file is read."""
+    from daikifu.formats.reading import HEAD_BYTES, read_record, read_stream
+    from daikifu.formats.validate import verdict
+
+    body = "1. P-c4 P-c6 2. P-g4 P-g6 *"
+    data = b"\xef\xbb\xbf" + games_of(*[body] * 6000).encode()
+    bad = data.index(b'[Event "game 5000"]') + len(b'[Event "')
+    data = data[:bad] + b"\xff" + data[bad:]  # game 5000's Event tag holds a bad byte
+    assert len(data) > 5 * HEAD_BYTES
+
+    class Counting(io.BytesIO):
+        def read(self, size=-1):
+            chunk = super().read(size)
+            self.given = getattr(self, "given", 0) + len(chunk)
+            return chunk
+
+    stream = Counting(data)
+    games = read_stream(stream, name="big.lsn")
+    first = next(games)
+    assert stream.given < 3 * HEAD_BYTES
+    streamed = [verdict(first, "big.lsn")] + [verdict(g, "big.lsn") for g in games]
+    whole = [verdict(g, "big.lsn") for g in read_record(data, name="big.lsn")]
+    assert streamed == whole and len(whole) == 6000
+    [warning] = whole[4999]["warnings"]
+    assert warning["line"] == 4999 * 5 + 2 and warning["column"] == 9
+    assert all(v["status"] == "valid" for v in whole)
+
+
+@pytest.mark.slow
+def test_a_long_game_costs_a_bounded_memory_per_ply():
+    """Reading and validating a 20,000-ply game: at most 600 bytes a ply at the peak (it was
+    about 800; benchmarks/memory.py measures validate and import, docs/scaling.md)."""
+    from daikifu.formats.reading import read_record
+    plies = 20_000
+    cycle = ["S-d2", "S-f8", "S-c1", "S-g9"]
+    moves = " ".join(f"{i // 2 + 1}. {cycle[i % 4]}" if i % 2 == 0 else cycle[i % 4] for i in range(plies))
+    data = games_of(moves + " *").encode()
+    list(read_record(games_of("1. P-c4 *").encode()))  # the rules compiled outside the measure
+    tracemalloc.start()
+    try:
+        [game] = read_record(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert game.valid and len(game.mainline_moves()) == plies
+    assert peak / plies < 600

@@ -447,3 +447,34 @@ def test_start_position_perft_2_by_side():
     flipped = Board("shogi", position=flip_sfen(start.position()))
     assert flipped.position().split()[0] == start.position().split()[0]
     assert perft(flipped, 2) == 900
+
+
+def test_taking_back_restores_initial_moves():
+    """A move taken back gives the piece its initial-only moves again (a variant whose Pawn has
+    an initial double step, ``ifnD``); and a long line taken back move by move passes through
+    the same positions, hashes and legal moves as on the way out."""
+    import tomllib
+    from importlib.resources import files
+
+    from daikifu.replay import compile_rules
+    from daikifu.replay.variant import variant_from_dict
+
+    data = tomllib.loads(files("daikifu.replay").joinpath("variants/shogi.toml").read_text(encoding="utf-8"))
+    data["slug"], data["name"] = "initial-step", "Initial Step"
+    [pawn] = [p for p in data["pieces"] if p["id"] == "P"]
+    pawn["betza"] = "fWifnD"
+    board = Board(compile_rules(variant_from_dict(data), {}))
+    assert board.rules.uses_initial
+    rng = random.Random(5)
+    seen = []
+    for _ in range(40):
+        legal = board.legal_moves()
+        if not legal:
+            break
+        seen.append((board.position(), board.zobrist, sorted(map(str, legal))))
+        board.push(rng.choice(legal))
+    assert "c3c5" in seen[0][2]  # the double step is there at the start
+    while seen:
+        board.pop()
+        position, zobrist, legal = seen.pop()
+        assert (board.position(), board.zobrist, sorted(map(str, board.legal_moves()))) == (position, zobrist, legal)
