@@ -261,6 +261,13 @@ def _plan(rules, text: str):
     for ident in _id_buckets(index).get(text[0].upper(), ()):
         if not text.startswith(ident):
             continue
+        simple = _SIMPLE_RE.match(text, len(ident))
+        if simple:  # what _parse_syntax finds first, without its cache
+            to = _square_table(rules).get(simple.group(2))
+            if to is not None:
+                plan = (_STEP, rules.type_by_id[index[ident].id].index, to, None, _PROMO[simple.group(3)],
+                        [False, False])
+                break
         syntax = _syntax(rules, text, ident, index)
         if syntax is None:
             continue
@@ -490,7 +497,7 @@ def _parse_syntax(rules, text, ident, index):
     rest = text[len(ident):] if ident else text
     piece = index[ident] if ident else None
     if piece is not None:
-        simple = _SIMPLE_RE.match(rest)
+        simple = _SIMPLE_RE.match(rest)  # (_plan reads the same way)
         if simple:
             sep, name, promo = simple.groups()
             to = squares_of.get(name)
