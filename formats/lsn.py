@@ -81,7 +81,7 @@ class LSNError(ValueError):
     the game it occurs in."""
 
 
-def _parse_move(board: Board, text: str) -> Move:
+def _parse_move(board: Board, text: str):
     """The move that ``text`` names on ``board``: the common one-leg forms from a cached plan, anything
     else through the general reading (which also explains a move that cannot be played)."""
     return quick_move(board, text) or parse_move(board, text)
