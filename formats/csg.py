@@ -87,10 +87,22 @@ class SetupError(ValueError):
 
 
 class SetupFile(NamedTuple):
-    """A setup file as read: its name (for messages) and its text."""
+    """A setup file as read: its name (for messages) and its text; or, for a game read again from
+    an archive, the start position the game was stored with (``position``, a position string)."""
 
     name: str
     text: str
+    position: str | None = None
+
+
+def stored_setup(options: dict, start: str | None, variants: VariantRegistry | None = None) -> SetupFile:
+    """The setup a stored game was read with, from its rule-set options and start position: the
+    record's text names a setup file that the archive does not keep (it may have come from
+    ``--setup`` or from a file beside the record), so reading the text again needs it."""
+    if start is None:
+        rules = compile_rules((variants or VariantRegistry.default()).load(VARIANT), options)
+        start = Board(rules, rules.start).position()
+    return SetupFile("the stored start position", "", start)
 
 
 def load_setup(path: str) -> SetupFile:
@@ -208,12 +220,15 @@ def _setup(head: list, file, setup: SetupFile | None, setup_dir: str | None, var
             except OSError as exc:
                 return None, None, GameError(f"cannot read the setup file {path}: {exc.strerror or exc}",
                                              file=file, game=1, line=2, column=1)
-    if setup is not None:
+    if setup is not None and setup.position is not None:
+        position = setup.position
+    elif setup is not None:
         try:
             position = read_fsy(setup.text, variants)
         except SetupError as exc:
             return None, None, GameError(f"setup file {setup.name}: {exc.reason}", file=setup.name, game=1, line=1,
                                          column=exc.column, expected="a Chu Shogi server setup such as /L,FL,C,.../")
+    if setup is not None:
         option = _known_setup(position, variants)
         return (option, None, None) if option is not None else (None, position, None)
     option = SETUPS.get(data_name) or _HANDICAPS.get(handicap)

@@ -296,3 +296,30 @@ def test_jocly_abbreviations_that_are_not_daikifus():
     [game] = list(read_record(text.encode(), name="k.pjn"))
     assert game.valid, [str(e) for e in game.errors]
     assert game.start_board().turn == 0 and game.end().board().piece_at(parse_usi_square(board, "12f")).id == "RC"
+
+
+def test_a_game_read_with_a_setup_file_reads_again_from_the_archive(tmp_path):
+    # the archive keeps the record's text, which names a setup file the archive does not keep: a
+    # game stored with --setup (or a file beside it) must still show its moves when opened again
+    from daikifu.archive import Archive
+    path = _handicap_record(tmp_path, "mystery.data", "Mystery")
+    fsy = (CHU / "colin-adams_FK.fsy").read_text(encoding="ascii").replace("SM,VM,R,DH,DK,VM,LN,DK,DH,R,1,SM",
+                                                                             "SM,VM,R,DH,DK,VM,LN,DK,DH,R,L,SM")
+    (tmp_path / "lance.fsy").write_text(fsy, encoding="ascii")
+    runner = CliRunner()
+    # the server's Free King setup: 259 plies; a setup of our own (a Lance where the Free King was,
+    # as many pieces each side so Black moves first): White's first move is refused at ply 1
+    for setup, lance, plies, db in ((CHU / "colin-adams_FK.fsy", False, 259, "a.db"),
+                                    (tmp_path / "lance.fsy", True, 0, "b.db")):
+        db = str(tmp_path / db)
+        runner.invoke(main, ["import", "--db", db, "--setup", str(setup), str(path)])
+        with Archive(db) as archive:
+            [(gid, status)] = archive.conn.execute("SELECT id, status FROM games").fetchall()
+            game = archive.load_game(gid)
+        board = game.start_board()
+        piece = board.piece_at(parse_usi_square(board, "2c"))
+        assert (piece is not None and piece.id == "L") == lance
+        assert len(game.mainline_moves()) == plies
+        assert status == ("invalid" if lance else "valid")
+        if lance:
+            assert game.errors[0].ply == 1 and "unknown setup" not in game.errors[0].message
