@@ -10,7 +10,9 @@ with the median of the rounds reported and the ratio daikifu / peer:
       reader (``chess.pgn.read_game``, which also checks every move) over seeded random chess games;
   (2) KIF: ``formats.kif.read_kif`` against python-shogi's KIF reader (``shogi.KIF.Parser``, which
       does not check the moves) on the real shogi games in tests/data/real/kif that both read to
-      the same number of moves;
+      the same moves and whose moves python-shogi can check (a puzzle without kings is left out);
+  (2b) the same files against a fairer peer that does what daikifu does: python-shogi's KIF reader,
+      then every move checked (``board.is_legal``) and pushed on a ``shogi.Board``;
   (3) shogi legal moves: at every ply of seeded random shogi games, every legal move, then push
       the recorded move: ``Board.legal_moves`` + ``Board.push`` against python-shogi's
       ``list(board.legal_moves)`` + ``board.push``; and perft 3 from the start.
@@ -87,7 +89,8 @@ def _kif_text(data: bytes) -> str:
 
 
 def kif_files() -> tuple[list[bytes], int]:
-    """The real KIF files both readers read to the same moves (one game each, 40 plies or more)."""
+    """The real KIF files both readers read to the same moves (one game each, 40 plies or more) and
+    whose moves python-shogi's board accepts as legal."""
     chosen, plies = [], 0
     for path in sorted(KIF_DIR.iterdir()):
         data = path.read_bytes()
@@ -99,10 +102,28 @@ def kif_files() -> tuple[list[bytes], int]:
         if len(theirs) != 1 or len(ours) != 1 or not ours[0].valid:
             continue
         usi = [_usi(m) for m in ours[0].mainline_moves()]
-        if len(usi) >= 40 and usi == theirs[0]["moves"]:
+        if len(usi) >= 40 and usi == theirs[0]["moves"] and _checks(theirs[0]):
             chosen.append(data)
             plies += len(usi)
     return chosen, plies
+
+
+def _checks(game: dict) -> bool:
+    """Whether python-shogi's board accepts every move of a game its KIF reader read."""
+    try:
+        _check_their_game(game)
+    except (ValueError, IndexError, KeyError):
+        return False
+    return True
+
+
+def _check_their_game(game: dict) -> None:
+    board = shogi.Board(game["sfen"])
+    for text in game["moves"]:
+        move = shogi.Move.from_usi(text)
+        if not board.is_legal(move):
+            raise ValueError(f"illegal move {text}")
+        board.push(move)
 
 
 def _usi_square(sq: int) -> str:
@@ -146,6 +167,12 @@ def read_our_kif(files: list[bytes]) -> None:
 def read_their_kif(files: list[bytes]) -> None:
     for data in files:
         shogi.KIF.Parser.parse_str(_kif_text(data))
+
+
+def read_and_check_their_kif(files: list[bytes]) -> None:
+    for data in files:
+        for game in shogi.KIF.Parser.parse_str(_kif_text(data)):
+            _check_their_game(game)
 
 
 def our_legal_moves(games) -> None:
@@ -218,7 +245,11 @@ def main(argv=None) -> int:
     results.append(r)
     note("(2) KIF vs python-shogi ...", file=sys.stderr, flush=True)
     results.append(compare("KIF read", (read_our_kif, kifs), (read_their_kif, kifs), kif_plies, args.rounds,
-                           "python-shogi KIF reader", f"{len(kifs)} real shogi games (KIF)"))
+                           "python-shogi KIF reader", f"{len(kifs)} real shogi games (KIF); the peer does not "
+                           "check the moves"))
+    results.append(compare("KIF read + check", (read_our_kif, kifs), (read_and_check_their_kif, kifs), kif_plies,
+                           args.rounds, "python-shogi KIF reader + is_legal + push",
+                           f"the same {len(kifs)} games; the peer checks and plays every move, as daikifu does"))
     note("(3) shogi legal moves + push vs python-shogi ...", file=sys.stderr, flush=True)
     results.append(compare("shogi legal moves + push", (our_legal_moves, recorded), (their_legal_moves, usi_games),
                            shogi_plies,

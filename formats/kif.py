@@ -139,6 +139,9 @@ _DIGIT_VALUE = {**{c: i for i, c in enumerate(_FW_DIGITS)}, **{str(i): i for i i
                 **{c: i for i, c in enumerate(_KANJI_DIGITS) if i}}
 _SHOGI_MOVE_NAMES = {"+S": "成銀", "+N": "成桂", "+L": "成香"}  # Kifu for Windows' names in moves
 _KANJI_ALIASES = {"王": "玉", "竜": "龍"}
+# board names lishogi's server writes (scalashogi's KifUtils) where its client and the variant file
+# have another: 杏 for Chu's promoted Pawn (成歩)
+_LISHOGI_BOARD_ALIASES = {"杏": "成歩"}
 # other ways to write a character of a piece name (王将 for 玉将, 竜王 for 龍王, 酔象 for 醉象)
 _KANJI_ALIAS_CHARS = str.maketrans({"玉": "王", "龍": "竜", "醉": "酔"})
 
@@ -326,7 +329,13 @@ class _Style:
         # the diagram needs a kanji name for every piece (names of one or more kanji, boards up to 16x16)
         self.diagram = all(self.kanji.get(p.id) for p in pieces)
         self.cell = max((len(k) for k in self.kanji.values()), default=1)
-        self.board_names = sorted(self.kanji.values(), key=len, reverse=True)
+        board_names = list(self.kanji.values())
+        if self.lishogi:
+            for alias, canonical in _LISHOGI_BOARD_ALIASES.items():
+                if canonical in names and alias not in names:
+                    names[alias] = names[canonical]
+                    board_names.append(alias)
+        self.board_names = sorted(board_names, key=len, reverse=True)
         self.diagram_readable = all(p.id in board_of for p in pieces)  # shared names found as met
         self.record_names = {p.id: p.kanji_name for p in pieces} if self.lishogi else {}
 
@@ -413,7 +422,14 @@ class _Style:
         (a capture on the way, igui, a pass) as its two steps ``[("一歩目", ...), ("二歩目", ...)]``.
         ``仝`` stands for the destination of the previous move, but never on a second step (lishogi
         reads a second step without it).  A declined promotion is not marked (lishogi writes
-        ``成`` only)."""
+        ``成`` only).
+
+        >>> from daikifu.replay.usi import usi_to_move
+        >>> game = Game("chu-shogi")
+        >>> board = game.start_board()
+        >>> _Style(game).lishogi_steps(board, usi_to_move(board, "7i7h"), None)
+        [('', '7八歩兵 （←7九）')]
+        """
         if move.drop is not None:
             return [("", self.square_text(move.to_square) + self.record_names[move.drop] + "打")]
         piece = board.piece_at(move.from_square)

@@ -26,7 +26,7 @@ import difflib
 import re
 
 from .board import Board, Move
-from .squares import parse_square, square_name
+from .squares import square_name
 
 __all__ = ["move_notation", "notations", "parse_move", "NotationError", "check_move", "check_moves"]
 
@@ -276,8 +276,7 @@ def _plan(rules, text: str):
                                                                  else square_name(sq)[1:] == origin))
             else:
                 keep = None
-            to = squares[0][1]
-            plan = (_STEP, t, to, tuple(_origins(rules, t * 2 + colour, to, keep) for colour in (0, 1)), promo)
+            plan = (_STEP, t, squares[0][1], keep, promo, [False, False])  # origins per colour, on first use
         break  # only the first reading: the general way decides when it does not give one move
     if len(plans) > 50_000:
         plans.clear()
@@ -289,10 +288,30 @@ def _origins(rules, code: int, to: int, keep) -> tuple | None:
     """The squares from which the piece ``code`` may end a one-leg move on ``to`` (by its move
     tables, as :meth:`Board.may_make` says), among ``keep`` when given; None when the piece has
     moves the tables do not hold (generators: any of its squares may be the origin)."""
+    every = _ORIGINS.get((id(rules), code, to))
+    if every is None or every[0] is not rules:
+        if len(_ORIGINS) > 200_000:
+            _ORIGINS.clear()
+        every = _ORIGINS[(id(rules), code, to)] = (rules, _all_origins(rules, code, to))
+    every = every[1]
+    if every is None or keep is None:
+        return every
+    return tuple(fr for fr in every if fr in keep)
+
+
+_ORIGINS: dict = {}
+
+
+def _all_origins(rules, code: int, to: int) -> tuple | None:
     zoned, complex_, by_delta = rules.zoned, rules.complex, rules.by_delta
+    if zoned[code] is None:  # one table: the origins are the destination less each step it has
+        if complex_[code]:
+            return None
+        on_board = rules.on_board
+        return tuple(to - d for d in by_delta[code] if d and 0 <= to - d < len(on_board) and on_board[to - d])
     out = []
-    for fr in (keep if keep is not None else rules.squares):
-        idx = code if zoned[code] is None else zoned[code][fr]
+    for fr in rules.squares:
+        idx = zoned[code][fr]
         if complex_[idx]:
             return None
         if fr != to and (to - fr) in by_delta[idx]:
@@ -313,15 +332,18 @@ def _quick_move(board: Board, text: str) -> Move | None:
     if plan[0] == _DROP:
         move = plan[3]
         return move if board.illegal_reason(move) is None else None
-    _, t, to, origins, promo = plan
+    _, t, to, keep, promo, known = plan
     b = board._board
     p = b[to]
     if p >= 2 and (p & 1) == c:
         return None  # onto the mover's own piece: a pass, or illegal
     code = t * 2 + c
-    origins = origins[c]
-    if origins is None:
-        return None
+    origins = known[c]
+    if origins is False:
+        origins = known[c] = _origins(board.rules, code, to, keep)
+    if origins is None:  # a piece with generators: each of its squares, unless its tables rule it out
+        origins = [fr for fr, cd in board._pieces[c].items() if cd == code and (keep is None or fr in keep)
+                   and board.may_make(Move(fr, to))]
     found = None
     for fr in origins:
         if b[fr] != code:
@@ -441,15 +463,37 @@ def _syntax(rules, text: str, ident: str | None, index: dict):
     return result
 
 
+_SQUARE_TABLES: dict = {}
+
+
+def _square_table(rules) -> dict:
+    """Square name -> square on the rule set's board (cached per board size)."""
+    key = (rules.files, rules.ranks)
+    table = _SQUARE_TABLES.get(key)
+    if table is None:
+        table = _SQUARE_TABLES[key] = {square_name(sq): sq for sq in rules.squares}
+    return table
+
+
+_PROMO = {"+": True, "=": False, "": None, None: None}
+_SIMPLE_RE = re.compile(rf"([-x]?)({_SQ})([+=]?)\Z")  # what _BODY_RE reads as one leg and no origin
+
+
 def _parse_syntax(rules, text, ident, index):
+    squares_of = _square_table(rules)
     rest = text[len(ident):] if ident else text
     piece = index[ident] if ident else None
     if piece is not None:
+        simple = _SIMPLE_RE.match(rest)
+        if simple:
+            sep, name, promo = simple.groups()
+            to = squares_of.get(name)
+            return None if to is None else (piece.id, None, None, None, ((sep, to),), _PROMO[promo])
         drop = _DROP_RE.match(rest)
         if drop:
-            if not _on_board(rules, drop.group("to")):
+            to = squares_of.get(drop.group("to"))
+            if to is None:
                 return None
-            to = parse_square(drop.group("to"), rules.files, rules.ranks)
             return piece.id, to, None, None, (), None
     m = _BODY_RE.match(rest)
     if not m:
@@ -457,24 +501,16 @@ def _parse_syntax(rules, text, ident, index):
     legs = _LEG_RE.findall(m.group("legs"))
     origin = m.group("origin")
     full = origin is not None and _FULL_SQ_RE.match(origin) is not None
-    if full and not _on_board(rules, origin):
+    if full and origin not in squares_of:
         return None
-    if not all(_on_board(rules, sq) for _, sq in legs):
+    if not all(sq in squares_of for _, sq in legs):
         return None
     if piece is None and not full:
         return None  # without an ID the origin square must be written
-    promo = {"+": True, "=": False, None: None}[m.group("promo")]
-    squares = tuple((sep, parse_square(sq, rules.files, rules.ranks)) for sep, sq in legs)
-    full_origin = parse_square(origin, rules.files, rules.ranks) if full else None
+    promo = _PROMO[m.group("promo")]
+    squares = tuple((sep, squares_of[sq]) for sep, sq in legs)
+    full_origin = squares_of[origin] if full else None
     return piece.id if piece else None, None, origin, full_origin, squares, promo
-
-
-def _on_board(rules, name: str) -> bool:
-    try:
-        parse_square(name, rules.files, rules.ranks)
-        return True
-    except ValueError:
-        return False
 
 
 def _candidates(board: Board, piece_id: str | None, origin: str | None, full_origin: int | None, squares):

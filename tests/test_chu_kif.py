@@ -278,3 +278,17 @@ def test_a_lishogi_download_reads_with_its_tags_times_and_result():
     assert [line for line in written if "手目" in line] == [line for line in LISHOGI_DOWNLOAD.splitlines()
                                                           if "手目" in line]
     assert sorted(LISHOGI_DOWNLOAD.splitlines()[:6]) == sorted(line for line in written if "：" in line)
+
+
+def test_lishogi_server_diagram_name_of_the_promoted_pawn_is_read():
+    # scalashogi's KifUtils writes Chu's promoted Pawn 杏 on the board (shogiops and ChuShogiLite
+    # write 成歩); a Gote 杏 on 1a and a Sente one on 12l, the Kings on 7a and 6l
+    rows = ["|" + "  ・" * 5 + " v玉" + "  ・" * 5 + " v杏|一"]
+    rows += ["|" + "  ・" * 12 + "|" + n for n in ("二", "三", "四", "五", "六", "七", "八", "九", "十", "十一")]
+    rows += ["|  杏" + "  ・" * 5 + "  玉" + "  ・" * 5 + "|十二"]
+    border = "+" + "-" * 48 + "+"
+    game = read_one("\n".join([border, *rows, border, ""]).encode(), "pawns.kif")
+    assert game.valid, [str(e) for e in game.errors]
+    board = game.start_board()
+    assert str(board.piece_at(parse_usi_square(board, "1a"))) == "+p"
+    assert str(board.piece_at(parse_usi_square(board, "12l"))) == "+P"
