@@ -18,7 +18,7 @@ from daikifu.clikit import (CONTEXT, VARIANT, echo_json as _echo_json, fail, fit
 
 # the store, the readers and the rules core are imported where they are used: a command's --help
 # loads none of them
-from daikifu.formats.commands import limit_option, output_options, target_option, write_games
+from daikifu.formats.commands import limit_option, output_options, setup_option, target_option, write_games
 from daikifu.formats.reading import FORMATS as RECORD_FORMATS
 
 from .schema import DEFAULT_DB, ENV_DB, STATUSES
@@ -116,9 +116,10 @@ def _query(archive: Archive, filters: dict, limit=None):
 @click.option("--variant", type=VARIANT, default=None,
               help="The variant of records that do not name one (default: shogi for KIF, KI2, CSA, JKF and USI).")
 @limit_option
+@setup_option
 @json_option
 @click.pass_context
-def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, variant, limits, as_json):
+def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, variant, limits, setup, as_json):
     """Import the games of FILES (LSN, KIF, KI2, CSA, JKF or USI, in any mix) into the archive.
 
     Formats are recognised by content, not by file name; a directory is read recursively (files
@@ -165,7 +166,7 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
                                    skip_invalid=skip_invalid, progress=progress,
                                    fmt=None if fmt == "auto" else fmt,
                                    variant=variant.slug if variant is not None else None,
-                                   variants=registry(ctx), limits=ReadLimits.from_pairs(limits))
+                                   variants=registry(ctx), limits=ReadLimits.from_pairs(limits), setup=setup)
         except ImportInterrupted as exc:
             summary = exc.summary
             code = 130

@@ -37,10 +37,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from daikifu.formats.csg import SetupFile
 from daikifu.formats.game import GameError
 from daikifu.formats.limits import ReadLimits
 from daikifu.formats.lsn import GameBuilder, Visitor, read_games
-from daikifu.formats.reading import HEAD_BYTES, NotARecordError, finish_game, read_record, record_text, whole_lines
+from daikifu.formats.reading import (HEAD_BYTES, NotARecordError, finish_game, read_record, record_text, setup_dir_of,
+                                    whole_lines)
 from daikifu.formats.reading import Prepended as _Prepended
 from daikifu.replay.variant import VariantRegistry
 
@@ -154,6 +156,16 @@ def sniff(head: bytes, name: str | None = None) -> str | None:
         return record_text(whole_lines(head), name=name)[1]
     except NotARecordError:
         return None
+
+
+def _not_a_record(head: bytes, name: str) -> str:
+    """Why a file that :func:`sniff` found no format in is not read ("not a record ...", or what it
+    is: a Chu Shogi server setup)."""
+    try:
+        record_text(head, name=name)
+    except NotARecordError as exc:
+        return exc.reason
+    return NotARecordError(name).reason
 
 
 def _expand(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
@@ -273,6 +285,7 @@ class _Reading:
     variant: str | None = None  # the variant of records that name none
     variants: VariantRegistry | None = None
     limits: ReadLimits | None = None
+    setup: SetupFile | None = None  # overrides the setup file a record names (Chu Shogi server records)
 
     def lsn(self, source, name: str, visitor) -> Iterator:
         return read_games(source, visitor=visitor, lenient=self.lenient, file=name, default_variant=self.variant,
@@ -282,7 +295,8 @@ class _Reading:
 def _whole_records(data: bytes, name: str, fmt: str, how: _Reading) -> list[Record]:
     """The records of a file read whole (every format but LSN, which is streamed)."""
     return [_record(g, fmt) for g in read_record(data, name=name, fmt=fmt, lenient=how.lenient, variant=how.variant,
-                                                 variants=how.variants, limits=how.limits)]
+                                                 variants=how.variants, limits=how.limits, setup=how.setup,
+                                                 setup_dir=setup_dir_of(name))]
 
 
 def _work(task):
@@ -431,8 +445,8 @@ def _plan(paths, summary: ImportSummary, fmt: str | None = None):
         if found is None:
             if fh is not sys.stdin.buffer:
                 fh.close()
-            if named:  # said in the summary: the user asked for this file
-                summary.files.append(FileSummary(file=path, error=NotARecordError(path).reason, finished=True))
+            if named:  # said in the summary: the user asked for this file (and what it is, if known)
+                summary.files.append(FileSummary(file=path, error=_not_a_record(head, path), finished=True))
             else:
                 summary.skipped.append(path)
             continue
@@ -463,7 +477,7 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
                  skip_invalid: bool = False, progress: Callable[[int, int], None] | None = None,
                  commit_seconds: float | None = None, fmt: str | None = None,
                  variant: str | None = None, variants: VariantRegistry | None = None,
-                 limits: ReadLimits | None = None) -> ImportSummary:
+                 limits: ReadLimits | None = None, setup: SetupFile | None = None) -> ImportSummary:
     """Import every game of ``paths`` (files, directories walked recursively, ``-`` for standard
     input) into ``archive``; returns an :class:`ImportSummary`.
 
@@ -477,12 +491,13 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
     of records that name none; ``variants`` is where variant names are looked up, in this process
     and in the workers (default: the archive's, ``archive.variants``); ``limits`` bounds what the
     readers accept (:class:`~daikifu.formats.limits.ReadLimits`; a game over a limit is an invalid
-    game with a located error).
+    game with a located error); ``setup`` (:class:`~daikifu.formats.csg.SetupFile`) is the setup
+    of Chu Shogi server records, instead of the one a record names (looked for beside it).
 
     Raises :class:`FileNotFoundError` before anything is done if a path does not exist, and
     :class:`ImportInterrupted` (a KeyboardInterrupt) on Ctrl-C, after committing what was read.
     """
-    how = _Reading(lenient, variant, variants or archive.variants, limits)
+    how = _Reading(lenient, variant, variants or archive.variants, limits, setup)
     paths = list(paths)
     for p in paths:
         if p != "-" and not os.path.exists(p):

@@ -37,7 +37,7 @@ from typing import Iterator
 import sqlite_utils
 
 from daikifu.formats.game import Game, GameError
-from daikifu.formats.lsn import format_ruleset
+from daikifu.formats.lsn import format_ruleset, parse_ruleset
 from daikifu.replay import Board, Move, VariantRegistry
 
 from . import schema
@@ -675,17 +675,23 @@ class Archive:
         of an LSN text only that far (the start of a long game, quickly)."""
         if not is_game_id(game_id):
             return None
-        row = self.conn.execute("SELECT source, source_format, error, import_id, source_line FROM games WHERE id = ?",
-                                (int(game_id),)).fetchone()
+        row = self.conn.execute("SELECT source, source_format, error, import_id, source_line, ruleset, start "
+                                "FROM games WHERE id = ?", (int(game_id),)).fetchone()
         if row is None:
             return None
-        source, fmt, error, import_id, line = row
+        source, fmt, error, import_id, line, ruleset, start = row
         source = unpack_source(source)
         file = None
         if import_id is not None:
             r = self.conn.execute("SELECT file FROM imports WHERE id = ?", (import_id,)).fetchone()
             file = r[0] if r else None
-        game = read_stored(source, fmt, file, plies, self.variants)
+        setup = None
+        if fmt == "csg" and (not error or json.loads(error).get("ply")):
+            # the record names a setup file the archive does not keep: the game's stored start is it
+            # (unless the setup was the game's problem: then the text is read as it was at import)
+            from daikifu.formats.csg import stored_setup
+            setup = stored_setup(parse_ruleset(ruleset or ""), start, self.variants)
+        game = read_stored(source, fmt, file, plies, self.variants, setup)
         if error:
             stored = GameError(**{k: v for k, v in json.loads(error).items()
                                   if k in GameError.__dataclass_fields__})
@@ -815,16 +821,18 @@ def _import_row(row: dict) -> dict:
 
 
 def read_stored(source: str, source_format: str, file: str | None = None, plies: int | None = None,
-                variants: VariantRegistry | None = None) -> Game:
+                variants: VariantRegistry | None = None, setup=None) -> Game:
     """Read a stored game text again (in its format), leniently; with ``plies``, an LSN main line
-    only that far (the start of a long game, without replaying the rest)."""
+    only that far (the start of a long game, without replaying the rest); ``setup``: the setup of a
+    Chu Shogi server record (:class:`~daikifu.formats.csg.SetupFile`)."""
     from daikifu.formats.reading import finish_game, read_text
     if plies is not None and source_format == "lsn":
         from daikifu.formats.lsn import read_game
         game = read_game(source, file=file, lenient=True, until_ply=plies, variants=variants)
         game = finish_game(game, file) if game is not None else None
     else:
-        game = next(iter(read_text(source, fmt=source_format, name=file, lenient=True, variants=variants)), None)
+        game = next(iter(read_text(source, fmt=source_format, name=file, lenient=True, variants=variants,
+                                   setup=setup)), None)
     if game is None:
         raise ArchiveError("the stored text holds no game")
     return game

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 # the registry of formats is light; the Game tree, the readers and the writers are imported where
 # they are used, so that a command's --help loads none of them
 from .reading import FORMATS as REGISTRY
-from .reading import NotARecordError, UnsupportedConversion, read_stream, write_record, write_stream
+from .reading import NotARecordError, UnsupportedConversion, read_stream, setup_dir_of, write_record, write_stream
 
 # self-play's ply limit, written here so that --help does not load the engine (a test checks that it
 # is replay.selfplay.DEFAULT_MAX_PLIES)
@@ -38,26 +38,49 @@ def _slug(variant) -> str | None:
     return variant.slug if variant is not None else None
 
 
-def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None, limits=None, variants=None):
+def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None, limits=None, variants=None,
+                 setup=None):
     """Every game of a file, one at a time, through the reading pipeline (an LSN file of any size
-    is read as it streams: one game in memory at a time, not the file)."""
+    is read as it streams: one game in memory at a time, not the file); a setup file a record
+    names is looked for beside it, and ``setup`` (:class:`~daikifu.formats.csg.SetupFile`)
+    overrides it."""
     if path == "-":
-        yield from _stream_records(sys.stdin.buffer, "<stdin>", fmt, lenient, variant, limits, variants)
+        yield from _stream_records(sys.stdin.buffer, "<stdin>", fmt, lenient, variant, limits, variants, setup)
         return
     try:
         fh = open(path, "rb")
     except OSError as exc:
         raise fail(f"{path}: cannot read: {exc.strerror}") from None
     with fh:
-        yield from _stream_records(fh, path, fmt, lenient, variant, limits, variants)
+        yield from _stream_records(fh, path, fmt, lenient, variant, limits, variants, setup)
 
 
-def _stream_records(stream, name, fmt, lenient, variant, limits, variants):
+def _stream_records(stream, name, fmt, lenient, variant, limits, variants, setup=None):
     try:
         yield from read_stream(stream, name=name, fmt=None if fmt == "auto" else fmt, variant=_slug(variant),
-                               lenient=lenient, limits=limits, variants=variants)
+                               lenient=lenient, limits=limits, variants=variants, setup=setup,
+                               setup_dir=setup_dir_of(name))
     except OSError as exc:
         raise fail(f"{name}: cannot read: {exc.strerror or exc}") from None
+
+
+class SetupParam(click.ParamType):
+    """A Chu Shogi server setup file (``.fsy``), read when given."""
+
+    name = "FILE"
+
+    def convert(self, value, param, ctx):
+        from .csg import load_setup
+        try:
+            return load_setup(value)
+        except OSError as exc:
+            self.fail(f"{value}: {exc.strerror or exc}", param, ctx)
+
+
+setup_option = click.option(
+    "--setup", type=SetupParam(), default=None,
+    help="The setup of Chu Shogi server records (.csg): a .fsy file, used instead of the one the "
+         "record names (which is looked for beside the record; else the server's setups are known).")
 
 
 class LimitParam(click.ParamType):
@@ -95,12 +118,14 @@ _variant_option = click.option(
 @_variant_option
 @click.option("--lenient", is_flag=True, help="Keep the moves before a bad one and flag the game instead of rejecting it.")
 @limit_option
+@setup_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list with one object per game.")
 @click.pass_context
-def validate_command(ctx, files, fmt, variant, lenient, limits, as_json):
+def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
     """Replay every game of FILES through the rules and report the first bad move of each.
 
-    FILES may be LSN, KIF, KI2, CSA, JKF or USI records (recognised by content).  Exit status 0
+    FILES may be LSN (also ChuShogiLite's and Jocly's PGN), KIF, KI2, CSA, JKF, USI or Chu Shogi
+    server (.csg) records (recognised by content).  Exit status 0
     when every game is valid, 1 otherwise, 2 when a file is no record in a format daikifu reads.
     Each error names the file, game, line, column, ply and move text, says what was expected and
     suggests legal moves.
@@ -119,7 +144,7 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, as_json):
     verdicts, not_records = [], []  # small dicts: the games are read one at a time and let go
     for path in files:
         try:
-            for game in read_records(path, fmt, lenient, variant, read_limits, registry(ctx)):
+            for game in read_records(path, fmt, lenient, variant, read_limits, registry(ctx), setup):
                 verdicts.append(verdict(game, path))
         except NotARecordError as exc:
             not_records.append((path, str(exc)))
@@ -235,9 +260,10 @@ def write_games(numbered: Iterable, target: str, output: str, encoding: str, cou
 @_format_option
 @_variant_option
 @output_options("the game's number in FILE")
+@setup_option
 @click.option("--json", "as_json", is_flag=True, help="The same as --to json.")
 @click.pass_context
-def convert_command(ctx, file, target, fmt, variant, output, encoding, as_json):
+def convert_command(ctx, file, target, fmt, variant, output, encoding, setup, as_json):
     """Read the games of FILE and write them as LSN, KIF, KI2, CSA, JKF, USI or JSON.
 
     Every format daikifu reads can be converted to every format that can hold the game (CSA, KI2
@@ -258,7 +284,7 @@ def convert_command(ctx, file, target, fmt, variant, output, encoding, as_json):
     if target is None:
         raise click.UsageError("say which format to write: --to " + ", --to ".join(WRITTEN) + " (or --json)")
     try:
-        games = list(read_records(file, fmt, False, variant, variants=registry(ctx)))
+        games = list(read_records(file, fmt, False, variant, variants=registry(ctx), setup=setup))
     except NotARecordError as exc:
         raise fail(str(exc)) from None
     for g in games:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["looks_like_csa", "looks_like_usi", "looks_like_jkf", "looks_like_csg", "CSG_HEADER_LINES",
-           "CSG_MOVE_RE", "CSG_LEG_RE"]
+__all__ = ["looks_like_csa", "looks_like_usi", "looks_like_jkf", "looks_like_csg", "looks_like_fsy", "CSG_HEADER_LINES",
+           "CSG_MOVE_RE", "CSG_LEG_RE", "FSY_KIND"]
 
 _CSA_SHAPE = re.compile(r"(V\d|N[+-]|\$[A-Z_]+:|P[I1-9+-]|[+-]\d{4}[A-Z]{2}|%[A-Z+-]|[+-]\s*$|T\d)")
 _USI_LINE = re.compile(r"\s*(?:position\s+)?(?:startpos|sfen\s)")
@@ -26,6 +26,8 @@ _CSG_SQ = r"\d{1,2}[a-l]"
 CSG_MOVE_RE = re.compile(rf"\s*(?P<number>\d+)\s+(?P<piece>\+?[A-Za-z]{{1,2}})\s+(?P<origin>{_CSG_SQ})"
                          rf"(?P<legs>(?:\s+(?:x!|x|-)\s+{_CSG_SQ})+)(?:\s+(?P<promo>[+=]))?\s*\Z")
 CSG_LEG_RE = re.compile(rf"(x!|x|-)\s+({_CSG_SQ})")
+_FSY_RE = re.compile(r"\s*/(?:[^/\s]*/){11}[^/\s]*/?\s*\Z")
+FSY_KIND = "a Chu Shogi server setup (.fsy), not a game record"  # what validate says of a .fsy file
 
 
 def looks_like_csa(head: str) -> bool:
@@ -60,3 +62,13 @@ def looks_like_csg(head: str) -> bool:
     lines = head.splitlines()
     return (len(lines) > CSG_HEADER_LINES and lines[0].strip().isdigit() and lines[1].strip().endswith(".data")
             and any(CSG_MOVE_RE.match(line) for line in lines[CSG_HEADER_LINES:CSG_HEADER_LINES + 3]))
+
+
+def looks_like_fsy(head: str) -> bool:
+    """A Chu Shogi server setup: twelve ranks between slashes, of comma-separated items
+    (``/L,FL,C,.../``); not a game record, but a file that is said to be what it is.
+
+    >>> looks_like_fsy("/L,FL,C/12/" * 6), looks_like_fsy("/" + "L,11/" * 12), looks_like_fsy('[Event "x"]')
+    (False, True, False)
+    """
+    return _FSY_RE.match(head) is not None and "," in head

@@ -33,9 +33,10 @@ from daikifu.replay import (Board, IncompleteVariantError, OptionSyntaxError, Un
                             VariantRegistry, parse_options)
 from daikifu.replay.position import PositionError
 
+from .dialects import find_dialect
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, shared_move
-from daikifu.replay.notation import NotationError, move_notation, parse_move
+from daikifu.replay.notation import NotationError, move_notation, parse_move, quick_move
 
 __all__ = ["Visitor", "GameBuilder", "HeadersOnly", "read_games", "read_game", "write_game",
            "write_games", "LSNError", "parse_ruleset", "format_ruleset", "normalize_comment"]
@@ -78,6 +79,12 @@ class LSNError(ValueError):
 
     The reader itself never raises it: every problem in the text becomes a :class:`GameError` of
     the game it occurs in."""
+
+
+def _parse_move(board: Board, text: str):
+    """The move that ``text`` names on ``board``: the common one-leg forms from a cached plan, anything
+    else through the general reading (which also explains a move that cannot be played)."""
+    return quick_move(board, text) or parse_move(board, text)
 
 
 def normalize_comment(text: str) -> str:
@@ -205,7 +212,8 @@ class GameBuilder(Visitor):
             self.comment = []
 
     def visit_move(self, board, move, notation, line, column):
-        self._flush()
+        if self.comment:
+            self._flush()
         self.node = self.node.add_variation(move)
         self.node.notation = sys.intern(notation)  # a long game writes the same moves again and again
         self.node.source_line, self.node.source_column = line, column
@@ -669,7 +677,6 @@ def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits,
                     name = _read_tag_name(name)
                     headers.append((name, _unescape(value)))
                     places.setdefault(_COLOUR_TAGS.get(name, name), (line_no, column))
-                    visitor.visit_header(*headers[-1])
                 if pos < len(raw) and raw[pos] != ";":  # (a ';' comment after the tags is dropped)
                     if raw[pos] == "[":
                         tag_errors.append((f"malformed tag pair {raw[pos:pos + 40].rstrip()!r}", line_no, pos + 1))
@@ -684,6 +691,11 @@ def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits,
     if overflow is not None:
         fatal.append((f"the game is longer than the limit of {limits.max_record} characters",
                       overflow, 1))
+    dialect = find_dialect(headers) if headers else None  # another program's PGN (formats/dialects.py)
+    if dialect is not None:
+        headers = dialect.tags(headers)
+    for header in headers:
+        visitor.visit_header(*header)
     if isinstance(visitor, GameBuilder):
         visitor.places = places
     game = visitor.end_headers()
@@ -701,6 +713,8 @@ def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits,
         game.source_file = file
     ctx = _Context(visitor, game, lenient, file, number, limits)
     ctx.until_ply = until_ply
+    if dialect is not None:
+        ctx.parse_move = dialect.parse_move
     for message, line, column in fatal:
         ctx.error(message, line, column, expected="a game within the reader's limits (--limit record=N or line=N raises them)",
                   ply=False, kind="error")
@@ -747,6 +761,7 @@ class _Context:
         self.dropped = False
         self.result = None
         self.result_at = (None, None)
+        self.parse_move = _parse_move  # or a dialect's (formats/dialects.py) for other programs' PGN
 
     def error(self, message, line, column, move=None, expected=None, suggestions=(), ply=True, kind=None):
         err = GameError(message, file=self.file, game=self.number, line=line, column=column,
@@ -795,7 +810,15 @@ class _Context:
             pos = m.end()
             column = start - line_start + 1
             if kind == "word" and self.result is None:
-                self.word(m.group(kind), line, column)
+                tok = m.group(kind)
+                if tok[0].isalpha():  # most words are moves: the checks of word(), in short
+                    if (tok[-1] not in "!?" and "$" not in tok and len(tok) <= _MAX_MOVE and not self.stopped
+                            and self.skip_level is None and self.until_ply is None):
+                        self._play(tok, line, column)
+                    else:
+                        self.word(tok, line, column)
+                elif tok[-1] != "." or self.until_ply is not None or not tok.rstrip(".").isdecimal():
+                    self.word(tok, line, column)  # (a move number alone does nothing)
             elif kind == "comment":
                 close = body.find("}", pos)
                 if close > 0 and body[close - 1] == "\\":  # an escaped brace, or an escaped backslash
@@ -910,11 +933,6 @@ class _Context:
         self.board.push(move)
 
     def word(self, tok, line, column):
-        if (tok[0].isalpha() and tok[-1] not in "!?" and "$" not in tok and len(tok) <= _MAX_MOVE
-                and not self.stopped and self.skip_level is None
-                and (self.until_ply is None or self.stack or self.moves < self.until_ply)):
-            self._play(tok, line, column)  # a plain move: no number, result, glyph or NAG to take off
-            return
         if tok in RESULTS:
             if not self.depth:
                 self.result = tok
@@ -926,8 +944,6 @@ class _Context:
         if self.until_ply is not None and not self.stack and self.moves >= self.until_ply:
             self.stopped = True  # as asked: the rest is not read (not an error, not truncated)
             return
-        if tok[-1] == "." and tok.rstrip(".").isdecimal():
-            return  # a move number alone (the common case of the expression below)
         m = _MOVE_NUMBER_RE.match(tok)
         if m:
             rest = m.group(2)
@@ -970,7 +986,7 @@ class _Context:
         a move that is not legal."""
         board = self.board
         try:
-            move = parse_move(board, tok)
+            move = self.parse_move(board, tok)
         except NotationError as exc:
             self.error(exc.reason, line, column, move=tok, expected=exc.expected, suggestions=exc.suggestions)
             self._failed()

@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-from .detection import looks_like_csa, looks_like_csg, looks_like_jkf, looks_like_usi
+from .detection import FSY_KIND, looks_like_csa, looks_like_csg, looks_like_fsy, looks_like_jkf, looks_like_usi
 
 if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game is made: the
     from .game import Game, GameError  # commands' --help lists the formats without it
@@ -50,19 +50,27 @@ if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game
 __all__ = ["RecordFormat", "FORMATS", "register_format", "NotARecordError", "Decoded", "decode_record",
            "detect_format", "read_record", "read_text", "write_record", "write_records", "format_names",
            "REPLACED_MESSAGE", "UnsupportedConversion", "record_text", "finish_game", "unreadable_game",
-           "read_stream", "write_stream"]
+           "read_stream", "write_stream", "setup_dir_of"]
 
 REPLACED_MESSAGE = "undecodable bytes replaced by U+FFFD"
 HEAD_CHARS = 65536  # text looked at to recognise a format
 
 
 class NotARecordError(ValueError):
-    """Input that is no record in any format daikifu reads."""
+    """Input that is no record in any format daikifu reads; ``reason`` says so, or says what the
+    input is when it is a known kind of file that holds no game (a Chu Shogi server setup)."""
 
-    def __init__(self, name: str | None):
+    def __init__(self, name: str | None, reason: str | None = None):
         self.name = name or "input"
-        self.reason = f"not a record in a format daikifu reads ({format_names()})"
+        self.reason = reason or f"not a record in a format daikifu reads ({format_names()})"
         super().__init__(f"{self.name}: {self.reason}")
+
+
+def _not_a_record(text: str, name: str | None) -> NotARecordError:
+    """The error for a text no format reads, saying what it is when it is a setup file."""
+    if looks_like_fsy(text[:HEAD_CHARS]):
+        return NotARecordError(name, FSY_KIND)
+    return NotARecordError(name)
 
 
 class UnsupportedConversion(ValueError):
@@ -95,6 +103,7 @@ class RecordFormat:
     listed: bool = True
     variants: Callable[[object], bool] | None = None  # which variants the writer can write (None: all)
     limited: bool = False  # the reader takes limits= (ReadLimits)
+    setups: bool = False  # the reader takes setup= and setup_dir= (a record that names a setup file)
 
 
 FORMATS: dict[str, RecordFormat] = {}
@@ -264,17 +273,20 @@ def unreadable_game(text: str, error: GameError, file: str | None) -> Game:
 
 
 def read_text(text: str, *, fmt: str | None = None, name: str | None = None, variant: str | None = None,
-              lenient: bool = False, limits=None, variants=None) -> Iterator[Game]:
+              lenient: bool = False, limits=None, variants=None, setup=None, setup_dir: str | None = None
+              ) -> Iterator[Game]:
     """The games of a decoded text (see :func:`read_record`)."""
     if fmt is None:
         fmt = detect_format(text, name)
         if fmt is None:
-            raise NotARecordError(name)
+            raise _not_a_record(text, name)
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if text.startswith("\ufeff"):
         text = text[1:]
     extra = {"limits": limits} if limits is not None and FORMATS[fmt].limited else {}
+    if FORMATS[fmt].setups:
+        extra.update(setup=setup, setup_dir=setup_dir)
     for game in FORMATS[fmt].read(text, file=name, variant=variant, lenient=lenient, variants=variants, **extra):
         yield finish_game(game, name)
 
@@ -288,7 +300,7 @@ def record_text(data: bytes | str, *, name: str | None = None, fmt: str | None =
     decoded = decode_record(data, japanese=fmt is None or FORMATS[fmt].japanese)
     found = fmt or detect_format(decoded.text, name)
     if found is None:
-        raise NotARecordError(name)
+        raise _not_a_record(decoded.text, name)
     if not FORMATS[found].japanese and decoded.encoding in ("cp932", "euc_jp"):
         decoded = decode_record(data, japanese=False)  # UTF-8 formats: bad bytes are bad bytes
     text = decoded.text
@@ -297,7 +309,7 @@ def record_text(data: bytes | str, *, name: str | None = None, fmt: str | None =
 
 def read_record(data: bytes | str, *, name: str | None = None, fmt: str | None = None,
                 variant: str | None = None, lenient: bool = False, limits=None,
-                variants=None) -> Iterator[Game]:
+                variants=None, setup=None, setup_dir: str | None = None) -> Iterator[Game]:
     """Every game of a record (bytes as read from a file, or text), one at a time.
 
     ``name`` names the source in errors and is the extension hint; ``fmt`` names the format
@@ -306,11 +318,23 @@ def read_record(data: bytes | str, *, name: str | None = None, fmt: str | None =
     flagged instead of invalid); ``limits`` (:class:`~daikifu.formats.limits.ReadLimits`) bounds
     what the readers that take limits accept; ``variants``
     (:class:`~daikifu.replay.VariantRegistry`) is where variant names are looked up (default: the
-    bundled variants and those of ``DAIKIFU_VARIANTS``).  Raises :class:`NotARecordError` when no
-    format fits.
+    bundled variants and those of ``DAIKIFU_VARIANTS``).  For records that start from a setup file
+    (the Chu Shogi server's ``.csg``): ``setup`` (:class:`~daikifu.formats.csg.SetupFile`) overrides
+    the setup the record names, and ``setup_dir`` is the folder where a setup file the record names
+    is looked for (None: nowhere; see :func:`setup_dir_of`).  Raises :class:`NotARecordError` when
+    no format fits.
     """
     text, found = record_text(data, name=name, fmt=fmt)
-    return read_text(text, fmt=found, name=name, variant=variant, lenient=lenient, limits=limits, variants=variants)
+    return read_text(text, fmt=found, name=name, variant=variant, lenient=lenient, limits=limits, variants=variants,
+                     setup=setup, setup_dir=setup_dir)
+
+
+def setup_dir_of(path: str | None) -> str | None:
+    """The folder of a record file, where a setup file it names is looked for (None for standard
+    input): the command-line entry points pass it; the web import page does not."""
+    if not path or path in ("-", "<stdin>"):
+        return None
+    return os.path.dirname(path) or "."
 
 
 HEAD_BYTES = 1 << 16  # bytes looked at to recognise a streamed record's format
@@ -350,24 +374,26 @@ def whole_lines(head: bytes) -> bytes:
 
 
 def read_stream(stream, *, name: str | None = None, fmt: str | None = None, variant: str | None = None,
-                lenient: bool = False, limits=None, variants=None) -> Iterator[Game]:
+                lenient: bool = False, limits=None, variants=None, setup=None,
+                setup_dir: str | None = None) -> Iterator[Game]:
     """Every game of a record read from a binary ``stream`` (an open file, standard input), one
     at a time, as :func:`read_record` reads them from bytes.
 
     An LSN file of any size is read as it streams, so memory is bounded by its largest game, not
     by the file (a UTF-8 format: undecodable bytes become U+FFFD, with a warning on their line, as
     :func:`read_record` does); the other formats, which hold one game or a few to a file, are read
-    whole.  The format is found from the first :data:`HEAD_BYTES` bytes.
+    whole.  The format is found from the first :data:`HEAD_BYTES` bytes.  ``setup`` and
+    ``setup_dir``: as for :func:`read_record`.
     """
     head = stream.read(HEAD_BYTES)
     if len(head) < HEAD_BYTES or head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         yield from read_record(head + stream.read(), name=name, fmt=fmt, variant=variant, lenient=lenient,
-                               limits=limits, variants=variants)
+                               limits=limits, variants=variants, setup=setup, setup_dir=setup_dir)
         return
     found = record_text(whole_lines(head), name=name, fmt=fmt)[1]
     if found != "lsn":
         yield from read_record(head + stream.read(), name=name, fmt=found, variant=variant, lenient=lenient,
-                               limits=limits, variants=variants)
+                               limits=limits, variants=variants, setup=setup, setup_dir=setup_dir)
         return
     # utf-8-sig: a byte-order mark is dropped, as decode_record drops it
     text = io.TextIOWrapper(io.BufferedReader(Prepended(head, stream), 1 << 16), encoding="utf-8-sig",
@@ -561,4 +587,4 @@ register_format(RecordFormat("ki2", "KI2", _lazy("ki2", "looks_like_ki2"), _read
                              variants=_shogi_board))
 # read only, and not named in the "not a record" message (a format of one historical archive)
 register_format(RecordFormat("csg", "Chu Shogi server (.csg)", looks_like_csg, _lazy("csg", "read_csg"),
-                             None, ("csg",), listed=False), before="usi")
+                             None, ("csg",), listed=False, setups=True), before="usi")

@@ -741,7 +741,10 @@ class Board:
         taken = b[to]
         code = R.promote[moved] if move.promotion else moved
         # the royal pieces after the move: the one protected is the only one left, if only one
-        royals = [s for s in self._royals[colour] if s != fr] + ([to] if R.royal[code] else [])
+        if R.royal[moved] or R.royal[code]:
+            royals = [s for s in self._royals[colour] if s != fr] + ([to] if R.royal[code] else [])
+        else:
+            royals = self._royals[colour]
         royal = royals[0] if len(royals) == 1 and not R.royal_capture else None
         b[fr] = EMPTY
         b[to] = code

@@ -28,7 +28,7 @@ import re
 from .board import Board, Move
 from .squares import square_name
 
-__all__ = ["move_notation", "notations", "parse_move", "NotationError", "check_move", "check_moves"]
+__all__ = ["move_notation", "notations", "parse_move", "quick_move", "NotationError", "check_move", "check_moves"]
 
 
 class NotationError(ValueError):
@@ -191,7 +191,7 @@ def parse_move(board: Board, text: str) -> Move:
     text = text.strip()
     if not text:
         raise NotationError(text, "empty move", "a move such as P-e5")
-    move = _quick_move(board, text)
+    move = quick_move(board, text)
     return move if move is not None else _resolve(board, text)
 
 
@@ -261,6 +261,13 @@ def _plan(rules, text: str):
     for ident in _id_buckets(index).get(text[0].upper(), ()):
         if not text.startswith(ident):
             continue
+        simple = _SIMPLE_RE.match(text, len(ident))
+        if simple:  # what _parse_syntax finds first, without its cache
+            to = _square_table(rules).get(simple.group(2))
+            if to is not None:
+                plan = (_STEP, rules.type_by_id[index[ident].id].index, to, None, _PROMO[simple.group(3)],
+                        [False, False])
+                break
         syntax = _syntax(rules, text, ident, index)
         if syntax is None:
             continue
@@ -319,12 +326,18 @@ def _all_origins(rules, code: int, to: int) -> tuple | None:
     return tuple(out)
 
 
-def _quick_move(board: Board, text: str) -> Move | None:
+def quick_move(board: Board, text: str) -> Move | None:
     """The move ``text`` names when the first reading :func:`parse_move` tries gives exactly one
     legal move (what ``parse_move`` then returns), found without building the readings: the pieces
     of that type that cannot reach the destination are passed over by their move tables, and only
     the others are checked in full.  None sends the text the general way (errors, ambiguities,
-    several-leg moves, passes)."""
+    several-leg moves, passes): ``quick_move(board, text) or parse_move(board, text)`` is
+    ``parse_move(board, text)`` for a non-empty ``text`` without surrounding white space.
+
+    >>> board = Board("shogi")
+    >>> quick_move(board, "P-c4"), quick_move(board, "P-c5")
+    (Move(from_square=165, to_square=197, kills=(), promotion=None, drop=None), None)
+    """
     plan = _plan(board.rules, text)
     if plan is None:
         return None
@@ -484,7 +497,7 @@ def _parse_syntax(rules, text, ident, index):
     rest = text[len(ident):] if ident else text
     piece = index[ident] if ident else None
     if piece is not None:
-        simple = _SIMPLE_RE.match(rest)
+        simple = _SIMPLE_RE.match(rest)  # (_plan reads the same way)
         if simple:
             sep, name, promo = simple.groups()
             to = squares_of.get(name)

@@ -82,11 +82,12 @@ def test_nifu_says_what_is_wrong_at_ply_88():
     assert error.move == "△５五歩" and error.column == 25
 
 
-@pytest.mark.parametrize("path", ["other/tenjiku_qanl-mate.txt", "chu/colin-adams_EVEN.fsy"])
-def test_no_record_is_said_so(path):
+@pytest.mark.parametrize("path, reason", [("other/tenjiku_qanl-mate.txt", NOT_A_RECORD),
+                                          ("chu/colin-adams_EVEN.fsy", "a Chu Shogi server setup (.fsy), not a game record")])
+def test_no_record_is_said_so(path, reason):
     with pytest.raises(NotARecordError) as err:
         read(path)
-    assert str(err.value) == f"{path}: {NOT_A_RECORD}"
+    assert str(err.value) == f"{path}: {reason}"
     with pytest.raises(NotARecordError):
         list(read_record(b"just some words\nand more\n", name="notes.kif"))
 

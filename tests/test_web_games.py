@@ -553,3 +553,62 @@ def test_record_downloads_of_bad_formats_and_unreadable_games(client, ids):
     page = html.fromstring(client.get(f"/games/{ids['lion']}").data)
     links = {a.text_content().strip(): a.get("href") for a in page.xpath("//*[@id='downloads']//a")}
     assert links["LSN"].endswith("/record.lsn") and links["KIF"].endswith("/record.kif")
+
+
+# --- Chu Shogi: one-kanji pieces and Lion double moves --------------------------------------------
+
+# the one character each piece of the tsume C22 shows (chu-shogi.toml's kanji; its records write the
+# two-character names, 飛鷲, 奔王 ..., which a board square has no room for)
+CHU_KANJI = {"K": "玉", "G": "金", "FL": "豹", "BT": "虎", "L": "香", "R": "飛", "FK": "奔", "P": "歩",
+             "KR": "麒", "DK": "龍", "+DK": "鷲", "+VM": "牛", "+SM": "猪", "+KR": "獅"}
+
+
+@pytest.fixture(scope="module")
+def chu(tmp_path_factory):
+    """(client, {name: Game}, {name: id}) for the Chu Shogi examples of data/sample."""
+    path = tmp_path_factory.mktemp("web_chu") / "chu.db"
+    games = list(read_games((SAMPLE / "chu-shogi-examples.lsn").read_text(encoding="utf-8")))
+    with Archive(path) as a:
+        assert import_paths(a, [str(SAMPLE / "chu-shogi-examples.lsn")]).imported == len(games)
+        stored = {r["ply_count"]: r["id"] for r in a.games(status="all")}
+    return create_app(path).test_client(), games[0], stored[len(games[0].mainline_moves())]
+
+
+def test_a_chu_game_shows_one_kanji_a_piece(chu):
+    client, game, gid = chu
+    r = get(client, f"/games/{gid}")
+    svg = board_of(r)
+    shown = {s.get("data-piece"): s.find("{*}text").get("data-kanji") for s in svg.iter("{*}symbol")
+             if s.get("data-piece") in CHU_KANJI}
+    on_board = {p.id for p in game.start_board().pieces().values()} | {"K", "+KR"}
+    assert on_board <= set(shown) and {pid: shown[pid] for pid in CHU_KANJI if pid in shown} == \
+        {pid: CHU_KANJI[pid] for pid in CHU_KANJI if pid in shown}
+    assert all(len(text) == 1 for text in shown.values())
+    # the pieces on the board use those symbols
+    drawn = {use.get("data-piece") for use in svg.iter("{*}use")}
+    assert drawn == {p.id for p in game.start_board().pieces().values()}
+
+
+def test_both_steps_of_a_lion_double_move_are_shown_and_stepped_through(chu):
+    client, game, gid = chu
+    moves = game.mainline_moves()
+    # ply 11, "+Dxj10,i11" in the record: the Soaring Eagle takes on j10 and steps on to i11;
+    # ply 27, "+Oxg11,g10": the promoted Kirin takes on g11 and then on g10
+    for ply, origin, steps, to in ((11, "k9", ["j10"], "i11"), (27, "f12", ["g11", "g10"], "g10")):
+        move = moves[ply - 1]
+        assert (square_name(move.from_square), [square_name(k) for k in move.kills] + [square_name(move.to_square)]) \
+            == (origin, steps if steps[-1] == to else steps + [to])
+        r = get(client, f"/games/{gid}?ply={ply}")
+        marks = marks_of(board_of(r))
+        assert marks["hl-from"] == {origin} and marks["hl-to"] == {to} and marks["hl-capture"] == set(steps)
+        node = game_data(r)["nodes"][ply]
+        assert node["h"]["f"] == [origin] and node["h"]["t"] == [to] and node["h"]["x"] == steps
+        before, after = board_at(game, ply - 1), board_at(game, ply)
+        assert node["m"] == move_notation(before, move)
+        # stepping on applies both steps; stepping back puts both captured pieces back
+        data = game_data(r)
+        assert replay_changes(data, pieces_of(before), [ply]) == pieces_of(after)
+        assert replay_changes(data, pieces_of(after), [ply], forward=False) == pieces_of(before)
+    doc = page(client, f"/games/{gid}")
+    texts = [a.text_content() for a in doc.xpath("//*[@id='move-list']//a[contains(@class, 'move')]")]
+    assert texts[11] == "+DKxj10-i11" and texts[27] == "+KRxg11xg10"

@@ -1,0 +1,187 @@
+"""Other programs' PGN for Chu Shogi, read by the LSN reader as dialects: ChuShogiLite's ``.pgn``
+and Jocly's ``.pjn``.
+
+Both are PGN-shaped, with algebraic squares as LSN writes them (file ``a`` on the first player's
+left, rank 1 on the first player's side), so the LSN reader reads them; a dialect, recognised from
+a game's tags (:func:`find_dialect`), only changes what differs:
+
+**ChuShogiLite** (the applet's PGN export, and Tabulon's; recognised by ``[Variant "chu"]``, a
+``Site``/``Event`` naming ChuShogiLite, or a ``[FEN]`` with chess's move counters, five or six
+fields, which no position string has):
+
+* ``[FEN "7+v1tfl/... w - 0 1"]``: lishogi's letters, but ``w`` means the upper-case side (the first
+  player) moves, as in chess (four or five fields: board, side, the square of the last Lion
+  capture or ``-``, then ``0 1`` or a move number);
+* pieces by their one-letter FEN names (``Q`` Free King, ``O`` Kirin, ``+D`` Soaring Eagle ...),
+  which are aliases of ``chu-shogi.toml``;
+* a two-step move lists its squares with a comma, ``x`` before them when either step captures:
+  ``+Dxj10,i11``, ``+Oxg11,g10``, ``Nxe5,e4`` (igui: back to the start square), ``Nf5,e4`` (a
+  pass); ``+`` after a move promotes, ``=`` declines.
+
+**Jocly** (``[JoclyGame "chu-shogi"]`` names the variant; its ``chu-shogi-model.js``): moves from
+square to square with Jocly's piece abbreviation in front (``LNg10-f8``; none for a Pawn:
+``e4-e5``); ``KN`` is the Kirin and ``RV`` the Reverse Chariot (daikifu's ``KR`` and ``RC``); a
+two-step move writes both squares (``+KNxc7xb8``, the origin left out); ``+`` or ``=+ID`` after a
+move promotes.  Jocly's board is daikifu's: White, who moves first, on ranks 1-4.  A ``[FEN]`` is
+written as ChuShogiLite's (``w`` is the first player), with chess's six fields.
+
+Moves written the LSN way are read too, so a record converted to LSN with its tags kept reads the
+same.
+
+>>> find_dialect([("Variant", "chu"), ("FEN", "12/12/12/12/12/12/12/12/12/12/12/12 w - 0 1")]).name
+'chushogilite'
+>>> find_dialect([("JoclyGame", "chu-shogi")]).tags([("JoclyGame", "chu-shogi")])
+[('Variant', 'chu-shogi'), ('JoclyGame', 'chu-shogi')]
+>>> find_dialect([("Variant", "chu-shogi")]) is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+from daikifu.replay import Board, Move
+from daikifu.replay.notation import NotationError, parse_move
+from daikifu.replay.squares import parse_square
+
+__all__ = ["Dialect", "find_dialect", "convert_fen", "DIALECTS"]
+
+_SQUARE = r"[a-z]\d{1,2}"
+
+
+def convert_fen(value: str) -> str:
+    """A PGN ``[FEN]`` in ChuShogiLite's and Jocly's convention as a position string: the side
+    to move swapped (their ``w`` is the upper-case side, the first player: daikifu's ``b``), the
+    Lion-capture square kept, the move counters dropped.  A value of another shape is returned as
+    it is (the position reader then says what is wrong with it).
+
+    >>> convert_fen("7k4/12/12/12/12/12/12/12/12/12/12/5K6 w - 0 1")
+    '7k4/12/12/12/12/12/12/12/12/12/12/5K6 b - 1'
+    >>> convert_fen("7k4/12/12/12/12/12/12/12/12/12/12/5K6 b e5 1")
+    '7k4/12/12/12/12/12/12/12/12/12/12/5K6 w e5 1'
+    """
+    fields = value.split()
+    if len(fields) < 2 or fields[1] not in ("w", "b"):
+        return value
+    board, side, rest = fields[0], "b" if fields[1] == "w" else "w", fields[2:]
+    # chess's castling and en-passant fields (Jocly) or ChuShogiLite's Lion-capture square
+    lion = rest[0] if rest and not rest[0].isdigit() else "-"
+    return f"{board} {side} {lion} 1"
+
+
+class Dialect:
+    """What a dialect changes in the LSN reader: the tags (:meth:`tags`) and how a move is read
+    (:meth:`parse_move`, which raises :class:`~daikifu.replay.notation.NotationError`)."""
+
+    name = ""
+
+    def tags(self, headers: list) -> list:
+        return [(name, convert_fen(value) if name == "FEN" else value) for name, value in headers]
+
+    def rewrite(self, board: Board, text: str) -> str | None:
+        """The move text written the LSN way, or None when it already is."""
+        return None
+
+    def parse_move(self, board: Board, text: str) -> Move:
+        lsn = self.rewrite(board, text)
+        if lsn is None or lsn == text:
+            return parse_move(board, text)
+        try:
+            return parse_move(board, lsn)
+        except NotationError as exc:  # said of the text as written
+            raise NotationError(text, exc.reason, exc.expected, exc.suggestions) from None
+
+
+def _piece(board: Board, square: str):
+    try:
+        return board.piece_at(parse_square(square, board.rules.files, board.rules.ranks))
+    except ValueError:
+        return None
+
+
+def _own(board: Board, square: str) -> bool:
+    piece = _piece(board, square)
+    return piece is not None and piece.colour == board.turn
+
+
+def _leg(board: Board, square: str) -> str:
+    """``x`` before a square that holds an opponent's piece (a capture), ``-`` before another (an
+    empty square, or the mover's own start square when the move returns to it)."""
+    piece = _piece(board, square)
+    return ("x" if piece is not None and piece.colour != board.turn else "-") + square
+
+
+# the piece, then the origin's file or rank or both when two pieces could move ("x" is no file of
+# Chu's 12x12 board: it is the capture mark)
+_CSL_DOUBLE = re.compile(rf"(?P<piece>\+?[A-Z])(?P<which>[a-wyz]?\d*)x?(?P<mid>{_SQUARE}),(?P<to>{_SQUARE})"
+                         r"(?P<tail>[+=]?)\Z")
+
+
+class ChuShogiLite(Dialect):
+    name = "chushogilite"
+
+    def rewrite(self, board, text):
+        m = _CSL_DOUBLE.match(text)
+        if m is None:
+            return None
+        # both steps get their own mark from the board: the first square is passed over (a
+        # capture, or a step to an empty square), the second is the destination
+        head = m.group("piece") + m.group("which")
+        to = _leg(board, m.group("to"))
+        if to[0] == "-" and _own(board, m.group("to")):  # back to its start (igui, or a pass):
+            head = m.group("piece") + m.group("to")  # LSN writes the origin of such a move
+        return head + _leg(board, m.group("mid")) + to + m.group("tail")
+
+
+# Jocly's chu-shogi abbreviations that are not daikifu's IDs or aliases (chu-shogi-model.js)
+_JOCLY_IDS = {"chu-shogi": {"KN": "KR", "+KN": "+KR", "RV": "RC", "+RV": "+RC"}}
+_JOCLY_MOVE = re.compile(rf"(?P<piece>\+?[A-Z]{{1,2}})?(?P<origin>{_SQUARE})?(?P<legs>(?:[-x]{_SQUARE})+)"
+                         r"(?P<promo>=\+?[A-Z]{1,2}|[+=])?\Z")
+
+
+class Jocly(Dialect):
+    name = "jocly"
+
+    def __init__(self, game: str):
+        self.game = game
+        self.ids = _JOCLY_IDS.get(game, {})
+
+    def tags(self, headers):
+        headers = super().tags(headers)
+        if not any(name == "Variant" for name, _ in headers):
+            headers.insert(0, ("Variant", self.game))
+        return headers
+
+    def rewrite(self, board, text):
+        m = _JOCLY_MOVE.match(text)
+        if m is None:
+            return None
+        piece = m.group("piece") or ("" if m.group("origin") else None)
+        if piece is None:
+            return None
+        piece = self.ids.get(piece, piece) or "P"
+        promo = m.group("promo") or ""
+        if promo.startswith("="):
+            promo = "+" if promo.startswith("=+") else "="
+        return piece + (m.group("origin") or "") + m.group("legs") + promo
+
+
+_CSL_SITES = ("chushogilite",)
+
+
+def find_dialect(headers: list) -> Dialect | None:
+    """The dialect a game's tags announce, or None for LSN itself."""
+    values = {}
+    for name, value in headers:
+        values.setdefault(name, value)
+    if "JoclyGame" in values:
+        return Jocly(values["JoclyGame"].strip())
+    named = " ".join(values.get(k, "") for k in ("Site", "Event")).lower().replace(" ", "")
+    if values.get("Variant", "").strip().lower() == "chu" or any(s in named for s in _CSL_SITES):
+        return ChuShogiLite()
+    if "SFEN" not in values and len(values.get("FEN", "").split()) in (5, 6):
+        return ChuShogiLite()  # chess's move counters: a PGN FEN, where "w" is the first player
+    return None
+
+
+DIALECTS = ("chushogilite", "jocly")
