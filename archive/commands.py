@@ -8,18 +8,17 @@ directory) and ``--json``; problems are one-line click errors.
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import TYPE_CHECKING
 
 import click
 
 from daikifu.clikit import (CONTEXT, VARIANT, echo_json as _echo_json, fail, fit as _fit, json_option, registry,
-                            text_width as _width, write_bytes as _write_bytes)
+                            text_width as _width)
 
 # the store, the readers and the rules core are imported where they are used: a command's --help
 # loads none of them
-from daikifu.formats.commands import limit_option, setup_option
+from daikifu.formats.commands import limit_option, output_options, setup_option, target_option, write_games
 from daikifu.formats.reading import FORMATS as RECORD_FORMATS
 
 from .schema import DEFAULT_DB, ENV_DB, STATUSES
@@ -400,39 +399,33 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
 @click.command("export", context_settings=CONTEXT)
 @db_option
 @_filter_options
-@click.option("--format", "fmt", type=click.Choice(("lsn", "kif", "json")), default="lsn", show_default=True,
-              help="LSN (one file of games), KIF (one game per file: give -o a name with {n}) or JSON.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
-              help="Output file (default: standard output); for KIF of several games a name with {n}, "
-                   "which becomes the game id.")
-@click.option("--encoding", type=click.Choice(("utf-8", "cp932")), default="utf-8", show_default=True,
-              help="Encoding of KIF output (cp932 = Shift-JIS, the classic .kif).")
+@target_option("--format", default="lsn")
+@output_options("the game's id")
 @click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 @click.pass_context
 def export_command(ctx, db_path, variant, player, sente, gote, result, status, since, until, search, limit,
-                   fmt, output, encoding, as_json):
-    """Write the games that match the filters as LSN, KIF or JSON.
+                   target, output, encoding, as_json):
+    """Write the games that match the filters in any format convert writes (LSN, KIF, KI2, CSA,
+    JKF, USI or JSON), through the same writers.
 
     LSN is daikifu's canonical LSN (importing it again gives the same games: the same digests);
     JSON is one list with an object per game (moves with positions and hashes).  Invalid games
-    (with --status invalid or all) are written up to their first error.
+    (with --status invalid or all) are written up to their first error.  The games are read from
+    the archive one at a time, whatever their number; a game is named by its id.
 
     \b
     Examples:
       daikifu export -o all.lsn
       daikifu export --player Taro --format json -o taro.json
       daikifu export --variant shogi --format kif -o "game-{n}.kif"
+      daikifu export --variant shogi --format csa --encoding cp932 -o games.csa
     """
     from .store import ArchiveError
     from daikifu.replay import VariantError
-    from daikifu.formats.jsonexport import game_to_dict
-    from daikifu.formats.kif import KifError, write_kif
-    from daikifu.formats.lsn import write_game
 
     if as_json:
-        fmt = "json"
+        target = "json"
     archive = _open(ctx, db_path)
-    count = 0
     with archive:
         filters = _filters(ctx, variant, player, sente, gote, result, status, since, until, search)
         try:
@@ -441,15 +434,9 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
             raise click.UsageError(str(exc)) from None
         if limit is not None:
             matching = min(matching, limit)
-        if fmt == "kif" and matching > 1 and "{n}" not in output:
-            raise fail(f"{matching} games match and a KIF file holds one: give -o a name "
-                                       f"with {{n}}, e.g. game-{{n}}.kif")
-        rows = archive.games(**filters, limit=limit)  # streamed: any number of games
-        out = None if fmt == "kif" else _open_output(output)
-        try:
-            if fmt == "json" and out is not None:
-                out.write("[")
-            for row in rows:
+
+        def games():  # streamed: any number of games
+            for row in archive.games(**filters, limit=limit):
                 try:
                     game = archive.load_game(row["id"])
                 except (VariantError, ValueError, ArchiveError) as exc:
@@ -458,35 +445,11 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
                     click.echo(f"warning: game {row['id']} (invalid) left out: its text cannot be read as a "
                                f"game: {exc}", err=True)
                     continue
-                if fmt == "lsn":
-                    out.write(write_game(game) + "\n")
-                elif fmt == "json":
-                    out.write(("," if count else "") + "\n" + json.dumps(game_to_dict(game), ensure_ascii=False))
-                else:
-                    try:
-                        data = write_kif(game, encoding=encoding)
-                    except KifError as exc:
-                        raise fail(f"game {row['id']}: {exc}") from None
-                    _write_bytes(output.replace("{n}", str(row["id"])), data)
-                count += 1
-            if fmt == "json" and out is not None:
-                out.write("\n]\n")
-        finally:
-            if out is not None and out is not sys.stdout:
-                out.close()
+                yield row["id"], game
+
+        count = write_games(games(), target, output, encoding, matching, "the selection")
     if output != "-":
         click.echo(f"wrote {count} game{'s' * (count != 1)} to {output}", err=True)
-
-
-def _open_output(path: str):
-    if path == "-":
-        return sys.stdout
-    try:
-        return open(path, "w", encoding="utf-8", newline="\n")
-    except OSError as exc:
-        raise fail(f"{path}: cannot write: {exc.strerror}") from None
-
-
 
 
 # --- upgrade --------------------------------------------------------------------------------------

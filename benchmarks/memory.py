@@ -1,13 +1,17 @@
 """Peak memory of ``daikifu validate`` and ``daikifu import`` against the size of the games' text.
 
 Builds (a) one file holding one very long legal game (silvers stepping to and fro: --plies plies,
-100,000 by default) and (b) many ordinary games (--games games of 120 plies: one LSN file, and as
-many KIF files in a folder, since a KIF file holds one game), in LSN and in KIF, and runs each
-command on each in a fresh process, twice: once for the peak resident memory (``ru_maxrss``,
-less the process's resident size just before the command, after the modules are loaded and the
-rules compiled) and once under :mod:`tracemalloc` for the peak of Python's allocations.  Both are
-printed in bytes per ply and as a multiple of the text of the largest game (the target of
-docs/scaling.md: at most 10 times it).  No figure is asserted: run it and read the table.
+100,000 by default; quiet moves only, the best case for the board's undo entries), (b) one long
+random legal game of Dai Kagamigi (9,050 plies, the length seed 1 reaches before a draw: captures,
+promotions and drops, a realistic mix of moves) and (c) many ordinary games (--games games of 120
+to 170 plies: one LSN file, and as many KIF files in a folder, since a KIF file holds one game),
+in LSN and in KIF, and runs each
+command on each in a fresh process, twice: once for the peak resident memory (the peak resident
+size, started afresh through /proc/self/clear_refs after a warm-up run on a small record of the
+same format and variant, less the resident size before the command) and once under
+:mod:`tracemalloc` for the peak of Python's allocations.  Both are printed in bytes per ply and
+as a multiple of the text of the largest game (docs/scaling.md discusses them against the target
+of issue 15, at most 10 times the largest game's text).  No figure is asserted: run it and read the table.
 
     python benchmarks/memory.py                         # the table (docs/scaling.md holds one)
     python benchmarks/memory.py --plies 20000 --games 200 --json
@@ -49,27 +53,44 @@ def lsn_game(plies: int, per_line: int = 10, opening: int = 0) -> str:
 
 
 def build(folder: Path, plies: int, games: int) -> dict:
-    """{case: (paths, plies of the largest game, bytes of the largest game's text)}"""
+    """{case: (paths, plies of the largest game, bytes of the largest game's text, a small record
+    of the same format and variant that warms the process up)}"""
+    from daikifu.formats.game import Game
     from daikifu.formats.lsn import read_game
     from daikifu.formats.reading import write_record
+
+    def warm(game, fmt: str) -> str:
+        path = folder / f"warm-{game.variant.slug}.{fmt}"
+        short = Game.from_moves(game.variant, game.mainline_moves()[:4], options=game.options)
+        path.write_bytes(write_record(short, fmt))
+        return str(path)
 
     cases = {}
     long_lsn = lsn_game(plies)
     (folder / "long.lsn").write_text(long_lsn, encoding="utf-8")
-    cases["lsn-long"] = ([str(folder / "long.lsn")], plies, len(long_lsn.encode()))
-    kif = write_record(read_game(long_lsn), "kif")
+    shogi = read_game(long_lsn)
+    cases["lsn-long"] = ([str(folder / "long.lsn")], plies, len(long_lsn.encode()), warm(shogi, "lsn"))
+    kif = write_record(shogi, "kif")
     (folder / "long.kif").write_bytes(kif)
-    cases["kif-long"] = ([str(folder / "long.kif")], plies, len(kif))
+    cases["kif-long"] = ([str(folder / "long.kif")], plies, len(kif), warm(shogi, "kif"))
+    sys.path.insert(0, str(ROOT / "tests"))  # the random records are test support
+    from record_builders import random_record
+    game = random_record("dai-kagamigi", seed=1, plies=(20_000, 20_000), capture_bias=0.2)
+    random_plies = len(game.mainline_moves())
+    for fmt in ("lsn", "kif"):
+        data = write_record(game, fmt)
+        (folder / f"random.{fmt}").write_bytes(data)
+        cases[f"{fmt}-random"] = ([str(folder / f"random.{fmt}")], random_plies, len(data), warm(game, fmt))
     shorts = [lsn_game(SHORT + 2 * (n // 81), opening=n % 81) for n in range(games)]  # all different
     longest = max(SHORT + 2 * (n // 81) for n in range(games))
     (folder / "many.lsn").write_text("\n".join(shorts), encoding="utf-8")
-    cases["lsn-many"] = ([str(folder / "many.lsn")], longest, len(shorts[-1].encode()))
+    cases["lsn-many"] = ([str(folder / "many.lsn")], longest, len(shorts[-1].encode()), warm(shogi, "lsn"))
     many = folder / "many-kif"
     many.mkdir()
     for n, text in enumerate(shorts):
         kif = write_record(read_game(text), "kif")
         (many / f"{n:05d}.kif").write_bytes(kif)
-    cases["kif-many"] = ([str(many)], longest, len(kif))
+    cases["kif-many"] = ([str(many)], longest, len(kif), warm(shogi, "kif"))
     return cases
 
 
@@ -78,42 +99,64 @@ def _resident() -> int:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def child(command: str, paths: list, trace: bool) -> dict:
-    """In a fresh process: run ``command`` on ``paths``; the peaks it reached, in bytes."""
+def _reset_peak() -> bool:
+    """Start the peak resident size (VmHWM) afresh, so that the warm-up's does not count (Linux)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _peak() -> int:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def child(command: str, paths: list, trace: bool, warm: str) -> dict:
+    """In a fresh process: run ``command`` on ``warm`` (modules loaded, rules compiled), then on
+    ``paths``; the peaks the second run reached, in bytes."""
     import tracemalloc
 
     from daikifu.archive.importer import import_paths
     from daikifu.archive.store import Archive
     from daikifu.formats.commands import validate_command
-    from daikifu.formats.reading import read_record
 
     files = [str(p) for p in Path(paths[0]).iterdir()] if Path(paths[0]).is_dir() else paths
     db = Path(tempfile.mkdtemp()) / "memory.db"
     archive = Archive(str(db)) if command == "import" else None
-    from daikifu.formats.reading import write_record
-    for warm in read_record(lsn_game(4).encode()):  # the rules compiled, the readers imported
-        list(read_record(write_record(warm, "kif")))
+
+    def run(files):
+        if command == "validate":
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                validate_command.main(["--json", *files], standalone_mode=False)
+        else:
+            summary = import_paths(archive, files)
+            assert summary.invalid == 0 and summary.games, summary.errors[:3]
+
+    run([warm])
     if trace:
         tracemalloc.start()
     before = _resident()
+    _reset_peak()
     start = time.perf_counter()
-    if command == "validate":
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            validate_command.main(["--json", *files], standalone_mode=False)
-    else:
-        summary = import_paths(archive, paths)
-        assert summary.invalid == 0 and summary.games, summary.errors[:3]
+    run(files if command == "validate" else paths)
     seconds = time.perf_counter() - start
     out = {"seconds": round(seconds, 2)}
     if trace:
         out["traced_peak"] = tracemalloc.get_traced_memory()[1]
     else:
-        out["rss_peak"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before
+        out["rss_peak"] = _peak() - before
     return out
 
 
-def run_child(command: str, paths: list, trace: bool) -> dict:
-    args = [sys.executable, __file__, "--child", command, "--trace" if trace else "--no-trace", *paths]
+def run_child(command: str, paths: list, trace: bool, warm: str) -> dict:
+    args = [sys.executable, __file__, "--child", command, "--trace" if trace else "--no-trace", "--warm", warm,
+            *paths]
     done = subprocess.run(args, capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"{command} {paths}: {done.stderr[-2000:]}")
@@ -124,14 +167,15 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--plies", type=int, default=100_000, help="plies of the long game")
     p.add_argument("--games", type=int, default=2000, help="games of the many-games files")
-    p.add_argument("--only", action="append", help="COMMAND-FORMAT-long|many (repeatable)")
+    p.add_argument("--only", action="append", help="COMMAND-FORMAT-long|random|many (repeatable)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--trace", action=argparse.BooleanOptionalAction, help=argparse.SUPPRESS)
+    p.add_argument("--warm", help=argparse.SUPPRESS)
     p.add_argument("paths", nargs="*", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
-        print(json.dumps(child(args.child, args.paths, args.trace)))
+        print(json.dumps(child(args.child, args.paths, args.trace, args.warm)))
         return 0
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -143,12 +187,12 @@ def main(argv=None) -> int:
                   "| RSS bytes/ply | RSS x text | traced peak MB | traced bytes/ply | traced x text |")
             print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", flush=True)
         for command in ("validate", "import"):
-            for case, (paths, plies, size) in cases.items():
+            for case, (paths, plies, size, warm) in cases.items():
                 name = f"{command}-{case}"
                 if args.only and name not in args.only:
                     continue
-                rss = run_child(command, paths, trace=False)
-                traced = run_child(command, paths, trace=True)
+                rss = run_child(command, paths, False, warm)
+                traced = run_child(command, paths, True, warm)
                 row = {"command": command, "input": case, "plies": plies, "text_bytes": size,
                        "seconds": rss["seconds"], "rss_peak": rss["rss_peak"], "traced_peak": traced["traced_peak"]}
                 rows.append(row)

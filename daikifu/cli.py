@@ -45,7 +45,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "show": ("daikifu.archive.commands", "show_command",
              "Show one game: tags, moves, and a diagram of the position after --ply N plies."),
     "export": ("daikifu.archive.commands", "export_command",
-               "Write the games that match the filters as LSN, KIF or JSON."),
+               "Write the games that match the filters in any format convert writes."),
     "upgrade": ("daikifu.archive.commands", "upgrade_command",
                 "Bring the archive's schema up to this daikifu's version."),
     "search": ("daikifu.archive.query_commands", "search_command",

@@ -10,10 +10,8 @@ this module and nothing of the rules), so that any of them can use it.
 from __future__ import annotations
 
 import json
-import sys
 import textwrap
 import unicodedata
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -22,8 +20,7 @@ if TYPE_CHECKING:
     from daikifu.replay.variant import VariantRegistry
 
 __all__ = ["CONTEXT", "WIDTH", "json_option", "echo_json", "wrap", "registry", "VARIANT", "KEY_VALUE",
-           "position_option", "option_option", "fail", "text_width", "fit", "write_bytes",
-           "read_bytes"]
+           "position_option", "option_option", "fail", "text_width", "fit"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 WIDTH = 100
@@ -144,26 +141,3 @@ def fit(text: str, width: int) -> str:
         out.append(c)
         used += w
     return "".join(out) + " " * (width - used)
-
-
-def write_bytes(path: str, data: bytes) -> None:
-    """Write to a file, or to standard output for '-'; a failure is a one-line error."""
-    if path == "-":
-        sys.stdout.flush()  # text written before stays before
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return
-    try:
-        Path(path).write_bytes(data)
-    except OSError as exc:
-        raise fail(f"{path}: cannot write: {exc.strerror}") from None
-
-
-def read_bytes(path: str) -> bytes:
-    """The bytes of a file, or of standard input for '-'; a failure is a one-line error."""
-    if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise fail(f"{path}: cannot read: {exc.strerror}") from None

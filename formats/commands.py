@@ -6,13 +6,16 @@ core (:mod:`daikifu.replay.selfplay`).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from collections import Counter
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
 
 import click
 
-from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, registry, write_bytes as _write
+from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, registry
 
 if TYPE_CHECKING:
     from daikifu.replay.selfplay import SelfPlayGame
@@ -20,7 +23,7 @@ if TYPE_CHECKING:
 # the registry of formats is light; the Game tree, the readers and the writers are imported where
 # they are used, so that a command's --help loads none of them
 from .reading import FORMATS as REGISTRY
-from .reading import NotARecordError, UnsupportedConversion, read_stream, setup_dir_of, write_record, write_records
+from .reading import NotARecordError, UnsupportedConversion, read_stream, setup_dir_of, write_record, write_stream
 
 # self-play's ply limit, written here so that --help does not load the engine (a test checks that it
 # is replay.selfplay.DEFAULT_MAX_PLIES)
@@ -162,16 +165,101 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
     ctx.exit(0 if verdicts and all(v["status"] == "valid" for v in verdicts) else 1)
 
 
+# --- writing games: the output options and the writing, shared by convert and export ---------------
+
+ONE_A_FILE = tuple(name for name in WRITTEN if not REGISTRY[name].several)
+
+
+def target_option(*decls: str, default: str | None = None, note: str = ""):
+    """The option naming the format to write (convert's ``--to``, export's ``--format``): every
+    format with a writer."""
+    return click.option(*decls, "target", type=click.Choice(WRITTEN), default=default,
+                        show_default=default is not None,
+                        help=f"Format to write{note}: {', '.join(WRITTEN)}.  "
+                             f"{', '.join(REGISTRY[n].title for n in ONE_A_FILE)} hold one game per file.")
+
+
+def output_options(number: str):
+    """``-o/--output`` and ``--encoding``; ``number`` says what ``{n}`` in a file name becomes."""
+    def apply(f):
+        f = click.option("--encoding", type=click.Choice(("utf-8", "cp932")), default="utf-8", show_default=True,
+                         help="Encoding of KIF, KI2 and CSA output (cp932 = Shift-JIS, the classic .kif).")(f)
+        return click.option(
+            "-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+            help="Output file (default: standard output); a file is written whole or not at all.  For the "
+                 f"formats that hold one game per file a name with {{n}} makes one file per game, {{n}} "
+                 f"being {number}: games-{{n}}.kif.")(f)
+    return apply
+
+
+@contextlib.contextmanager
+def _output(path: str):
+    """A binary stream to ``path`` (standard output for '-'); a file appears only when everything
+    was written (it is written beside, under another name, then renamed)."""
+    if path == "-":
+        sys.stdout.flush()  # text written before stays before
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    target = Path(path)
+    part = target.with_name(f".{target.name}.part")
+    try:
+        fh = open(part, "wb")
+    except OSError as exc:
+        raise fail(f"{path}: cannot write: {exc.strerror}") from None
+    try:
+        with fh:
+            yield fh
+        os.replace(part, target)
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        raise fail(f"{path}: cannot write: {exc.strerror or exc}") from None
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+
+
+def write_games(numbered: Iterable, target: str, output: str, encoding: str, count: int, what: str) -> int:
+    """Write the games of ``numbered`` ((n, game) pairs, ``count`` of them) in format ``target``:
+    to the file ``output`` (or standard output), or one file per game when the format holds one
+    and ``output`` has ``{n}`` (replaced by n).  One game is in memory at a time.  Returns the
+    number of games written; a problem is a one-line failure that names ``what`` (the games'
+    source) and the game."""
+    writer = REGISTRY[target]
+    enc = encoding if encoding in writer.encodings else writer.encodings[0]
+    per_game = not writer.several and "{n}" in output
+    if not writer.several and count > 1 and not per_game:
+        raise fail(f"{what} has {count} games and a {writer.title} file holds one: "
+                   f"give -o a name with {{n}}, e.g. game-{{n}}.{target}")
+    current = [None]  # the number of the game being written, for the message of a failure
+
+    def games():
+        for n, game in numbered:
+            current[0] = n
+            yield game
+
+    written = 0
+    try:
+        if per_game:
+            for game in games():
+                data = write_record(game, target, enc)
+                with _output(output.replace("{n}", str(current[0]))) as out:
+                    out.write(data)
+                written += 1
+        else:
+            with _output(output) as out:
+                written = write_stream(games(), target, out, enc)
+    except (UnsupportedConversion, ValueError) as exc:
+        raise fail(f"{what}: game {current[0]}: {exc}") from None
+    return written
+
+
 @click.command("convert", context_settings=CONTEXT)
 @click.argument("file", type=click.Path(allow_dash=True))
-@click.option("--to", "target", type=click.Choice(WRITTEN), help="Format to write (required unless --json).")
+@target_option("--to", note=" (required unless --json)")
 @_format_option
 @_variant_option
-@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
-              help="Output file (default: standard output).  For KIF, KI2 and JKF, which hold one game per "
-                   "file, a name with {n} makes one file per game: games-{n}.kif.")
-@click.option("--encoding", type=click.Choice(("utf-8", "cp932")), default="utf-8", show_default=True,
-              help="Encoding of KIF, KI2 and CSA output (cp932 = Shift-JIS, the classic .kif).")
+@output_options("the game's number in FILE")
 @setup_option
 @click.option("--json", "as_json", is_flag=True, help="The same as --to json.")
 @click.pass_context
@@ -203,19 +291,7 @@ def convert_command(ctx, file, target, fmt, variant, output, encoding, setup, as
         if not g.valid:
             click.echo(f"warning: {file}: game {g.number or 1} is invalid; converted up to its first bad "
                        f"move: {g.errors[0]}", err=True)
-    writer = REGISTRY[target]
-    enc = encoding if encoding in writer.encodings else writer.encodings[0]
-    try:
-        if not writer.several and len(games) > 1:
-            if "{n}" not in output:
-                raise fail(f"{file} has {len(games)} games and a {writer.title} file holds one: "
-                           f"give -o a name with {{n}}, e.g. game-{{n}}.{target}")
-            for n, g in enumerate(games, start=1):
-                _write(output.replace("{n}", str(n)), write_record(g, target, enc))
-        else:
-            _write(output, write_records(games, target, enc))
-    except (UnsupportedConversion, ValueError) as exc:
-        raise fail(f"{file}: {exc}") from None
+    write_games(enumerate(games, start=1), target, output, encoding, len(games), file)
     ctx.exit(0 if all(g.valid for g in games) else 1)
 
 

@@ -163,6 +163,15 @@ class GameNode:
     (3, True)
     >>> game.end().board().ply                 # board(): the position after the node's move
     3
+
+    ``nags`` are the move's NAGs ($1 = "!" ...): a list, or the empty tuple when it has none (one
+    shared tuple: most moves have none, and a long game holds a node per ply).  Add one with
+    :meth:`add_nag`, or assign a list:
+
+    >>> first.nags
+    ()
+    >>> first.add_nag(1); first.nags
+    [1]
     """
 
     # slots: a long game holds one node per ply.  ``__dict__`` (made only when first used) lets a
@@ -176,10 +185,17 @@ class GameNode:
         self.variations: list[GameNode] = []
         self.comment = ""
         self.starting_comment = ""
-        self.nags: list[int] = []
+        self.nags: list[int] | tuple = ()
         self.notation: str | None = None  # the move as written in the source, when read from text
         self.source_line: int | None = None
         self.source_column: int | None = None
+
+    def add_nag(self, nag: int) -> None:
+        """Add a NAG after the move (see ``nags``)."""
+        if self.nags:
+            self.nags.append(nag)
+        else:
+            self.nags = [nag]
 
     def add_variation(self, move: Move) -> "GameNode":
         node = GameNode(self, move)
@@ -249,7 +265,7 @@ class GameNode:
         if not isinstance(other, GameNode):
             return NotImplemented
         return (self.move == other.move and self.comment == other.comment
-                and self.starting_comment == other.starting_comment and self.nags == other.nags
+                and self.starting_comment == other.starting_comment and list(self.nags) == list(other.nags)
                 and self.variations == other.variations)
 
     __hash__ = None  # mutable

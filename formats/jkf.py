@@ -31,6 +31,7 @@ from .csa import CSA_PIECES, CSA_SPECIALS, _special, can_write_csa
 from .detection import looks_like_jkf
 from .game import Game, GameError
 from .kif import _KEY_TO_TAG, HANDICAPS, _kif_date, _time_of
+from .limits import check_time
 from .playback import MoveTextError, RawGame, RawMove, play
 
 __all__ = ["read_jkf", "write_jkf", "looks_like_jkf", "PRESETS"]
@@ -81,14 +82,12 @@ def _reader(entry: dict):
     return read
 
 
-def _seconds(entry: dict):
+def _seconds(entry: dict) -> tuple[int | None, str | None]:
+    """(the seconds the move took or None, None), or (None, what is wrong with its ``time.now``)."""
     now = (entry.get("time") or {}).get("now") if isinstance(entry.get("time"), dict) else None
     if not isinstance(now, dict):
-        return None
-    try:
-        return int(now.get("h", 0)) * 3600 + int(now.get("m", 0)) * 60 + int(now.get("s", 0))
-    except (TypeError, ValueError):
-        return None
+        return None, None
+    return check_time(now.get("h"), now.get("m", 0), now.get("s", 0), "time of the move")
 
 
 class _Builder:
@@ -113,8 +112,12 @@ class _Builder:
             if "move" in entry:
                 line = self.line_of_next_move()
                 move = entry["move"] if isinstance(entry["move"], dict) else {}
-                rm = RawMove(json.dumps(move, ensure_ascii=False)[:60], line, 1, _reader(move), comments,
-                             _seconds(entry))
+                seconds, problem = _seconds(entry)
+                rm = RawMove(json.dumps(move, ensure_ascii=False)[:60], line, 1, _reader(move), comments, seconds)
+                if problem is not None:  # the time is left out; the move is read
+                    raw.problems.append(GameError(problem, file=self.file, game=1, line=line, column=1,
+                                                  ply=len(out) + 1 if main else None, move=rm.text,
+                                                  expected='a time {"m": 0 or more, "s": 0 to 59}'))
                 for fork in entry.get("forks") or []:
                     moves, fork_before = self.moves(fork if isinstance(fork, list) else [], raw, False)
                     if moves:

@@ -51,6 +51,7 @@ from daikifu.replay.squares import parse_square, square, square_file, square_nam
 from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, VariantRegistry, parse_options
 
 from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode, shared_move
+from .limits import check_time
 
 __all__ = ["KifError", "read_kif", "write_kif", "looks_like_kif", "HANDICAPS", "SPECIALS", "IMPORT_STATUS"]
 
@@ -158,7 +159,8 @@ _RE_LISHOGI_MOVE = re.compile(r"^[一二]歩目|[（(]←")
 _RE_LION_STEP = re.compile(r"^([一二])歩目")
 # the variant lishogi's KIF implies by a 12-rank board diagram or by its Chu move lines
 LISHOGI_12X12 = "chu-shogi"
-_RE_TIME = re.compile(r"[(（]\s*(?:(\d{1,6}):)?(\d{1,6}):(\d{1,6})\s*(?:/\s*(\d{1,6}):(\d{1,6}):(\d{1,6})\s*)?[)）]$")
+# any number of digits: a time out of range is an error at its place (check_time), not a move
+_RE_TIME = re.compile(r"[(（]\s*(?:(\d+):)?(\d+):(\d+)\s*(?:/\s*(\d+):(\d+):(\d+)\s*)?[)）]$")
 _RE_HEADER = re.compile(r"^([^：]*)：(.*)$")
 _RE_ASCII_HEADER = re.compile(r"^([^:]*):(.*)$")
 _RE_RESULT = re.compile(r"^\s*まで\s*(\d{1,9})\s*手(.*)$")
@@ -464,6 +466,7 @@ class _Item:
     time: tuple | None = None  # (seconds, total seconds or None)
     second: _Item | None = None  # the second step (二歩目) of a Lion's double move, in lishogi's KIF
     following: tuple | list = ()  # KI2: the move lines after this one (formats/ki2.py)
+    problem: tuple | None = None  # (message, column): a time out of range, reported with the move's ply
 
 
 @dataclass(eq=False)
@@ -506,6 +509,20 @@ def _join_lion_steps(items: list[_Item]) -> list[_Item]:
         out.append(it)
         i += 1
     return out
+
+
+def _read_time(t: re.Match, column: int) -> tuple:
+    """((seconds, total seconds or None), None) from a match of :data:`_RE_TIME` in a move line's
+    text starting at ``column``, or (None, (message, column of the time out of range))."""
+    secs, problem = check_time(t.group(1), t.group(2), t.group(3), "time of the move")
+    if problem is not None:
+        return None, (problem, column + t.start(1 if t.group(1) else 2))
+    total = None
+    if t.group(4) is not None:
+        total, problem = check_time(t.group(4), t.group(5), t.group(6), "total time")
+        if problem is not None:
+            return None, (problem, column + t.start(4))
+    return (secs, total), None
 
 
 def _classify(lines: list[str]) -> list[_Item]:
@@ -556,22 +573,17 @@ def _classify(lines: list[str]) -> list[_Item]:
             rest = m.group(2).rstrip(_SPACE)
             if rest.endswith("+"):  # Kifu for Windows' mark of a move with variations
                 rest = rest[:-1].rstrip(_SPACE)
-            time = None
+            time = problem = None
             t = _RE_TIME.search(rest)
             if t:
-                hours = int(t.group(1) or 0)
-                secs = hours * 3600 + int(t.group(2)) * 60 + int(t.group(3))
-                total = None
-                if t.group(4) is not None:
-                    total = int(t.group(4)) * 3600 + int(t.group(5)) * 60 + int(t.group(6))
-                time = (secs, total)
+                time, problem = _read_time(t, m.start(2) + 1)
                 rest = rest[:t.start()].rstrip(_SPACE)
             column = m.start(2) + 1
             try:
                 number = int(m.group(1))
             except ValueError:  # pragma: no cover - int() of digits does not fail
                 number = 0
-            items.append(_Item("move", i, text=rest, number=number, column=column, time=time))
+            items.append(_Item("move", i, text=rest, number=number, column=column, time=time, problem=problem))
             continue
         m = _RE_HEADER.match(line)
         if m and not m.group(1).strip(_SPACE):
@@ -975,6 +987,9 @@ class _Reader:
                 continue
             ply = cur.start + len(cur.nodes)
             text = it.text
+            if it.problem is not None:  # the time is left out; the move is read
+                self.problem(it.problem[0], line=it.line, column=it.problem[1], ply=ply, move=text,
+                             expected="a time m:ss/h:mm:ss whose minutes after hours and seconds run from 0 to 59")
             if it.number != ply:
                 self.problem(f"ply number {it.number}, expected {ply} (read as ply {ply})", kind="warning",
                              line=it.line, column=1, ply=ply, move=text)

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
-__all__ = ["ReadLimits", "DEFAULT_LIMITS", "check_number", "MAX_DIGITS"]
+__all__ = ["ReadLimits", "DEFAULT_LIMITS", "check_number", "check_time", "MAX_DIGITS", "MAX_HOURS"]
 
 MIB = 1 << 20
 # no number in a game record needs more digits than this (a ply count, a clock in seconds)
 MAX_DIGITS = 9
+# no time written in a record (one move's, or a player's total) is longer: 416 days
+MAX_HOURS = 9999
 
 
 @dataclass(frozen=True)
@@ -93,3 +95,40 @@ def check_number(digits: str, low: int, high: int, what: str) -> tuple[int | Non
     if not low <= value <= high:
         return None, f"{what} out of range: {value}, not {low} to {high}"
     return value, None
+
+
+def check_time(hours, minutes, seconds, what: str = "time") -> tuple[int | None, str | None]:
+    """``(seconds, None)`` for a time written as hours (None when it has no hours field), minutes
+    and seconds, each a decimal text or a whole number; else ``(None, what is wrong)``.  Seconds
+    run from 0 to 59, and so do minutes after hours; minutes without hours may pass 59 (KIF
+    writes a move's time as ``m:ss``); no time is longer than :data:`MAX_HOURS` hours.
+
+    >>> check_time(None, "1", "05")
+    (65, None)
+    >>> check_time(None, "75", "00")
+    (4500, None)
+    >>> check_time("1", "75", "00")
+    (None, 'time: minutes out of range: 75, not 0 to 59')
+    >>> check_time(None, 0, 60, "move time")
+    (None, 'move time: seconds out of range: 60, not 0 to 59')
+    >>> check_time(None, "9" * 40, "00")
+    (None, 'time: minutes out of range: a number of 40 digits, not 0 to 599940')
+    """
+    total = 0
+    for value, unit, high, scale in ((hours, "hours", MAX_HOURS, 3600),
+                                     (minutes, "minutes", MAX_HOURS * 60 if hours is None else 59, 60),
+                                     (seconds, "seconds", 59, 1)):
+        if value is None:
+            continue
+        if isinstance(value, int) and not isinstance(value, bool):
+            n, problem = value, None
+            if not 0 <= value <= high:
+                n, problem = None, f"{what}: {unit} out of range: {value}, not 0 to {high}"
+        elif isinstance(value, str):
+            n, problem = check_number(value, 0, high, f"{what}: {unit}")
+        else:
+            n, problem = None, f"{what}: {unit}: not a whole number: {str(value)[:20]!r}"
+        if problem is not None:
+            return None, problem
+        total += n * scale
+    return total, None

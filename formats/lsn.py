@@ -231,7 +231,7 @@ class GameBuilder(Visitor):
 
     def visit_nag(self, nag):
         if self.node is not self.game:
-            self.node.nags.append(nag)
+            self.node.add_nag(nag)
 
     def begin_variation(self):
         # a variation is an alternative to the last move: it hangs from that move's parent

@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game
 __all__ = ["RecordFormat", "FORMATS", "register_format", "NotARecordError", "Decoded", "decode_record",
            "detect_format", "read_record", "read_text", "write_record", "write_records", "format_names",
            "REPLACED_MESSAGE", "UnsupportedConversion", "record_text", "finish_game", "unreadable_game",
-           "setup_dir_of"]
+           "read_stream", "write_stream", "setup_dir_of"]
 
 REPLACED_MESSAGE = "undecodable bytes replaced by U+FFFD"
 HEAD_CHARS = 65536  # text looked at to recognise a format
@@ -85,8 +85,9 @@ class RecordFormat:
     format; ``read(text, file=, variant=, lenient=, variants=)`` yields the games (and takes ``limits=``, a
     :class:`~daikifu.formats.limits.ReadLimits`, when ``limited``); ``write(game, encoding)``
     returns one game's bytes.  ``japanese``: the format's files may be cp932/EUC-JP.  ``several``:
-    a file may hold several games (``join`` puts their texts together).  ``listed``: named in the
-    "not a record" message.
+    a file may hold several games: ``frame`` is what a file of them has before the first game,
+    between two and after the last (a file is written one game at a time, whatever their number).
+    ``listed``: named in the "not a record" message.
     """
 
     name: str
@@ -97,7 +98,7 @@ class RecordFormat:
     extensions: tuple = ()
     japanese: bool = False
     several: bool = False
-    join: Callable[[list], bytes] | None = None
+    frame: tuple = (b"", b"", b"")  # (before the first game, between two games, after the last)
     encodings: tuple = ("utf-8",)
     listed: bool = True
     variants: Callable[[object], bool] | None = None  # which variants the writer can write (None: all)
@@ -426,11 +427,29 @@ def write_record(game: Game, fmt: str, encoding: str | None = None) -> bytes:
 
 def write_records(games: list, fmt: str, encoding: str | None = None) -> bytes:
     """Several games in one file of format ``fmt`` (:class:`UnsupportedConversion` if it holds one)."""
+    out = io.BytesIO()
+    write_stream(games, fmt, out, encoding)
+    return out.getvalue()
+
+
+def write_stream(games: Iterable[Game], fmt: str, out, encoding: str | None = None) -> int:
+    """Write ``games`` one at a time to the binary stream ``out`` as one file of format ``fmt``
+    (so any number of games costs the memory of one); returns how many were written.  Raises
+    :class:`UnsupportedConversion` for a second game when a file of ``fmt`` holds one, or for a
+    game the format cannot hold (what was written before stays written)."""
     f = _writer(fmt)
-    if len(games) > 1 and not f.several:
-        raise UnsupportedConversion(f"a {f.title} file holds one game, not {len(games)}")
-    parts = [write_record(g, fmt, encoding) for g in games]
-    return f.join(parts) if f.join else b"".join(parts)
+    before, between, after = f.frame
+    count = 0
+    for game in games:
+        if count and not f.several:
+            raise UnsupportedConversion(f"a {f.title} file holds one game, not several")
+        data = write_record(game, fmt, encoding)
+        out.write((between if count else before) + data)
+        count += 1
+    if not count:
+        out.write(before)
+    out.write(after)
+    return count
 
 
 # --- the formats ---------------------------------------------------------------------------------
@@ -459,10 +478,6 @@ def _read_lsn(text, *, file, variant, lenient, variants=None, limits=None):
 def _write_lsn(game, encoding):
     from .lsn import write_game
     return write_game(game).encode(encoding)
-
-
-def _join_lsn(parts):
-    return b"\n".join(parts)
 
 
 def _detect_kif(head: str) -> bool:
@@ -519,14 +534,10 @@ def _write_json(game, encoding):
     return json.dumps(game_to_dict(game), indent=2, ensure_ascii=False).encode(encoding)
 
 
-def _join_json(parts):
-    return b"[\n" + b",\n".join(parts) + b"\n]\n"
-
-
 register_format(RecordFormat("json", "JSON", _detect_json, _read_json, _write_json, ("json",),
-                             several=True, join=_join_json, listed=False))
+                             several=True, frame=(b"[\n", b",\n", b"\n]\n"), listed=False))
 register_format(RecordFormat("lsn", "LSN", _detect_lsn, _read_lsn, _write_lsn, ("lsn", "pgn"),
-                             several=True, join=_join_lsn, limited=True))
+                             several=True, frame=(b"", b"\n", b""), limited=True))
 register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kif, _write_kif, ("kif", "kifu"),
                              japanese=True, encodings=("utf-8", "cp932")))
 
@@ -539,23 +550,15 @@ def _lazy(module: str, name: str):
     return call
 
 
-def _join_lines(parts):
-    return b"".join(parts)
-
-
-def _join_csa(parts):
-    return b"/\n".join(parts)
-
-
 def _shogi_board(variant) -> bool:
     return _lazy("csa", "can_write_csa")(variant)
 
 
 register_format(RecordFormat("csa", "CSA", looks_like_csa, _lazy("csa", "read_csa"),
-                             _lazy("csa", "write_csa"), ("csa",), japanese=True, several=True, join=_join_csa,
+                             _lazy("csa", "write_csa"), ("csa",), japanese=True, several=True, frame=(b"", b"/\n", b""),
                              encodings=("utf-8", "cp932"), variants=_shogi_board), before="kif")
 register_format(RecordFormat("usi", "USI", looks_like_usi, _lazy("usi", "read_usi"),
-                             _lazy("usi", "write_usi"), ("usi", "sfen"), several=True, join=_join_lines),
+                             _lazy("usi", "write_usi"), ("usi", "sfen"), several=True),
                 before="kif")
 register_format(RecordFormat("jkf", "JKF", looks_like_jkf, _lazy("jkf", "read_jkf"),
                              _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board), before="lsn")

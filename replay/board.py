@@ -1125,8 +1125,14 @@ class Board:
                 self._lion_sq = new
         z ^= R.z_turn
         # one compact entry per ply (a long game holds one per move): nothing that did not change
-        # is stored, and the hash before the move is the history's last but one
-        self._stack.append((move, moved, captured or (), old_royal, restore, old_lion))
+        # is stored, and the hash before the move is the history's last but one.  A quiet move
+        # (no capture, no promotion, nothing else changed) is its own entry: the piece that moved
+        # is the one on its destination
+        if captured or move.promotion or old_royal is not None or restore is not None \
+                or old_lion is not None or self._lion_sq is not None:
+            self._stack.append((move, moved, captured or (), old_royal, restore, old_lion))
+        else:
+            self._stack.append(move)
         self._zobrist = z
         self.turn = c ^ 1
         self.move_number += 1
@@ -1135,9 +1141,13 @@ class Board:
         self._history.append(z)
 
     def _pop(self) -> None:
-        move, moved, captured, old_royal, restore, self._lion_sq = self._stack.pop()
+        entry = self._stack.pop()
         R = self.rules
         b = self._board
+        if entry.__class__ is tuple:
+            move, moved, captured, old_royal, restore, self._lion_sq = entry
+        else:  # a quiet move (see _push)
+            move, moved, captured, old_royal, restore = entry, b[entry.to_square], (), None, None
         z = self._zobrist
         seen = self._seen
         n = seen[z] - 1

@@ -41,7 +41,7 @@ def random_record(variant: str = "dai-kagamigi", seed: int | str = 0, plies: tup
         if comments and rng.random() < comments:
             node.comment = rng.choice(["good", "a mistake", "the only move", "threatens mate",
                                        "[%clk 0:10:00]", "Taro thought for a long time here"])
-            node.nags.append(rng.choice([1, 2, 3, 4, 5, 6]))
+            node.add_nag(rng.choice([1, 2, 3, 4, 5, 6]))
     game.headers["Event"] = rng.choice(EVENTS)
     game.headers["Date"] = f"{rng.randint(2015, 2026)}.{rng.randint(1, 12):02d}.{rng.randint(1, 28):02d}"
     game.headers["Round"] = str(rng.randint(1, 9))

@@ -672,3 +672,45 @@ def test_variants_dir_reaches_the_readers_and_workers(tmp_path, monkeypatch):
     assert len(run_json("--variants-dir", vdir, "games", "--db", db, "--variant", "My Shogi")) == 4
     exported = run("--variants-dir", vdir, "export", "--db", db, "--limit", "1")
     assert exported.exit_code == 0 and '[Variant "my-shogi"]' in exported.output
+
+
+@pytest.mark.parametrize("fmt", ["lsn", "kif", "ki2", "csa", "jkf", "usi", "json"])
+def test_export_writes_every_format_convert_writes(filled, tmp_path, fmt):
+    """export writes through convert's writers: the same choice of formats, one option
+    definition, and the files it writes read back as the archive's games (their main lines)."""
+    from daikifu.formats.commands import convert_command
+    from daikifu.formats.reading import FORMATS, read_record
+    from daikifu.archive.commands import export_command
+
+    def choices(command, name):
+        [option] = [p for p in command.params if name in p.opts]
+        return list(option.type.choices)
+
+    assert choices(export_command, "--format") == choices(convert_command, "--to")
+    assert fmt in choices(export_command, "--format")
+    db, games = filled
+    shogi = [g for g in games if g.variant.slug == "shogi"]  # what every format holds
+    one_a_file = not FORMATS[fmt].several
+    out = tmp_path / (f"g-{{n}}.{fmt}" if one_a_file else f"all.{fmt}")
+    result = run("export", "--db", db, "--variant", "shogi", "--format", fmt, "-o", out, "--encoding", "cp932")
+    assert result.exit_code == 0, result.output
+    files = sorted(tmp_path.glob(f"g-*.{fmt}")) if one_a_file else [out]
+    assert [p.name for p in files] == ([f"g-{n}.{fmt}" for n in (1, 2, 3)] if one_a_file else [f"all.{fmt}"])
+    read = [g for p in files for g in read_record(p.read_bytes(), name=p.name, fmt=fmt)]
+    assert [g.mainline_moves() for g in read] == [g.mainline_moves() for g in shogi]
+    assert all(g.valid for g in read)
+
+
+def test_export_names_the_game_a_format_cannot_hold_and_leaves_no_partial_file(tmp_path):
+    games = [random_record("shogi", seed=1, plies=(6, 6)), random_record("dai-kagamigi", seed=2, plies=(6, 6))]
+    db = tmp_path / "mixed.db"
+    run_json("import", lsn_file(tmp_path / "g.lsn", games), "--db", db)
+    out = tmp_path / "all.csa"
+    result = run("export", "--db", db, "--format", "csa", "-o", out)
+    assert result.exit_code == 1
+    assert "game 2: CSA cannot hold a game of Dai Kagamigi" in result.output
+    assert not out.exists() and not list(tmp_path.glob(".*.part"))  # written whole or not at all
+    assert run("export", "--db", db, "--format", "csa", "--variant", "shogi", "-o", out).exit_code == 0
+    from daikifu.formats.reading import read_record
+    [game] = read_record(out.read_bytes(), fmt="csa")
+    assert game.valid and game.mainline_moves() == games[0].mainline_moves()

@@ -55,11 +55,15 @@ def test_serve_listens_on_localhost_read_only_by_default(db, monkeypatch):
 def test_serve_options(db, monkeypatch):
     calls = []
     monkeypatch.setattr(Flask, "run", lambda app, **kw: calls.append((app, kw)))
-    result = run("serve", "--db", db, "--port", 8123, "--allow-import", "--max-upload", 4096)
+    result = run("serve", "--db", db, "--port", 8123, "--allow-import", "--max-upload", 4096,
+                 "--limit", "comment=100", "--limit", "depth=5")
     assert result.exit_code == 0, result.output
     (app, kw), = calls
     assert kw["port"] == 8123
     assert app.config["DAIKIFU_ALLOW_IMPORT"] is True and app.config["MAX_CONTENT_LENGTH"] == 4096
+    limits = app.config["DAIKIFU_READ_LIMITS"]
+    assert (limits.max_comment, limits.max_depth, limits.max_line) == (100, 5, 4 << 20)
+    assert run("serve", "--db", db, "--limit", "size=5").exit_code == 2
 
 
 def test_serve_refuses_a_missing_archive_without_creating_it(tmp_path, monkeypatch):

@@ -15,6 +15,7 @@ from daikifu.formats.game import Game
 from daikifu.formats.kif import read_kif
 from daikifu.formats.limits import ReadLimits
 from daikifu.formats.lsn import read_games, write_game
+from daikifu.formats.reading import read_record
 
 REAL_KIF = sorted((Path(__file__).parent / "data" / "real" / "kif").iterdir())
 GAME = '[Variant "shogi"]\n[Event "{event}"]\n\n1. P-c4 P-c6 *\n'
@@ -370,3 +371,54 @@ def test_a_long_game_costs_a_bounded_memory_per_ply():
         tracemalloc.stop()
     assert game.valid and len(game.mainline_moves()) == plies
     assert peak / plies < 600
+
+
+# --- times --------------------------------------------------------------------------------------
+
+KIF_TIMES = """手合割：平手
+手数----指手---------消費時間--
+   1 ７六歩(77)   ( 0:01/00:00:01)
+   2 ３四歩(33)   {time}
+   3 ２六歩(27)   ( 0:02/00:00:03)
+"""
+
+
+@pytest.mark.parametrize("time, column, message", [
+    ("( 0:75/00:01:15)", 18, "time of the move: seconds out of range: 75, not 0 to 59"),
+    ("( 0:02/00:00:75)", 23, "total time: seconds out of range: 75, not 0 to 59"),
+    ("( 0:02/00:75:02)", 23, "total time: minutes out of range: 75, not 0 to 59"),
+    ("(1:75:00/00:00:02)", 17, "time of the move: minutes out of range: 75, not 0 to 59"),
+    ("(1234567:02/00:00:02)", 17, "time of the move: minutes out of range: 1234567, not 0 to 599940"),
+    ("( 0:" + "9" * 5000 + "/00:00:02)", 18, "time of the move: seconds out of range: a number of 5000 digits"),
+    ("( 0:02/" + "9" * 5000 + ":00:02)", 23, "total time: hours out of range: a number of 5000 digits"),
+])
+def test_a_kif_time_out_of_range_is_an_error_at_its_place_and_the_moves_are_read(time, column, message):
+    data = KIF_TIMES.replace("{time}", time).encode()
+    [game] = read_record(data, name="times.kif")
+    error = only_error(game)
+    assert (error.line, error.column, error.ply, error.move) == (4, column, 2, "３四歩(33)")
+    assert error.message.startswith(message)
+    assert len(game.mainline_moves()) == 3 and game.next().next().comment == ""  # the time left out
+    [lenient] = read_record(data, name="times.kif", lenient=True)
+    assert lenient.valid and [w.column for w in lenient.warnings()] == [column]
+
+
+def test_kif_times_in_range_are_read():
+    [game] = read_record(KIF_TIMES.replace("{time}", "(75:02/01:15:03)").encode())
+    assert game.valid and game.next().next().comment == "[%emt 1:15:02][%kiftotal 1:15:03]"
+
+
+@pytest.mark.parametrize("now, message", [
+    ('{"m": 0, "s": 75}', "time of the move: seconds out of range: 75, not 0 to 59"),
+    ('{"h": 1, "m": 60, "s": 0}', "time of the move: minutes out of range: 60, not 0 to 59"),
+    ('{"m": 1e400, "s": 0}', "time of the move: minutes: not a whole number: 'inf'"),
+    ('{"m": -1, "s": 0}', "time of the move: minutes out of range: -1"),
+])
+def test_a_jkf_time_out_of_range_is_an_error_on_its_line(now, message):
+    text = ('{"header": {},\n "moves": [{},\n  {"move": {"from": {"x": 7, "y": 7}, "to": {"x": 7, "y": 6}, '
+            '"piece": "FU"}},\n  {"move": {"from": {"x": 3, "y": 3}, "to": {"x": 3, "y": 4}, "piece": "FU"}, '
+            '"time": {"now": ' + now + '}}]}\n')
+    [game] = read_record(text.encode(), name="times.jkf")
+    error = only_error(game)
+    assert (error.line, error.ply) == (4, 2) and error.message.startswith(message)
+    assert len(game.mainline_moves()) == 2

@@ -507,7 +507,7 @@ def test_the_game_json_has_every_ply_with_its_position(client, games, ids):
         assert entry["move"] == move_notation(board, node.move) and entry["uci"] == node.move.uci()
         board.push(node.move)
         assert entry["position"] == board.position()
-        assert entry["comment"] == node.comment and entry["nags"] == node.nags
+        assert entry["comment"] == node.comment and entry["nags"] == list(node.nags)
     annotated = api(client, f"/api/games/{ids['annotated0']}")
     assert annotated["moves"][0]["variations"] and annotated["moves"][0]["variations"][0][0]["move"] == "!LDxe8xe9"
 

@@ -226,3 +226,44 @@ def test_serve_allow_host_adds_names_to_the_local_ones(db, monkeypatch):
     assert client.get("/", headers={"Host": "shogi.example"}).status_code == 200
     assert client.get("/", headers={"Host": "localhost:5000"}).status_code == 200
     assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+
+
+# --- reading limits of the import endpoints -------------------------------------------------------
+
+LONG_COMMENT = GAME + '\n[Variant "shogi"]\n\n1. P-c4 {' + "x" * 200 + "} P-c6 *\n"  # game 2, line 7, column 9
+
+
+@pytest.mark.parametrize("limits", [["comment=100"], {"comment": 100}, {"max_comment": 100}, "comment=100"])
+def test_api_import_applies_the_configured_reading_limits_with_a_located_error(db, limits):
+    client = _client(db, config={"DAIKIFU_READ_LIMITS": limits})
+    r = client.post("/api/import", json={"text": LONG_COMMENT, "action": "add"})
+    assert r.status_code == 200
+    data = r.get_json()
+    first, second = data["games"]
+    assert first["status"] == "valid" and second["status"] == "invalid"
+    error = second["error"]
+    assert (error["line"], error["column"], error["game"]) == (7, 9, 2)
+    assert error["message"] == "a comment of 200 characters, over the limit of 100"
+    assert data["counts"]["imported"] == 1 and data["counts"]["invalid"] == 1
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 1
+
+
+def test_the_import_page_shows_a_game_over_a_reading_limit_in_place(db):
+    from daikifu.formats.limits import ReadLimits
+    client = _client(db, read_limits=ReadLimits(max_comment=100))
+    r = client.post("/import", data={"token": _token(client), "action": "check", "record": LONG_COMMENT})
+    assert r.status_code == 200
+    page = html.fromstring(r.data)
+    text = page.text_content()
+    assert "7:9, game 2" in text and "over the limit of 100" in text
+    # the default limits (1 MiB for a comment) read the same record as two valid games
+    r = _client(db).post("/api/import", json={"text": LONG_COMMENT})
+    assert [g["status"] for g in r.get_json()["games"]] == ["valid", "valid"]
+
+
+def test_a_bad_reading_limit_fails_when_the_application_is_made(db):
+    with pytest.raises(ValueError, match="unknown limit 'size'"):
+        create_app(db, config={"DAIKIFU_READ_LIMITS": ["size=5"]})
+    with pytest.raises(ValueError, match="positive whole number"):
+        create_app(db, read_limits=["comment=-1"])

@@ -98,10 +98,27 @@ def _bounded_chunked_body():
     return None
 
 
+def _read_limits(value):
+    """A :class:`ReadLimits` from what the configuration holds: one, ``NAME=VALUE`` texts, a
+    ``{name: value}`` mapping (``comment``, or ``max_comment``), or None for the defaults; a bad
+    value fails here, when the application is made, not on the first import."""
+    from daikifu.formats.limits import DEFAULT_LIMITS, ReadLimits
+    if value is None:
+        return DEFAULT_LIMITS
+    if isinstance(value, ReadLimits):
+        return value
+    if isinstance(value, dict):
+        short = {v: k for k, v in ReadLimits.NAMES.items()}
+        value = [f"{short.get(k, k)}={v}" for k, v in value.items()]
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    return ReadLimits.from_pairs(value)
+
+
 def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = False,
                variants: VariantRegistry | None = None, variants_dir=None,
-               max_upload: int = MAX_UPLOAD, allowed_hosts=LOCAL_HOSTS, busy_timeout: float = BUSY_TIMEOUT,
-               config: dict | None = None) -> Flask:
+               max_upload: int = MAX_UPLOAD, read_limits=None, allowed_hosts=LOCAL_HOSTS,
+               busy_timeout: float = BUSY_TIMEOUT, config: dict | None = None) -> Flask:
     """A Flask application serving the archive at ``db`` (default: ``$DAIKIFU_DB`` or ``daikifu.db``).
 
     ``allow_import`` enables the one write endpoint (``/import`` adding a game); everything else
@@ -109,8 +126,14 @@ def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = Fals
     :class:`~daikifu.replay.VariantRegistry`; default: the bundled variants, those of
     ``DAIKIFU_VARIANTS`` as set now, and ``variants_dir``, as ``--variants-dir`` on the command
     line); the application keeps it and passes it to the readers and the archive, and changes
-    nothing in the process's environment.  ``allowed_hosts`` are the names the viewer answers to (the Host header;
-    ``"*"`` for any), ``busy_timeout`` the seconds a request waits for a writer before 503.
+    nothing in the process's environment.  ``max_upload`` is the largest request body in bytes;
+    ``read_limits`` bounds what the readers accept in an imported record (a
+    :class:`~daikifu.formats.limits.ReadLimits`, or ``NAME=VALUE`` texts as ``--limit`` takes them;
+    default: the readers' defaults): a game over a limit is shown invalid with its located error.
+    ``allowed_hosts`` are the names the viewer answers to (the Host header; ``"*"`` for any),
+    ``busy_timeout`` the seconds a request waits for a writer before 503.  The upload size and
+    the reading limits are the configuration keys ``MAX_CONTENT_LENGTH`` and
+    ``DAIKIFU_READ_LIMITS`` (which ``config`` may set too).
     """
     if variants is None:
         variants = VariantRegistry.default(variants_dir)
@@ -120,6 +143,7 @@ def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = Fals
         DAIKIFU_ALLOW_IMPORT=allow_import,
         DAIKIFU_VARIANTS=variants,
         MAX_CONTENT_LENGTH=max_upload,
+        DAIKIFU_READ_LIMITS=read_limits,
         DAIKIFU_ALLOWED_HOSTS=tuple(host_name(h) if h != "*" else h for h in allowed_hosts),
         DAIKIFU_BUSY_TIMEOUT=busy_timeout,
         MAX_FORM_MEMORY_SIZE=max_upload,
@@ -129,6 +153,7 @@ def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = Fals
     app.json.ensure_ascii = False
     if config:
         app.config.update(config)
+    app.config["DAIKIFU_READ_LIMITS"] = _read_limits(app.config["DAIKIFU_READ_LIMITS"])
 
     from . import analysis, db as db_module, errors, games, importing, positions, stats, variants
     db_module.init_app(app)

@@ -9,6 +9,7 @@ import click
 from daikifu.archive import Archive, ArchiveError
 from daikifu.archive.commands import db_option
 from daikifu.clikit import CONTEXT, fail, registry
+from daikifu.formats.commands import limit_option
 
 from . import LOCAL_HOSTS, MAX_UPLOAD, create_app
 
@@ -24,6 +25,7 @@ from . import LOCAL_HOSTS, MAX_UPLOAD, create_app
                    "database is opened read-only.")
 @click.option("--max-upload", type=click.IntRange(1024), default=MAX_UPLOAD, show_default=True, metavar="BYTES",
               help="The largest record the import page accepts.")
+@limit_option
 @click.option("--allow-host", "allowed_hosts", multiple=True, metavar="NAME",
               help="Answer to this host name too (repeatable; '*' for any).  By default only localhost, "
                    "127.0.0.1 and ::1 are answered, against DNS rebinding; give the names the viewer is "
@@ -31,7 +33,7 @@ from . import LOCAL_HOSTS, MAX_UPLOAD, create_app
 @click.option("--debug", is_flag=True, help="Flask's debug mode for working on the viewer: reloads on code changes and enables Werkzeug's "
                    "debugger.  Never on a server others can reach.")
 @click.pass_context
-def serve_command(ctx, db_path, host, port, allow_import, max_upload, allowed_hosts, debug):
+def serve_command(ctx, db_path, host, port, allow_import, max_upload, limits, allowed_hosts, debug):
     """Serve the web viewer for the archive: game list, step-through replay, position search
     and explorer, statistics and variant pages, with a JSON API under /api/.
 
@@ -46,7 +48,7 @@ def serve_command(ctx, db_path, host, port, allow_import, max_upload, allowed_ho
         Archive(db_path, readonly=not allow_import, create=allow_import).close()
     except ArchiveError as exc:
         raise fail(str(exc)) from None
-    app = create_app(db_path, allow_import=allow_import, max_upload=max_upload,
+    app = create_app(db_path, allow_import=allow_import, max_upload=max_upload, read_limits=limits,
                      allowed_hosts=(*LOCAL_HOSTS, *allowed_hosts),
                      variants=registry(ctx))
     # the statistics page replays every game the first time (about 0.6 s for the sample archive):

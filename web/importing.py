@@ -22,7 +22,9 @@ the same bytes give the same games and tags.  Input that is no record gets the p
 The forms carry a token derived from a random per-application secret; a POST without the right
 token gets 400.  ``/api/import`` takes JSON only (``{"text", "name", "action", "store_invalid"}``),
 which a cross-site form cannot send, so it needs no token.  A body larger than the application's
-``MAX_CONTENT_LENGTH`` gets 413 with the limit in the message.
+``MAX_CONTENT_LENGTH`` gets 413 with the limit in the message; a game beyond the readers' limits
+(``DAIKIFU_READ_LIMITS``: record, line and comment length, nesting of variations) is shown
+invalid with its located error, as ``daikifu validate --limit`` shows it.
 """
 
 from __future__ import annotations
@@ -140,15 +142,16 @@ def decode_upload(data: bytes, name: str | None = None) -> str:
         return record_text(data, name=name, fmt="kif")[0]  # shown as decoded for a Japanese record
 
 
-def read_record(text: str, name: str, variants=None) -> tuple[str | None, list[Checked]]:
+def read_record(text: str, name: str, variants=None, limits=None) -> tuple[str | None, list[Checked]]:
     """The format found and every game of ``text``, validated (format None: no record); variant
-    names are looked up in ``variants`` (the application passes its registry)."""
+    names are looked up in ``variants`` (the application passes its registry); ``limits`` bounds
+    what the readers accept (the application passes ``DAIKIFU_READ_LIMITS``)."""
     try:
         text, fmt = record_text(text, name=name)
     except NotARecordError as exc:
         return None, [Checked(1, None, {"message": str(exc)})]
     checked = []
-    records = [make_record(g, fmt) for g in read_text(text, fmt=fmt, name=name, variants=variants)]
+    records = [make_record(g, fmt) for g in read_text(text, fmt=fmt, name=name, variants=variants, limits=limits)]
     lines = text.splitlines()
     for n, rec in enumerate(records, start=1):
         item = Checked(n, rec, rec.error)
@@ -233,7 +236,7 @@ def _submitted() -> tuple[str, str, str, bool]:
 @bp.post("/import")
 def submit():
     action, text, name, store_invalid = _submitted()
-    fmt, checked = read_record(text, name, variants())
+    fmt, checked = read_record(text, name, variants(), current_app.config["DAIKIFU_READ_LIMITS"])
     a = archive()
     counts = None
     if action == "add":
@@ -261,7 +264,7 @@ def api_submit():
         abort(400, description="'text' must be the record as a non-empty string.")
     if action not in ("check", "add") or not isinstance(name, str):
         abort(400, description="'action' must be 'check' or 'add', and 'name' a string.")
-    fmt, checked = read_record(text, name, variants())
+    fmt, checked = read_record(text, name, variants(), current_app.config["DAIKIFU_READ_LIMITS"])
     a = archive()
     out = {"action": action, "name": name, "format": fmt}
     if action == "add":
