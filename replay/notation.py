@@ -361,13 +361,8 @@ def quick_move(board: Board, text: str) -> Move | None:
     for fr in origins:
         if b[fr] != code:
             continue
-        move = Move(fr, to, (), promo)
-        reason = board._pseudo_reason(move)  # Board.illegal_reason, for a move that is not a drop
-        if reason is not None and promo is None and "must be chosen" in reason:
-            declined = board._pseudo_reason(Move(fr, to, (), False))
-            if declined and "compulsory" in declined:
-                move = Move(fr, to, (), True)
-                reason = board._pseudo_reason(move)
+        move = Move(fr, to, (), promo)  # _pseudo_reason: Board.illegal_reason, for a move that is not a drop
+        move, reason = _settle_promotion(board._pseudo_reason, move, board._pseudo_reason(move))
         if reason is None and board._stays_safe(move, c):
             if found is not None:
                 return None  # ambiguous: the general way says so
@@ -385,6 +380,17 @@ def _legal_candidates(board: Board, reading: _Reading) -> list[Move]:
                                   reading.unwritten_passes))[0]
 
 
+def _settle_promotion(check, move: Move, reason: str | None) -> tuple[Move, str | None]:
+    """(move, reason), ``reason`` being what ``check`` says of ``move``: a promotion left unwritten
+    is read as made where the move must choose and declining is illegal (compulsory)."""
+    if reason is not None and move.promotion is None and "must be chosen" in reason:
+        declined = check(move._replace(promotion=False))
+        if declined and "compulsory" in declined:
+            move = move._replace(promotion=True)
+            reason = check(move)
+    return move, reason
+
+
 def _match(board: Board, reading: _Reading):
     """The legal moves among a reading's candidates, and the reasons the others are illegal.
 
@@ -396,11 +402,7 @@ def _match(board: Board, reading: _Reading):
         reason = board.illegal_reason(m)
         if base in reading.unwritten_passes and (reason is None or "promotion must be chosen" in reason):
             reason = f"a pass is written with its origin: {_write(board, m, True)}"
-        if reason is not None and promo is None and "must be chosen" in reason:
-            declined = board.illegal_reason(m._replace(promotion=False))
-            if declined and "compulsory" in declined:
-                m = m._replace(promotion=True)
-                reason = board.illegal_reason(m)
+        m, reason = _settle_promotion(board.illegal_reason, m, reason)
         if reason is None:
             found.append(m)
         else:
