@@ -154,9 +154,11 @@ class Board:
         if not self.rules.counter_strike:
             raise PositionError(f"{self.variant.name} has no counter-strike rule: no Lion-capture square")
         code = self._board[sq]
-        if code < 2 or (code & 1) == self.turn:
-            raise PositionError(f"the Lion-capture square {square_name(sq)} must hold the piece of the side "
-                                f"that just moved (the piece that took the Lion)")
+        # the square where the Lion stood: the piece that took it is there, or it is empty when the
+        # Lion was taken without moving there (igui, or on the first step of a two-step move)
+        if code >= 2 and (code & 1) == self.turn:
+            raise PositionError(f"the Lion-capture square {square_name(sq)} must be empty or hold a piece of "
+                                f"the side that just moved (the piece that took the Lion)")
         return sq
 
     def _place(self, sq: int, code: int) -> None:

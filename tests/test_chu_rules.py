@@ -261,12 +261,24 @@ def test_the_counter_strike_square_is_kept_in_position_strings_and_hashes():
     assert Board(CHU, text.replace(" e6 ", " 8g ")).position() == text
 
 
-def test_a_counter_strike_square_must_hold_the_piece_that_just_moved():
+def test_a_counter_strike_square_holds_the_piece_that_just_moved_or_nothing():
     text = position_text({"e6": "G", "a1": "K", "l12": "k"}, 12, 12, "w").replace(" - ", " e6 ")
     assert Board(CHU, text).lion_capture_square == sq("e6")
-    for bad in (text.replace(" e6 ", " e7 "), text.replace(" w ", " b "), text.replace(" e6 ", " z9 ")):
+    # empty: the Lion was taken without the taker moving there (igui, or the first of two steps),
+    # which shogiops records as the square where the Lion stood
+    assert Board(CHU, text.replace(" e6 ", " e7 ")).lion_capture_square == sq("e7")
+    for bad in (text.replace(" e6 ", " l12 "), text.replace(" w ", " b "), text.replace(" e6 ", " z9 ")):
         with pytest.raises(PositionError):
             Board(CHU, bad)
+
+
+def test_a_lion_taken_by_igui_leaves_a_position_string_that_reads_back():
+    # a Soaring Eagle takes the Lion on h2 and stays on g3: the Lion-capture square is empty
+    b = Board(CHU, position_text({"g3": "+dk", "h2": "LN", "f1": "K", "l12": "k"}, 12, 12, "w"))
+    b.play(Move(sq("g3"), sq("g3"), (sq("h2"),)))
+    assert b.lion_capture_square == sq("h2")
+    again = Board(CHU, b.position())
+    assert (again.position(), again.zobrist, again.lion_capture_square) == (b.position(), b.zobrist, sq("h2"))
 
 
 def test_lishogi_counter_strike_perft_position():
