@@ -43,7 +43,7 @@ from daikifu.replay import Board, Move, VariantRegistry
 from . import schema
 from .schema import DEFAULT_DB, ENV_DB, STATUSES
 
-__all__ = ["Archive", "Record", "make_record", "default_path", "digest_of", "ENV_DB", "DEFAULT_DB",
+__all__ = ["Archive", "Record", "MainLine", "make_record", "record_of", "default_path", "digest_of", "ENV_DB", "DEFAULT_DB",
            "ArchiveError", "STATUSES", "pack_source", "unpack_source"]
 
 # tags that have a column of their own (everything else goes to the ``tags`` JSON)
@@ -138,31 +138,78 @@ def _invalid_digest(source_format: str, source: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def _walk_mainline(game: Game):
-    """One pass over the main line: (moves, annotated plies [(ply, node)], comments, branched)."""
-    moves, marked, comments = [], [], [game.comment] if game.comment else []
-    branched = False
-    node = game
-    ply = 0
-    while node.variations:
+class MainLine:
+    """What a :class:`Record` needs of a game's moves, gathered one main-line node at a time: the
+    main line's moves, its annotated plies (comment or NAGs), every comment of the game for the
+    full-text index (variations' too) and whether the game has variations.
+
+    The same summary is made from a whole game (:meth:`of_game`, for :func:`make_record`) and by
+    the importer's reader without a tree (its visitor calls :meth:`add` for each main-line node
+    as it is completed), so both give the same record (:func:`record_of`).  ``hashes``: the main
+    line's ``len(moves) + 1`` position hashes when the reader collected them, else None.
+
+    >>> from daikifu.formats.lsn import read_game
+    >>> game = read_game('[Variant "Shogi"]\\n[Result "*"]\\n\\n{start} 1. P-c4 {a} '
+    ...                  '(1. P-g4 {b} (1. P-f4 {c}) 1... P-c6 {d}) 1... P-g6 $1 (1... P-c6 {e}) *\\n')
+    >>> main = MainLine.of_game(game)
+    >>> len(main.moves), main.marked, main.branched
+    (2, [(1, 'a', ()), (2, '', (1,))], True)
+    >>> main.comments()    # as a walk of the tree gives them: each line whole, then its variations
+    ['start', 'a', 'e', 'b', 'd', 'c']
+    """
+
+    __slots__ = ("moves", "marked", "own", "sides", "branched", "hashes")
+
+    def __init__(self, hashes=None):
+        self.moves: list[Move] = []
+        self.marked: list = []  # (ply, comment, NAGs) of the main-line plies with a comment or NAGs
+        self.own: list = []  # (starting comment, comment) of the main-line nodes that have one
+        self.sides: list = []  # the comments of the variations that branch off each main-line node
+        self.branched = False
+        self.hashes = hashes
+
+    def add(self, ply: int, node) -> None:
+        """The main-line node of ply ``ply`` (0: the game itself), complete: its comment, NAGs and
+        variations (the alternatives to its main child) will not change."""
+        if ply:
+            self.moves.append(node.move)
+            if node.comment or node.nags:
+                self.marked.append((ply, node.comment, tuple(node.nags)))
+        starting = node.starting_comment if ply else ""  # (a game's own is never written)
+        if starting or node.comment:
+            self.own.append((starting, node.comment))
         if len(node.variations) > 1:
-            branched = True
-        node = node.variations[0]
-        ply += 1
-        moves.append(node.move)
-        if node.comment or node.nags:
-            marked.append((ply, node))
-            if node.comment:
-                comments.append(node.comment)
-        if node.starting_comment:
-            comments.append(node.starting_comment)
-    return moves, marked, comments, branched
+            self.branched = True
+            self.sides.append(_tree_comments(node.variations[1:]))
+
+    @classmethod
+    def of_game(cls, game: Game, hashes=None) -> "MainLine":
+        """The summary of a whole game's tree."""
+        main = cls(hashes)
+        node, ply = game, 0
+        while True:
+            main.add(ply, node)
+            if not node.variations:
+                return main
+            node, ply = node.variations[0], ply + 1
+
+    def comments(self) -> list:
+        """Every comment of the game in the order of a walk of its tree, main line first (a
+        variation's whole line before the variations that branch off it, nearest the end first):
+        the order the full-text row has always had."""
+        if not self.branched:
+            return [c for starting, comment in self.own for c in (comment, starting) if c]
+        out = [c for pair in self.own for c in pair if c]
+        for side in reversed(self.sides):
+            out.extend(side)
+        return out
 
 
-def _all_comments(game: Game) -> list:
-    """Every comment of the game tree, variations included, in the order written."""
-    out = [game.comment] if game.comment else []
-    stack = list(reversed(game.variations))
+def _tree_comments(nodes) -> list:
+    """The comments of the trees below ``nodes``, each node's starting comment and comment, in
+    the order of a depth-first walk (main child first)."""
+    out = []
+    stack = list(reversed(nodes))
     while stack:
         node = stack.pop()
         if node.starting_comment:
@@ -179,6 +226,13 @@ def make_record(game: Game, source_format: str = "lsn", hashes=None) -> Record:
     ``hashes`` may give the main line's position hashes (``ply_count + 1`` of them, as the
     importer's reader collects them while reading); otherwise the main line is replayed.
     """
+    return record_of(game, MainLine.of_game(game, hashes), source_format)
+
+
+def record_of(game: Game, main: MainLine, source_format: str = "lsn") -> Record:
+    """The :class:`Record` of a game whose moves ``main`` summarises; ``game`` gives the tags,
+    variant, start, result, errors and source (its tree is not looked at: the importer reads
+    games without one, see :class:`MainLine`)."""
     errors = [e for e in game.errors if e.kind == "error"]
     warnings = [e.as_dict() for e in game.errors if e.kind != "error"] or None
     headers = {}
@@ -197,8 +251,7 @@ def make_record(game: Game, source_format: str = "lsn", hashes=None) -> Record:
     else:
         variant = game.variant.slug
     ruleset = format_ruleset(game.variant, game.options) if game.variant.playable and not unknown_variant else ""
-    main, marked, comments, branched = _walk_mainline(game)
-    n = len(main)
+    n = len(main.moves)
     if errors:
         status = "invalid"
     elif game.headers.get("ImportStatus") == "truncated":
@@ -206,16 +259,14 @@ def make_record(game: Game, source_format: str = "lsn", hashes=None) -> Record:
     else:
         status = "valid"
     source = game.source
-    if not source:  # a game made in Python: store its canonical LSN (so it can be read back)
+    if not source and game.mainline_plies is None:  # a game made in Python: store its canonical LSN
         from daikifu.formats.lsn import write_game
         source = write_game(game) if game.variant.playable else ""
     packed = pack_source(source)
-    if branched:
-        comments = _all_comments(game)
     rec = Record(variant=variant, ruleset=ruleset, start=game.start, headers=headers, result=game.result,
                  ply_count=n, status=status, error=errors[0].as_dict() if errors else None,
                  warnings=warnings, tags=tags or None, source=packed, source_format=source_format,
-                 source_line=game.source_line, number=game.number, digest="", comments="\n".join(comments))
+                 source_line=game.source_line, number=game.number, digest="", comments="\n".join(main.comments()))
     if status == "invalid":
         rec.digest = _invalid_digest(source_format, source)
         return rec
@@ -223,40 +274,39 @@ def make_record(game: Game, source_format: str = "lsn", hashes=None) -> Record:
         start = game.start_board().position()
         rec.start = None if start == Board(game.rules).position() else start
     uci = _UCI.get
-    moves = " ".join([uci(m) or _uci(m) for m in main])
+    moves = " ".join([uci(m) or _uci(m) for m in main.moves])
+    hashes = main.hashes
     if hashes is None or len(hashes) != n + 1:
         board = game.start_board()
         hashes = array("q", [board.zobrist])
-        for m in main:
+        for m in main.moves:
             board.push(m)
             hashes.append(board.zobrist)
     rec.hashes = hashes if isinstance(hashes, array) else array("q", hashes)
     rec.moves = moves
     rec.digest = digest_of(variant, ruleset, rec.start, moves)
-    rec.annotations = _annotations(game, marked)
+    rec.annotations = _annotations(game, main)
     return rec
 
 
-def _annotations(game: Game, marked: list) -> list:
+def _annotations(game: Game, main: MainLine) -> list:
     """(ply, move, comment, nags, clock) for the main-line plies with a comment, NAGs or clock
-    (``marked``: their (ply, node)); ply 0 for the comment before the first move."""
+    (``main.marked``); ply 0 for the comment before the first move.  The move is written as the
+    notation writes it, in the position before it (the main line is replayed up to the last one)."""
     out = []
     if game.comment:
         out.append((0, None, game.comment, None, _clock(game.comment)))
-    if not marked:
+    if not main.marked:
         return out
     from daikifu.replay.notation import move_notation
     board = game.start_board()
-    wanted = dict(marked)
-    last = marked[-1][0]
-    for ply, node in enumerate(game.mainline(), start=1):
-        if ply in wanted:
-            written = move_notation(board, node.move)
-            nags = " ".join(map(str, node.nags)) or None
-            out.append((ply, written, node.comment or None, nags, _clock(node.comment)))
-            if ply == last:
-                break
-        board.push(node.move)
+    played = 0
+    for ply, comment, nags in main.marked:
+        while played < ply - 1:
+            board.push(main.moves[played])
+            played += 1
+        written = move_notation(board, main.moves[ply - 1])
+        out.append((ply, written, comment or None, " ".join(map(str, nags)) or None, _clock(comment)))
     return out
 
 
