@@ -30,7 +30,7 @@ import urllib.parse
 import zlib
 from array import array
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
 from pathlib import Path
 from typing import Iterator
 
@@ -121,6 +121,22 @@ def _uci(move: Move) -> str:
             _UCI.clear()
         text = _UCI[move] = move.uci()
     return text
+
+
+def _words(moves: str) -> Iterator[str]:
+    """The moves of :attr:`Record.moves` one at a time (a list of them would hold a string object
+    per ply: several times the record of a long game).
+
+    >>> list(_words("7g7f 3c3d")), list(_words(""))
+    (['7g7f', '3c3d'], [])
+    """
+    start, end = 0, len(moves)
+    while start < end:
+        stop = moves.find(" ", start)
+        if stop < 0:
+            stop = end
+        yield moves[start:stop]
+        start = stop + 1
 
 
 def digest_of(variant: str, ruleset: str, start: str | None, moves) -> str:
@@ -492,10 +508,9 @@ class Archive:
         c = self.conn
         h = rec.headers
         extends = prefix_of = None
-        moves = rec.moves.split() if rec.valid else None
         if rec.valid:
-            extends = self._find_extended(rec, moves)
-            prefix_of = self._find_longer(rec, moves)
+            extends = self._find_extended(rec)
+            prefix_of = self._find_longer(rec)
         game_id = c.execute(
             "INSERT INTO games (variant, ruleset, start, event, site, date, round, sente_id, gote_id, result, "
             "termination, ply_count, status, error, warnings, tags, source, source_format, source_line, "
@@ -512,11 +527,11 @@ class Archive:
         if rec.valid:
             n = rec.ply_count
             c.executemany("INSERT INTO positions (hash, game_id, ply, next) VALUES (?,?,?,?)",
-                          zip(rec.hashes, repeat(game_id, n + 1), range(n + 1), moves + [None]))
+                          zip(rec.hashes, repeat(game_id, n + 1), range(n + 1), chain(_words(rec.moves), (None,))))
             if rec.annotations:
                 c.executemany("INSERT INTO annotations (game_id, ply, move, comment, nags, clock) "
                               "VALUES (?,?,?,?,?,?)", [(game_id, *a) for a in rec.annotations])
-            self._count_first_move(rec, moves[0] if moves else None)
+            self._count_first_move(rec, next(_words(rec.moves), None))
             if extends is not None:
                 c.execute("UPDATE games SET prefix_of = ? WHERE id = ? AND prefix_of IS NULL", (game_id, extends))
             if prefix_of is not None:
@@ -538,14 +553,14 @@ class Archive:
             result == "1-0", result == "0-1", result == "1/2-1/2", rec.ply_count,
             date if date is not None and "?" not in date else None))
 
-    def _same_line(self, rec: Record, moves: list, other: int, plies: int) -> bool:
+    def _same_line(self, rec: Record, other: int, plies: int) -> bool:
         """Whether game ``other`` plays the same first ``plies`` moves as ``rec`` (checked on its
         stored positions: the same position at every ply and the same move from it)."""
         c = self.conn
-        for i in range(plies):
+        for i, move in zip(range(plies), _words(rec.moves)):
             row = c.execute("SELECT next FROM positions WHERE hash = ? AND game_id = ? AND ply = ?",
                             (rec.hashes[i], other, i)).fetchone()
-            if row is None or row[0] != moves[i]:
+            if row is None or row[0] != move:
                 return False
         return True
 
@@ -553,7 +568,7 @@ class Archive:
         row = self.conn.execute("SELECT variant, ruleset, start FROM games WHERE id = ?", (other,)).fetchone()
         return row is not None and tuple(row) == (rec.variant, rec.ruleset, rec.start)
 
-    def _find_extended(self, rec: Record, moves: list) -> int | None:
+    def _find_extended(self, rec: Record) -> int | None:
         """The longest stored game whose main line is a proper prefix of ``rec``'s."""
         hashes = rec.hashes
         n = rec.ply_count
@@ -567,18 +582,18 @@ class Archive:
             "SELECT g.id, g.ply_count, g.end_hash FROM json_each(?) j JOIN games g ON g.end_hash = j.value "
             f"LIMIT {_PREFIX_CANDIDATES}", (json.dumps(list(ply_of)),)).fetchall()
         for gid, count, end in sorted(rows, key=lambda r: -r[1]):  # the longest stored prefix first
-            if count in ply_of.get(end, ()) and self._same_setup(rec, gid) and self._same_line(rec, moves, gid, count):
+            if count in ply_of.get(end, ()) and self._same_setup(rec, gid) and self._same_line(rec, gid, count):
                 return gid
         return None
 
-    def _find_longer(self, rec: Record, moves: list) -> int | None:
+    def _find_longer(self, rec: Record) -> int | None:
         """A stored game whose main line has ``rec``'s as a proper prefix."""
         n = rec.ply_count
         rows = self.conn.execute(
             f"SELECT game_id FROM positions WHERE hash = ? AND ply = ? AND next IS NOT NULL "
             f"LIMIT {_PREFIX_CANDIDATES}", (rec.hashes[n], n)).fetchall()
         for (gid,) in rows:
-            if self._same_setup(rec, gid) and self._same_line(rec, moves, gid, n):
+            if self._same_setup(rec, gid) and self._same_line(rec, gid, n):
                 return gid
         return None
 

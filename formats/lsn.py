@@ -793,7 +793,13 @@ def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits,
         if not lenient:
             ctx.stopped = True
     if not fatal:
-        ctx.run("".join(body_lines), body_start_line)
+        body = "".join(body_lines)
+        # the lines are let go while the moves are replayed (a line object per line costs more
+        # than the text): the caller's list holds the game's text instead, for _failed_game
+        body_lines.clear()
+        lines[:] = [text]
+        ctx.run(body, body_start_line)
+        del body
     else:
         ctx.claim_errors()
     _finish(game, ctx, headers, report=visitor.visit_error if own is not None else game.errors.append)
