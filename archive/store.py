@@ -572,17 +572,18 @@ class Archive:
         """The longest stored game whose main line is a proper prefix of ``rec``'s."""
         hashes = rec.hashes
         n = rec.ply_count
-        ply_of: dict[int, list[int]] = {}
-        for i in range(n):
-            ply_of.setdefault(hashes[i], []).append(i)
-        if not ply_of:
+        if not n:
             return None
-        # one query for all the hashes (json_each is much cheaper than a long IN list)
+        # one query for all the hashes (json_each is much cheaper than a long IN list; the JSON
+        # text is made a slice at a time: a dict or list of the hashes costs far more than it)
+        text = "[" + ",".join(",".join(map(str, hashes[i:min(i + 4096, n)])) for i in range(0, n, 4096)) + "]"
         rows = self.conn.execute(
-            "SELECT g.id, g.ply_count, g.end_hash FROM json_each(?) j JOIN games g ON g.end_hash = j.value "
-            f"LIMIT {_PREFIX_CANDIDATES}", (json.dumps(list(ply_of)),)).fetchall()
+            "SELECT g.id, g.ply_count, g.end_hash FROM (SELECT DISTINCT value FROM json_each(?)) j "
+            f"JOIN games g ON g.end_hash = j.value LIMIT {_PREFIX_CANDIDATES}", (text,)).fetchall()
+        del text
         for gid, count, end in sorted(rows, key=lambda r: -r[1]):  # the longest stored prefix first
-            if count in ply_of.get(end, ()) and self._same_setup(rec, gid) and self._same_line(rec, gid, count):
+            if count < n and hashes[count] == end and self._same_setup(rec, gid) \
+                    and self._same_line(rec, gid, count):
                 return gid
         return None
 
