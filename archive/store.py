@@ -43,8 +43,8 @@ from daikifu.replay import Board, Move, VariantRegistry
 from . import schema
 from .schema import DEFAULT_DB, ENV_DB, STATUSES
 
-__all__ = ["Archive", "Record", "MainLine", "make_record", "record_of", "default_path", "digest_of", "ENV_DB", "DEFAULT_DB",
-           "ArchiveError", "STATUSES", "pack_source", "unpack_source"]
+__all__ = ["Archive", "Record", "MainLine", "make_record", "record_of", "default_path", "digest_of",
+           "ENV_DB", "DEFAULT_DB", "ArchiveError", "STATUSES", "pack_source", "unpack_source"]
 
 # tags that have a column of their own (everything else goes to the ``tags`` JSON)
 _COLUMN_TAGS = {"Event": "event", "Site": "site", "Date": "date", "Round": "round", "Sente": "sente",

@@ -189,3 +189,25 @@ def test_import_with_jobs_stores_the_same_games(tmp_path):
             "SELECT digest, ply_count, status FROM games")))
         archive.close()
     assert digests[0] == digests[1]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_import_stores_the_records_the_whole_games_give_also_with_undecodable_bytes(tmp_path, jobs):
+    good = b'[Variant "Shogi"]\n[Result "*"]\n\n1. P-c4 {a\xff\xfe b} P-c6 (1... P-g6) 2. P-g4 *\n'
+    bad = b'[Variant "Shogi"]\n[Result "*"]\n\n1. P-c4 P-c6 2. Kxa9 *\n'
+    data = good + b"\n" + bad + b"\n" + good.replace(b"P-g4", b"P-f4")
+    path = tmp_path / "games.lsn"
+    path.write_bytes(data)
+    archive = Archive(str(tmp_path / "a.db"))
+    summary = import_paths(archive, [str(path)], jobs=jobs)
+    assert summary.games == 3 and summary.invalid == 1
+    stored = {r[0]: r[1:] for r in archive.conn.execute(
+        "SELECT digest, ply_count, status, warnings, error, source_line FROM games")}
+    expected = [make_record(g, "lsn") for g in read_record(data, name=str(path))]
+    assert len(stored) == 3
+    for rec in expected:
+        ply_count, status, warnings, error, line = stored[rec.digest]
+        assert (ply_count, status, line) == (rec.ply_count, rec.status, rec.source_line)
+        assert (json.loads(warnings) if warnings else None) == rec.warnings
+        assert (json.loads(error) if error else None) == rec.error
+    assert any(w["message"].startswith("undecodable bytes") for rec in expected for w in rec.warnings or ())
