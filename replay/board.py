@@ -1286,18 +1286,21 @@ class Board:
         moves = self.move_stack[first:] if first < len(self.move_stack) else []
         if len(moves) != len(self._history) - 1 - first:
             return None
-        # walk back through the cycle and record who was in check after each move
-        checks = []
-        undone = []
+        # walk back through the cycle: was each side in check after every move that left it to
+        # move (two flags each, not a list: the cycle of a long game may be long)
+        always = [True, True]
+        moved_into = [False, False]
         for _ in range(len(moves)):
-            checks.append((self.turn, self.is_check()))
-            undone.append(self.pop())
-        for m in reversed(undone):
-            self.push(m)
+            side = self.turn
+            moved_into[side] = True
+            if always[side] and not self.is_check():
+                always[side] = False
+            self._pop()
+        for m in moves:
+            self._push(m)
         for colour in (0, 1):
             victim = colour ^ 1
-            if all(in_check for side, in_check in checks if side == victim) and any(
-                    side == victim for side, _ in checks):
+            if moved_into[victim] and always[victim]:
                 return colour
         return None
 
