@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from array import array
 import sys
 from collections import Counter
 import unicodedata
@@ -133,7 +134,7 @@ _HAND_KEYS = {"先手の持駒": 0, "下手の持駒": 0, "後手の持駒": 1, 
 _TURN_LINES = {"先手番": 0, "下手番": 0, "後手番": 1, "上手番": 1}
 
 _FW_DIGITS = "０１２３４５６７８９"
-_FILE_LABEL_CHARS = set("０１２３４５６７８９0123456789 \t\u3000")
+_FILE_LABEL_CHARS = "０１２３４５６７８９0123456789 \t\u3000"
 _KANJI_DIGITS = "〇一二三四五六七八九"
 _DIGIT_VALUE = {**{c: i for i, c in enumerate(_FW_DIGITS)}, **{str(i): i for i in range(10)},
                 **{c: i for i, c in enumerate(_KANJI_DIGITS) if i}}
@@ -454,8 +455,11 @@ class _Style:
 # --- reading -------------------------------------------------------------------------------------
 
 
-@dataclass(eq=False, slots=True)  # slots: one item per line of a record held while it is read
+@dataclass(eq=False, slots=True)  # slots: many are made while a record is read
 class _Item:
+    """One thing a line says (a KI2 move line says several): made from the line when it is needed,
+    and not kept (:class:`_Index` keeps where it is)."""
+
     kind: str  # header, row, border, turn, move, comment, variation, result, junk, moves-header
     line: int
     text: str = ""
@@ -465,8 +469,56 @@ class _Item:
     column: int = 1
     time: tuple | None = None  # (seconds, total seconds or None)
     second: _Item | None = None  # the second step (二歩目) of a Lion's double move, in lishogi's KIF
-    following: tuple | list = ()  # KI2: the move lines after this one (formats/ki2.py)
     problem: tuple | None = None  # (message, column): a time out of range, reported with the move's ply
+    start: int = 0  # offset of its line in the text
+    sub: int = 0  # its place among the items of its line (KI2 move lines)
+    index: int = -1  # its place in the :class:`_Index` of the moves
+
+
+_KINDS = ("header", "row", "border", "turn", "move", "comment", "variation", "result", "junk", "moves-header",
+          "program")
+_KIND_CODE = {kind: code for code, kind in enumerate(_KINDS)}
+_RE_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def _text_lines(text: str):
+    """(line number, offset, line) for each line of ``text`` (without its line end), one at a time:
+    a long record is never held as a list of lines."""
+    start, end, number = 0, len(text), 1
+    while start < end:
+        m = _RE_LINE_END.search(text, start)
+        stop, after = (m.start(), m.end()) if m else (end, end)
+        yield number, start, text[start:stop]
+        start = after
+        number += 1
+
+
+class _Index:
+    """The items from the first move on, in a few bytes each (kind, line, offset of the line, place
+    in the line, number): an item is made again from its line when it is read
+    (:meth:`_Reader.item`), so that a record of 100,000 moves is not held as 100,000 objects."""
+
+    __slots__ = ("kinds", "lines", "starts", "subs", "numbers")
+
+    def __init__(self):
+        self.kinds = bytearray()
+        self.lines = array("i")
+        self.starts = array("q")
+        self.subs = array("i")
+        self.numbers = array("i")
+
+    def add(self, it: _Item) -> None:
+        self.kinds.append(_KIND_CODE[it.kind])
+        self.lines.append(it.line)
+        self.starts.append(it.start)
+        self.subs.append(it.sub)
+        self.numbers.append(it.number)
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def kind(self, k: int) -> str:
+        return _KINDS[self.kinds[k]]
 
 
 @dataclass(eq=False)
@@ -492,25 +544,6 @@ class _Line:
         return self.nodes[i] if i >= 0 else self.parent
 
 
-def _join_lion_steps(items: list[_Item]) -> list[_Item]:
-    """lishogi's two lines of a Lion's double move (``一歩目``, then ``二歩目``) as one move item
-    holding the second in ``second``; a step without its partner is left alone, for
-    :meth:`_Reader.parse_move` to report."""
-    out = []
-    i = 0
-    while i < len(items):
-        it = items[i]
-        nxt = items[i + 1] if i + 1 < len(items) else None
-        if (it.kind == "move" and nxt is not None and nxt.kind == "move" and it.text.startswith("一歩目")
-                and nxt.text.startswith("二歩目")):
-            it.second = nxt
-            it.time = nxt.time
-            i += 1
-        out.append(it)
-        i += 1
-    return out
-
-
 def _read_time(t: re.Match, column: int) -> tuple:
     """((seconds, total seconds or None), None) from a match of :data:`_RE_TIME` in a move line's
     text starting at ``column``, or (None, (message, column of the time out of range))."""
@@ -525,80 +558,68 @@ def _read_time(t: re.Match, column: int) -> tuple:
     return (secs, total), None
 
 
-def _classify(lines: list[str]) -> list[_Item]:
-    items = []
-    for i, raw in enumerate(lines, 1):
-        line = raw.rstrip("\r\n")
-        stripped = line.strip(_SPACE + "\ufeff")
-        if not stripped:
-            continue
-        first = stripped[0]
-        if line.startswith("#") or first == "#":
-            items.append(_Item("program", i, text=line))
-            continue
-        if first == "*" and line.lstrip(_SPACE).startswith("*"):
-            body = line.lstrip(_SPACE)[1:]
-            items.append(_Item("comment", i, text=body))
-            continue
-        if first in "&＆":
-            continue  # bookmark
-        # a line starting with an ASCII digit (a move, or the file numbers over a diagram) is none
-        # of these five kinds: most lines are moves, so their patterns are not tried on them
-        if not "0" <= first <= "9":
-            m = _RE_VARIATION.match(line)
-            if m:
-                items.append(_Item("variation", i, number=int(m.group(1)), text=stripped))
-                continue
-            m = _RE_RESULT.match(line)
-            if m:
-                items.append(_Item("result", i, number=int(m.group(1)), text=m.group(2).strip(_SPACE)))
-                continue
-            if _RE_MOVES_HEADER.match(line):
-                items.append(_Item("moves-header", i))
-                continue
-            if _RE_BORDER.match(line):
-                items.append(_Item("border", i))
-                continue
-            m = _RE_ROW.match(line)
-            if m:
-                items.append(_Item("row", i, text=m.group(1), column=line.index(m.group(1)) + 1 if m.group(1) else 1))
-                continue
-        if len(stripped) > 1 and all(c in _FILE_LABEL_CHARS for c in stripped):
-            continue  # the file numbers above a board diagram
-        if stripped in _TURN_LINES:
-            items.append(_Item("turn", i, number=_TURN_LINES[stripped]))
-            continue
-        m = _RE_MOVE_LINE.match(line)
+def _classify_line(line: str, i: int) -> _Item | None:
+    """The item line ``i`` says, or None for a blank line, a bookmark or the file numbers above a
+    board diagram."""
+    stripped = line.strip(_SPACE + "\ufeff")
+    if not stripped:
+        return None
+    first = stripped[0]
+    if line.startswith("#") or first == "#":
+        return _Item("program", i, text=line)
+    if first == "*" and line.lstrip(_SPACE).startswith("*"):
+        body = line.lstrip(_SPACE)[1:]
+        return _Item("comment", i, text=body)
+    if first in "&＆":
+        return None  # bookmark
+    # a line starting with an ASCII digit (a move, or the file numbers over a diagram) is none
+    # of these five kinds: most lines are moves, so their patterns are not tried on them
+    if not "0" <= first <= "9":
+        m = _RE_VARIATION.match(line)
         if m:
-            rest = m.group(2).rstrip(_SPACE)
-            if rest.endswith("+"):  # Kifu for Windows' mark of a move with variations
-                rest = rest[:-1].rstrip(_SPACE)
-            time = problem = None
-            t = _RE_TIME.search(rest)
-            if t:
-                time, problem = _read_time(t, m.start(2) + 1)
-                rest = rest[:t.start()].rstrip(_SPACE)
-            column = m.start(2) + 1
-            try:
-                number = int(m.group(1))
-            except ValueError:  # pragma: no cover - int() of digits does not fail
-                number = 0
-            items.append(_Item("move", i, text=rest, number=number, column=column, time=time, problem=problem))
-            continue
-        m = _RE_HEADER.match(line)
-        if m and not m.group(1).strip(_SPACE):
-            m = None
-        if not m:
-            m2 = _RE_ASCII_HEADER.match(line)
-            if m2 and m2.group(1).strip(_SPACE) in _KNOWN_KEYS:
-                m = m2
+            return _Item("variation", i, number=int(m.group(1)), text=stripped)
+        m = _RE_RESULT.match(line)
         if m:
-            key = m.group(1).strip(_SPACE)
-            value = m.group(2).strip(_SPACE)
-            items.append(_Item("header", i, key=key, value=value))
-            continue
-        items.append(_Item("junk", i, text=line))
-    return items
+            return _Item("result", i, number=int(m.group(1)), text=m.group(2).strip(_SPACE))
+        if _RE_MOVES_HEADER.match(line):
+            return _Item("moves-header", i)
+        if _RE_BORDER.match(line):
+            return _Item("border", i)
+        m = _RE_ROW.match(line)
+        if m:
+            return _Item("row", i, text=m.group(1), column=line.index(m.group(1)) + 1 if m.group(1) else 1)
+    if len(stripped) > 1 and not stripped.strip(_FILE_LABEL_CHARS):
+        return None  # the file numbers above a board diagram
+    if stripped in _TURN_LINES:
+        return _Item("turn", i, number=_TURN_LINES[stripped])
+    m = _RE_MOVE_LINE.match(line)
+    if m:
+        rest = m.group(2).rstrip(_SPACE)
+        if rest.endswith("+"):  # Kifu for Windows' mark of a move with variations
+            rest = rest[:-1].rstrip(_SPACE)
+        time = problem = None
+        t = _RE_TIME.search(rest)
+        if t:
+            time, problem = _read_time(t, m.start(2) + 1)
+            rest = rest[:t.start()].rstrip(_SPACE)
+        column = m.start(2) + 1
+        try:
+            number = int(m.group(1))
+        except ValueError:  # pragma: no cover - int() of digits does not fail
+            number = 0
+        return _Item("move", i, text=rest, number=number, column=column, time=time, problem=problem)
+    m = _RE_HEADER.match(line)
+    if m and not m.group(1).strip(_SPACE):
+        m = None
+    if not m:
+        m2 = _RE_ASCII_HEADER.match(line)
+        if m2 and m2.group(1).strip(_SPACE) in _KNOWN_KEYS:
+            m = m2
+    if m:
+        key = m.group(1).strip(_SPACE)
+        value = m.group(2).strip(_SPACE)
+        return _Item("header", i, key=key, value=value)
+    return _Item("junk", i, text=line)
 
 
 class _Reader:
@@ -616,9 +637,45 @@ class _Reader:
         self.dropped = False  # some variation (or part of one) was not read
         self.implied = "shogi"  # the variant when the record names none (see implied_variant)
 
-    def classify(self, lines: list[str]) -> list:
-        """The lines as items (the KI2 reader splits its move lines differently)."""
-        return _classify(lines)
+    def line_items(self, line: str, number: int) -> list:
+        """What line ``number`` says: no item, or one (a KI2 move line says several)."""
+        it = _classify_line(line, number)
+        return [] if it is None else [it]
+
+    def classify(self):
+        """The items of the text, one line at a time, each knowing where its line is."""
+        for number, start, line in _text_lines(self.text):
+            for sub, it in enumerate(self.line_items(line, number)):
+                it.start, it.sub = start, sub
+                yield it
+
+    def item(self, index: _Index, k: int) -> _Item:
+        """Item ``k`` of the moves, made again from its line."""
+        start = index.starts[k]
+        if start != self._cached_start:
+            m = _RE_LINE_END.search(self.text, start)
+            line = self.text[start:m.start() if m else len(self.text)]
+            self._cached_start, self._cached = start, self.line_items(line, index.lines[k])
+        it = self._cached[index.subs[k]]
+        it.kind, it.number, it.index, it.start = index.kind(k), index.numbers[k], k, start
+        it.second = None
+        return it
+
+    def items(self, index: _Index):
+        """The items of the moves in order; in lishogi's KIF a Lion's two lines (``一歩目``, then
+        ``二歩目``) as one move item holding the second in ``second`` (a step without its partner is
+        left alone, for :meth:`parse_lion_move` to report)."""
+        k, n = 0, len(index)
+        while k < n:
+            it = self.item(index, k)
+            if (self.style.lishogi and it.kind == "move" and it.text.startswith("一歩目") and k + 1 < n
+                    and index.kinds[k + 1] == _KIND_CODE["move"]):
+                nxt = self.item(index, k + 1)
+                if nxt.text.startswith("二歩目"):
+                    it.second, it.time = nxt, nxt.time
+                    k += 1
+            yield it
+            k += 1
 
     # problems
     def problem(self, message, *, kind="error", line=None, column=None, ply=None, move=None,
@@ -633,48 +690,61 @@ class _Reader:
 
     # the whole game
     def read(self) -> Game:
-        lines = _split_lines(self.text)
-        items = self.classify(lines)
-        if not any(it.kind not in ("junk", "program") for it in items) and not any(
-                _RE_KIF_MAGIC.match(it.text) for it in items if it.kind == "program"):
-            self.fatal("not a KIF record: no header, board, move or comment line found",
-                       line=items[0].line if items else None)
+        # one pass over the lines: the items before the first move (headers, diagram, comments)
+        # are kept, those after it only in the compact index, and made again when read
+        preamble: list[_Item] = []
+        headers: list[_Item] = []
+        index = self.index = _Index()
+        self._cached_start, self._cached = -1, []
+        first_line = None
+        kif_like = magic = lishogi_moves = False
+        for it in self.classify():
+            if first_line is None:
+                first_line = it.line
+            kind = it.kind
+            if kind == "header":
+                headers.append(it)
+            if kind not in ("junk", "program"):
+                kif_like = True
+            elif kind == "program" and _RE_KIF_MAGIC.match(it.text):
+                magic = True
+            if index or kind in ("move", "variation", "result"):
+                if kind == "move" and _RE_LISHOGI_MOVE.search(it.text):
+                    lishogi_moves = True
+                index.add(it)
+            else:
+                preamble.append(it)
+        if not kif_like and not magic:
+            self.fatal("not a KIF record: no header, board, move or comment line found", line=first_line)
 
-        first_move = next((k for k, it in enumerate(items) if it.kind in ("move", "variation", "result")),
-                          len(items))
-        headers = [it for it in items if it.kind == "header"]
-        self.implied = self.implied_variant(items, first_move)
+        self.implied = self.implied_variant(preamble, lishogi_moves)
         game = self.make_game(headers)
-        self.setup_start(game, items[:first_move], headers)
+        self.setup_start(game, preamble, headers)
         tags = self.collect_tags(headers)
-        for it in items[:first_move]:
+        for it in preamble:
             if it.kind == "junk":
                 self.problem(f"unrecognised line {it.text.strip()!r}", line=it.line, column=1,
                              expected="a header line 'key：value', a board diagram, a comment or a move")
         comments: dict = {}  # id(node) -> list of comment lines
-        root_comments = [it.text for it in items[:first_move] if it.kind == "comment"]
-        moves = items[first_move:]
-        if self.style.lishogi:
-            moves = _join_lion_steps(moves)
-        self.read_moves(game, moves, comments, root_comments)
+        root_comments = [it.text for it in preamble if it.kind == "comment"]
+        del preamble
+        self.read_moves(game, index, comments, root_comments)
         game.comment = "\n".join(root_comments)
         self.finish_comments(game, comments)
         self.finish_headers(game, tags)
         game.errors = self.errors
         game.source = self.text
         game.source_file = self.source
-        game.source_line = items[0].line if items else 1
+        game.source_line = first_line if first_line is not None else 1
         game.number = 1
         return game
 
     @staticmethod
-    def implied_variant(items, first_move: int) -> str:
+    def implied_variant(preamble, lishogi_moves: bool) -> str:
         """The variant a record without ``変種：`` is read in, by lishogi's rule: Chu Shogi when the
         board diagram has 12 ranks or a move is written as lishogi writes Chu moves (``（←7九）``,
-        ``一歩目``), else shogi."""
-        if sum(1 for it in items[:first_move] if it.kind == "row") == 12:
-            return LISHOGI_12X12
-        if any(it.kind == "move" and _RE_LISHOGI_MOVE.search(it.text) for it in items[first_move:]):
+        ``一歩目``: ``lishogi_moves``), else shogi."""
+        if sum(1 for it in preamble if it.kind == "row") == 12 or lishogi_moves:
             return LISHOGI_12X12
         return "shogi"
 
@@ -887,27 +957,28 @@ class _Reader:
             game.headers["Termination"] = self.termination
 
     # moves
-    def read_moves(self, game: Game, items, comments, root_comments) -> None:
+    def read_moves(self, game: Game, index: _Index, comments, root_comments) -> None:
         self.termination = None
         main = _Line(1, game, main=True)
         lines = [main]
         cur = main
         dead = self.dead
         if dead:
-            if any(it.kind == "move" for it in items):
-                self.problem("the moves cannot be replayed without a start position", line=items[0].line)
+            if _KIND_CODE["move"] in index.kinds:
+                self.problem("the moves cannot be replayed without a start position", line=index.lines[0])
                 self.truncated = True
             return
         board = game.start_board()
         # positions of the nodes that variations may branch from, so that a variation does not
         # replay its whole path (a record may hold thousands of 変化 blocks)
-        targets = {it.number - 1 for it in items if it.kind == "variation"}
+        variation = _KIND_CODE["variation"]
+        targets = {index.numbers[k] - 1 for k, code in enumerate(index.kinds) if code == variation}
         positions = {id(game): board.position()}
         prev_to = None
         stopped = False  # after a special or an error in the current block
         pending: list[str] = []  # comments before the first move of a variation
         block_dead = False
-        for it in items:
+        for it in self.items(index):
             kind = it.kind
             if kind == "variation":
                 n = it.number
