@@ -172,7 +172,7 @@ class _Ki2Reader(_Reader):
         for it in super().classify():
             if it.kind == "variation":
                 ply = it.number
-            elif it.kind == "move":
+            elif it.kind == "move" and it.key:  # a KI2 move (a KIF move line keeps its number)
                 it.number = ply
                 ply += 1
                 moves_seen = True
@@ -373,12 +373,12 @@ class _Ki2Reader(_Reader):
 
 
 def read_ki2(data: bytes | str, *, source: str | None = None, variant=None, lenient: bool = False,
-             variants=None) -> list[Game]:
+             variants=None, visitor=None) -> list:
     """Read a KI2 record into a list of games (a KI2 file holds one game), as
     :func:`formats.kif.read_kif` reads KIF: problems are recorded in ``game.errors``; input that is
-    not a record raises :class:`~formats.kif.KifError`."""
+    not a record raises :class:`~formats.kif.KifError`; ``visitor`` as for :func:`~formats.kif.read_kif`."""
     from .kif import read_with
-    return read_with(_Ki2Reader, "KI2", data, source, variant, lenient, variants)
+    return read_with(_Ki2Reader, "KI2", data, source, variant, lenient, variants, visitor)
 
 
 # --- writing -------------------------------------------------------------------------------------
