@@ -69,6 +69,21 @@ class Piece(NamedTuple):
         return self.id if self.colour == FIRST else self.id.lower()
 
 
+# the fields of an undo entry (see Board._push): shifts and masks
+_U_CODE = (1 << 12) - 1  # a piece code (rules.MAX_TYPES keeps codes below this)
+_U_TAKEN = 12
+_U_FROM_UNMOVED = 1 << 24
+_U_TO_UNMOVED = 1 << 25
+_U_LION = 26
+_U_SQUARE = (1 << 10) - 1  # a square + 1 (CELLS < 1023)
+_U_ROYAL = 36
+_U_ROYAL_TAKEN = 41
+_U_INDEX = (1 << 5) - 1  # an index + 1 among a side's royal squares (a larger one: a rare entry)
+_U_ROYAL_TAKEN_MASK = _U_INDEX << _U_ROYAL_TAKEN
+_U_RARE = 1 << 47
+assert CELLS < _U_SQUARE
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: ``termination`` is checkmate, stalemate, repetition or perpetual-check."""
@@ -139,10 +154,12 @@ class Board:
         self.move_number = parsed.move_number
         self._lion_sq = self._lion_state(parsed.lion_capture)
         self._unmoved = set(self._pieces[0]) | set(self._pieces[1]) if R.uses_initial else None
-        self._stack = []
+        self._undo = array("q")  # one int per move played (see _push)
+        self._rare = []  # the undo entries that do not fit in an int
         self.move_stack: list[Move] = []
         self._zobrist = self._compute_zobrist()
-        self._seen = {self._zobrist: 1}
+        self._seen = None  # hash -> times seen, made when asked often (repetitions)
+        self._asked = 0
         self._history = array("Q", [self._zobrist])  # the hash of every position played, 8 bytes each
         if not allow_exposed and self._exposed(self.turn ^ 1):
             raise PositionError("the side not to move is in check: its royal piece could be captured")
@@ -879,7 +896,6 @@ class Board:
             if self._is_drop_mate(move):
                 raise IllegalMoveError(move, f"dropping {move.drop} may not give checkmate")
             self._push(move)
-        self.move_stack.append(move)
 
     def _pseudo_reason(self, move: Move) -> str | None:
         R = self.rules
@@ -1029,16 +1045,25 @@ class Board:
     def push(self, move: Move) -> None:
         """Play a move without checking it (see :meth:`play` for the checked version)."""
         self._push(move)
-        self.move_stack.append(move)
 
     def pop(self) -> Move:
         """Take back the last move."""
-        move = self.move_stack.pop()
+        move = self.move_stack[-1]
         self._pop()
         return move
 
     def peek(self) -> Move:
         return self.move_stack[-1]
+
+    # An undo entry is one int of the array ``_undo`` (8 bytes a ply: a long game holds one per
+    # move).  Its fields: the code of the piece that moved; the code taken on the destination (0:
+    # none); whether the origin and the destination lose their "not moved yet" mark; the
+    # Lion-capture square before the move + 1 (0: none); the index + 1 of the origin among the
+    # mover's royal squares and of the destination among the opponent's (0: not royal), so that
+    # taking the move back puts each royal square back where it was in its tuple.  A move that
+    # takes on the way (``kills``), or whose fields do not fit, keeps what it changed in ``_rare``
+    # and sets _U_RARE.  The move itself is the last of ``move_stack``, the hash before it the
+    # history's last but one.
 
     def _push(self, move: Move) -> None:
         R = self.rules
@@ -1048,12 +1073,10 @@ class Board:
         theirs = self._pieces[c ^ 1]
         zsq = R.z_square
         z = self._zobrist
-        captured = []
-        royals = self._royals
-        old_royal = None  # the royal squares before the move, kept only when the move changes them
-        restore = None
         old_lion = self._lion_sq
         to = move.to_square
+        entry = 0 if old_lion is None else (old_lion + 1) << _U_LION
+        captured = ()
         if move.drop is not None:
             t = R.type_by_id[move.drop].index
             code = t * 2 + c
@@ -1072,25 +1095,38 @@ class Board:
             b[fr] = EMPTY
             del mine[fr]
             z ^= zsq[code][fr]
-            for k in move.kills:
-                cap = b[k]
-                b[k] = EMPTY
-                del theirs[k]
-                z ^= zsq[cap][k]
-                captured.append((k, cap))
+            kills = move.kills
+            if kills:
+                captured = []
+                for k in kills:
+                    cap = b[k]
+                    b[k] = EMPTY
+                    del theirs[k]
+                    z ^= zsq[cap][k]
+                    captured.append((k, cap))
             cap = b[to]
             if cap:
                 del theirs[to]
                 z ^= zsq[cap][to]
-                captured.append((to, cap))
+                if kills:
+                    captured.append((to, cap))
+                else:
+                    captured = ((to, cap),)
+                    entry |= cap << _U_TAKEN
             if move.promotion:
                 code = R.promote[code]
             b[to] = code
             mine[to] = code
             z ^= zsq[code][to]
+            royals = self._royals
+            old_royal = None
             if R.royal[code] or R.royal[moved]:
                 old_royal = (royals[0], royals[1])
-                royals[c] = tuple(s for s in royals[c] if s != fr) + ((to,) if R.royal[code] else ())
+                mover = royals[c]
+                if R.royal[moved]:
+                    i = mover.index(fr) + 1
+                    entry |= (i << _U_ROYAL) if i <= _U_INDEX else _U_RARE
+                royals[c] = tuple(s for s in mover if s != fr) + ((to,) if R.royal[code] else ())
             if R.complex[moved] or R.complex[code]:
                 self._complex_sq[c].discard(fr)
                 if R.complex[code]:
@@ -1101,7 +1137,10 @@ class Board:
                     if R.royal[cap]:
                         if old_royal is None:
                             old_royal = (royals[0], royals[1])
-                        royals[c ^ 1] = tuple(s for s in royals[c ^ 1] if s != k)
+                        theirs_royal = royals[c ^ 1]
+                        i = theirs_royal.index(k) + 1
+                        entry |= (i << _U_ROYAL_TAKEN) if i <= _U_INDEX and not kills else _U_RARE
+                        royals[c ^ 1] = tuple(s for s in theirs_royal if s != k)
                     if R.complex[cap]:
                         self._complex_sq[c ^ 1].discard(k)
                     if R.drops and not R.royal[R.unpromoted[cap]]:
@@ -1109,11 +1148,17 @@ class Board:
                         n = hand[t]
                         hand[t] = n + 1
                         z ^= R.hand_key(c, t, n) ^ R.hand_key(c, t, n + 1)
+            restore = None
             unmoved = self._unmoved
             if unmoved is not None and (fr in unmoved or to in unmoved):
                 # the squares that lose their "not moved yet" mark, restored by _pop
                 restore = tuple(s for s in (fr, to) if s in unmoved)
+                entry |= (_U_FROM_UNMOVED if fr in unmoved else 0) | (_U_TO_UNMOVED if to in unmoved else 0)
                 unmoved.difference_update(restore)
+            if kills or entry & _U_RARE:
+                # captures on the way, or fields that do not fit: the whole entry on the side
+                self._rare.append((captured, old_royal, restore))
+                entry = _U_RARE | (entry & (_U_SQUARE << _U_LION))
         if R.counter_strike:
             # counter-strike: remember where a non-Lion took a Lion (the last such square in the path)
             lion = R.lion
@@ -1126,37 +1171,32 @@ class Board:
                 z ^= (R.z_lion[old_lion] if old_lion is not None else 0) ^ (R.z_lion[new] if new is not None else 0)
                 self._lion_sq = new
         z ^= R.z_turn
-        # one compact entry per ply (a long game holds one per move): nothing that did not change
-        # is stored, and the hash before the move is the history's last but one.  A quiet move
-        # (no capture, no promotion, nothing else changed) is its own entry: the piece that moved
-        # is the one on its destination
-        if captured or move.promotion or old_royal is not None or restore is not None \
-                or old_lion is not None or self._lion_sq is not None:
-            self._stack.append((move, moved, captured or (), old_royal, restore, old_lion))
-        else:
-            self._stack.append(move)
+        self._undo.append(entry | moved)
+        self.move_stack.append(move)
         self._zobrist = z
         self.turn = c ^ 1
         self.move_number += 1
         seen = self._seen
-        seen[z] = seen.get(z, 0) + 1
+        if seen is not None:
+            seen[z] = seen.get(z, 0) + 1
         self._history.append(z)
 
     def _pop(self) -> None:
-        entry = self._stack.pop()
+        entry = self._undo.pop()
+        move = self.move_stack.pop()
         R = self.rules
         b = self._board
-        if entry.__class__ is tuple:
-            move, moved, captured, old_royal, restore, self._lion_sq = entry
-        else:  # a quiet move (see _push)
-            move, moved, captured, old_royal, restore = entry, b[entry.to_square], (), None, None
+        moved = entry & _U_CODE
+        lion = (entry >> _U_LION) & _U_SQUARE
+        self._lion_sq = lion - 1 if lion else None
         z = self._zobrist
         seen = self._seen
-        n = seen[z] - 1
-        if n:
-            seen[z] = n
-        else:
-            del seen[z]
+        if seen is not None:
+            n = seen[z] - 1
+            if n:
+                seen[z] = n
+            else:
+                del seen[z]
         history = self._history
         history.pop()
         z_before = history[-1]
@@ -1172,14 +1212,36 @@ class Board:
         if R.complex[code_now]:
             self._complex_sq[c].discard(to)
         if move.drop is not None:
-            t = moved >> 1
-            self.hands[c][t] += 1
+            self.hands[c][moved >> 1] += 1
         else:
             fr = move.from_square
             b[fr] = moved
             mine[fr] = moved
             if R.complex[moved]:
                 self._complex_sq[c].add(fr)
+            royals = self._royals
+            if entry & _U_RARE:
+                captured, old_royal, restore = self._rare.pop()
+                if old_royal is not None:
+                    royals[0], royals[1] = old_royal
+                if restore is not None:
+                    self._unmoved.update(restore)
+            else:
+                taken = (entry >> _U_TAKEN) & _U_CODE
+                captured = ((to, taken),) if taken else ()
+                if R.royal[code_now] or R.royal[moved]:
+                    mover = list(royals[c])
+                    if R.royal[code_now]:
+                        mover.pop()  # the destination, added last
+                    if R.royal[moved]:
+                        mover.insert(((entry >> _U_ROYAL) & _U_INDEX) - 1, fr)
+                    royals[c] = tuple(mover)
+                if entry & _U_ROYAL_TAKEN_MASK:
+                    other = list(royals[c ^ 1])
+                    other.insert(((entry >> _U_ROYAL_TAKEN) & _U_INDEX) - 1, to)
+                    royals[c ^ 1] = tuple(other)
+                if entry & (_U_FROM_UNMOVED | _U_TO_UNMOVED):
+                    self._unmoved.update(s for s, bit in ((fr, _U_FROM_UNMOVED), (to, _U_TO_UNMOVED)) if entry & bit)
             hand = self.hands[c]
             for k, cap in captured:
                 b[k] = cap
@@ -1188,10 +1250,6 @@ class Board:
                     self._complex_sq[c ^ 1].add(k)
                 if R.drops and not R.royal[R.unpromoted[cap]]:
                     hand[R.unpromoted[cap] >> 1] -= 1
-        if old_royal is not None:
-            self._royals[0], self._royals[1] = old_royal
-        if restore is not None:
-            self._unmoved.update(restore)
         self._zobrist = z_before
 
     # --- game end --------------------------------------------------------------------------------
@@ -1204,7 +1262,17 @@ class Board:
 
     def repetitions(self) -> int:
         """How often the current position (board, hands, side to move) has occurred."""
-        return self._seen.get(self._zobrist, 0)
+        seen = self._seen
+        if seen is None:
+            # a reader asks once or twice, at the end of a game: count in the history (no memory);
+            # a program asking at every move gets a count kept up to date by push and pop
+            self._asked += 1
+            if self._asked < 8:
+                return self._history.count(self._zobrist)
+            seen = self._seen = {}
+            for z in self._history:
+                seen[z] = seen.get(z, 0) + 1
+        return seen.get(self._zobrist, 0)
 
     def is_fourfold_repetition(self) -> bool:
         return self.repetitions() >= 4

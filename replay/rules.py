@@ -30,6 +30,7 @@ from .xbetza import COMPASS, XBetzaError, parse as parse_betza
 
 EMPTY = 0
 OFF = 1
+MAX_TYPES = 2047  # piece types a variant may have: (types + 1) * 2 piece codes below 4096
 MOVE = 1  # mode bit: may end on an empty square
 CAPTURE = 2  # mode bit: may capture an enemy piece
 
@@ -59,6 +60,8 @@ class Ruleset:
         self.types = variant.pieces
         self.type_by_id = {p.id: p for p in variant.pieces}
         ntypes = len(self.types)
+        if ntypes > MAX_TYPES:  # a piece code must fit in a board's undo entry
+            self._fail(f"{ntypes} piece types: at most {MAX_TYPES}")
         ncodes = (ntypes + 1) * 2
         self.ncodes = ncodes
         self.squares = tuple(square(f, r) for r in range(self.ranks) for f in range(self.files))

@@ -15,6 +15,7 @@ import pytest
 
 from daikifu.replay import Board, IllegalMoveError, Move, list_variants
 from daikifu.replay.squares import square_name
+from daikifu.replay.notation import parse_move
 
 PLAYABLE = [v for v in list_variants() if v.playable]
 
@@ -104,6 +105,57 @@ def test_hash_position_string_and_undo_stay_consistent(variant):
         board.pop()
         history.pop()
         assert (board.position(), board.zobrist) == history[-1]
+
+
+def _whole_state(board: Board) -> tuple:
+    """Everything a move changes, as the board holds it: taking a move back must restore all of it,
+    including the order of the royal squares (``royal_square`` answers the first one)."""
+    return (board.position(), board.zobrist, tuple(board.royal_squares(c) for c in (0, 1)),
+            frozenset(board._unmoved or ()), board._lion_sq, [list(h) for h in board.hands],
+            [dict(p) for p in board._pieces], [set(s) for s in board._complex_sq], list(board._board),
+            list(board.move_stack), len(board._history))
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_taking_any_move_back_restores_the_whole_board(variant):
+    """Undo entries are packed into one int a move (a move taking on the way keeps a whole entry):
+    at every ply of a game biased to captures, push and pop a sample of the legal moves, and at
+    the end take every move back to the start."""
+    rng = random.Random(5)
+    board = Board(variant)
+    start = _whole_state(board)
+    for _ in range(120):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        before = _whole_state(board)
+        sample = rng.sample(moves, min(6, len(moves))) + [m for m in moves if m.kills][:3]
+        for m in sample:
+            board.push(m)
+            assert board.pop() == m
+            assert _whole_state(board) == before, (board.position(), m)
+        board.push(_capture_biased_choice(rng, board, moves))
+    while board.move_stack:
+        board.pop()
+    assert _whole_state(board) == start
+
+
+def test_repetitions_counted_on_request_equal_the_kept_count():
+    """A reader asks for repetitions once (counted in the history); a program that asks at every
+    move gets a count kept by push and pop; both say the same, also after moves are taken back."""
+    cycle = ["S-d2", "S-f8", "S-c1", "S-g9"]  # silvers stepping to and fro
+    asked_once, asked_always = Board("shogi"), Board("shogi")
+    counts = []
+    for i in range(13):
+        for board in (asked_once, asked_always):
+            board.push(parse_move(board, cycle[i % 4]))
+        counts.append(asked_always.repetitions())
+    assert asked_once.repetitions() == counts[-1] == 4
+    assert counts[:4] == [1, 1, 1, 2]
+    for board in (asked_once, asked_always):
+        for _ in range(4):
+            board.pop()
+    assert asked_always.repetitions() == asked_once.repetitions() == 3
 
 
 @pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
