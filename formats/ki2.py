@@ -151,6 +151,26 @@ class _Problem(Exception):
         self.message, self.expected, self.to = message, expected, to
 
 
+class _Following:
+    """Move items after one move, made from their lines only when the look-ahead reads them (it
+    stops at the first it cannot read, or when its budget is spent)."""
+
+    def __init__(self, reader: "_Ki2Reader", indices: list):
+        self.reader, self.indices = reader, indices
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return _Following(self.reader, self.indices[key])
+        return self.reader.item(self.reader.index, self.indices[key])
+
+    def __iter__(self):
+        for k in self.indices:
+            yield self.reader.item(self.reader.index, k)
+
+
 class _Ki2Reader(_Reader):
     def __init__(self, *args):
         super().__init__(*args)
@@ -181,19 +201,18 @@ class _Ki2Reader(_Reader):
                 it.kind = "program"
             yield it
 
-    def following(self, it: _Item) -> list:
-        """The move items after ``it`` in its line of play (at most :data:`LOOK_AHEAD`), made from
-        their lines when a move needs them."""
+    def following(self, it: _Item) -> "_Following":
+        """The move items after ``it`` in its line of play (at most :data:`LOOK_AHEAD`)."""
         index = self.index
-        out = []
+        found = []
         move, ends = _KIND_CODE["move"], (_KIND_CODE["variation"], _KIND_CODE["result"])
         for k in range(it.index + 1, len(index)):
             code = index.kinds[k]
-            if code in ends or len(out) == LOOK_AHEAD:
+            if code in ends or len(found) == LOOK_AHEAD:
                 break
             if code == move:
-                out.append(self.item(index, k))
-        return out
+                found.append(k)
+        return _Following(self, found)
 
     def make_game(self, headers) -> Game:
         game = super().make_game(headers)
