@@ -31,7 +31,7 @@ import re
 from daikifu.replay import Board, Move
 from daikifu.replay.squares import square_file, square_rank
 
-from .game import Game, GameNode
+from .game import Game, GameNode, shared_move
 from .kif import (_KIND_CODE, _RE_MOVES_HEADER, KifError, _comment_lines, _Item, _Reader, _Style, _time_of, _Writer,
                   _write_with)
 
@@ -229,8 +229,9 @@ class _Ki2Reader(_Reader):
         except _Problem as exc:
             self.problem(exc.message, expected=exc.expected, suggestions=self.suggest(board, exc.to, prev_to), **where)
             return None
-        board.push(moves[0])
-        return moves[0]
+        move = shared_move(moves[0])  # one object per distinct move, on the board and in the tree
+        board.push(move)
+        return move
 
     def look_ahead(self, board: Board, moves: list, it: _Item, where: dict) -> list:
         """The candidate of an ambiguous move (several pieces, or a drop with 打 left out) with which

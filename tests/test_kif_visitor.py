@@ -179,7 +179,7 @@ def test_ki2_gives_its_moves_to_a_visitor_in_the_same_order():
 @pytest.mark.slow
 def test_reading_a_long_kif_with_a_visitor_holds_a_few_times_its_text():
     """Issue 15's target, at most 10 times the game's text, for a reader that builds no tree: the
-    text, a compact index of its lines and of the moves (measured: about 5 times)."""
+    text, a compact index of its lines and of the moves (measured: about 3 times)."""
     plies = 20_000
     cycle = ["２八銀(39)", "８二銀(71)", "３九銀(28)", "７一銀(82)"]
     lines = "\n".join(f"{n + 1:>4} {cycle[n % 4]}" for n in range(plies))
