@@ -36,7 +36,7 @@ from daikifu.replay.squares import square, square_file, square_rank
 
 from .detection import looks_like_csa
 from .game import Game, GameError
-from .playback import DRAW, LOSS, NONE, WIN, MoveTextError, RawGame, RawMove, play
+from .playback import DRAW, LOSS, NONE, WIN, MoveTextError, RawGame, RawMoves, iter_lines, play
 
 __all__ = ["read_csa", "write_csa", "looks_like_csa", "CSA_PIECES", "CSA_SPECIALS"]
 
@@ -160,12 +160,18 @@ def _move_reader(sign: str, x1, y1, x2, y2, code: str):
     return read
 
 
+def _text_reader(text: str):
+    """The ``read`` of a move statement (one :data:`_MOVE_RE` matched when it was found)."""
+    return _move_reader(*_MOVE_RE.match(text).groups())
+
+
 class _GameText:
     """Cuts one game's lines into a :class:`RawGame`."""
 
-    def __init__(self, number, first_line, offset, lines, file):
-        self.raw = RawGame(number, first_line, offset, "".join(lines))
-        self.lines = lines
+    def __init__(self, number, first_line, offset, source, file):
+        self.raw = RawGame(number, first_line, offset, source)
+        self.raw.moves = RawMoves(source, _text_reader)
+        self.line_offset = 0  # where the line being read starts in the source
         self.first_line = first_line
         self.file = file
         self.position = _Position()
@@ -179,12 +185,13 @@ class _GameText:
         body = text[2:] if text.startswith("'*") else text[1:]
         if not self.moves_started and re.match(r"\s*(?:CSA\s+)?encoding\s*=", body, re.I):
             return
-        (self.raw.moves[-1].comments if self.raw.moves else self.raw.comments).append(body)
+        (self.raw.moves.last_comments() if self.raw.moves else self.raw.comments).append(body)
 
     def read(self) -> RawGame:
         headers = []
         raw = self.raw
-        for n, line in enumerate(self.lines, start=self.first_line):
+        for n, (line_offset, line) in enumerate(iter_lines(raw.source), start=self.first_line):
+            self.line_offset = line_offset
             line = line.rstrip("\r\n")
             if line.startswith("'"):
                 self.comment(line)
@@ -205,7 +212,7 @@ class _GameText:
             if self.comment_after is not None:
                 self.comment(self.comment_after)
         if not self.position.seen:
-            where = raw.moves[0].line if raw.moves else self.first_line
+            where = raw.moves.line(0) if raw.moves else self.first_line
             self.problem("no start position (PI or P1..P9): the standard position is assumed", where,
                          kind="warning")
             self.position.grid = [list(r) for r in _HIRATE]
@@ -227,11 +234,12 @@ class _GameText:
         m = _MOVE_RE.match(s)
         if m:
             self.moves_started = True
-            raw.moves.append(RawMove(s, n, column, _move_reader(*m.groups())))
+            start = self.line_offset + column - 1  # the statement's text in the game's source
+            raw.moves.add(start, start + len(s), n, column)
             return
         if s.startswith("T") and _TIME_RE.match(s):
             if raw.moves:
-                raw.moves[-1].seconds = int(_TIME_RE.match(s).group(1))
+                raw.moves.set_seconds(int(_TIME_RE.match(s).group(1)))
             return
         if s.startswith("%"):
             word = s[1:]
@@ -333,18 +341,17 @@ class _GameText:
 
 
 def _split(text: str):
-    """(first line number, offset, lines) of each game: games are separated by a line '/'."""
-    current, start_line, offset, start_offset = [], 1, 0, 0
-    for n, line in enumerate(text.splitlines(keepends=True), start=1):
+    """(first line number, offset, end) of each game: games are separated by a line '/'."""
+    start_line, start_offset, blank = 1, 0, True
+    for n, (offset, line) in enumerate(iter_lines(text), start=1):
         if line.strip() == "/":
-            if any(x.strip() for x in current):
-                yield start_line, start_offset, current
-            current, start_line, start_offset = [], n + 1, offset + len(line)
-        else:
-            current.append(line)
-        offset += len(line)
-    if any(x.strip() for x in current):
-        yield start_line, start_offset, current
+            if not blank:
+                yield start_line, start_offset, offset
+            start_line, start_offset, blank = n + 1, offset + len(line), True
+        elif blank and line.strip():
+            blank = False
+    if not blank:
+        yield start_line, start_offset, len(text)
 
 
 def read_csa(text: str, *, file: str | None = None, variant: str | None = None, lenient: bool = False,
@@ -352,8 +359,8 @@ def read_csa(text: str, *, file: str | None = None, variant: str | None = None, 
     """Every game of a CSA text, one at a time (what the visitor's ``end_game`` returns: a
     :class:`Game` by default).  ``variant`` must be a 9x9 variant with shogi's pieces (default shogi)."""
     name = variant or "shogi"
-    for number, (line, offset, lines) in enumerate(_split(text), start=1):
-        raw = _GameText(number, line, offset, lines, file).read()
+    for number, (line, offset, end) in enumerate(_split(text), start=1):
+        raw = _GameText(number, line, offset, text[offset:end], file).read()
         yield play(raw, name, visitor=visitor, lenient=lenient, file=file, variants=variants)
 
 

@@ -42,6 +42,7 @@ A setup that is none of these is an error at line 2.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from typing import Iterator, NamedTuple
@@ -53,7 +54,7 @@ from daikifu.replay.usi import UsiError, parse_usi_square, usi_square
 
 from .detection import CSG_HEADER_LINES, CSG_LEG_RE, CSG_MOVE_RE, FSY_KIND, looks_like_csg, looks_like_fsy
 from .game import GameError
-from .playback import MoveTextError, RawGame, RawMove, play
+from .playback import MoveTextError, RawGame, RawMoves, iter_lines, play
 
 __all__ = ["read_csg", "looks_like_csg", "looks_like_fsy", "read_fsy", "load_setup", "SetupFile", "SetupError",
            "SERVER_SETUPS", "SETUPS", "FSY_KIND"]
@@ -159,6 +160,11 @@ def read_fsy(text: str, variants: VariantRegistry | None = None) -> str:
 
 
 
+def _text_reader(text: str):
+    """The ``read`` of a move line's text (one :data:`_MOVE_RE` matched when it was found)."""
+    return _reader(_MOVE_RE.match(text))
+
+
 def _reader(m: re.Match):
     def read(board: Board) -> Move:
         try:
@@ -248,9 +254,11 @@ def read_csg(text: str, *, file: str | None = None, variant: str | None = None, 
     ``setup``: a setup file that overrides the one the record names; ``setup_dir``: the folder where
     a setup file the record names is looked for (None: nowhere, only the server's known setups)."""
     variants = variants or VariantRegistry.default()
-    lines = text.splitlines()
+    lines = iter_lines(text)
+    head = [line.strip() for _, line in itertools.islice(lines, HEADER_LINES)]
+    head += [""] * (HEADER_LINES - len(head))
     raw = RawGame(1, 1, 0, text)
-    head = [line.strip() for line in lines[:HEADER_LINES]] + [""] * max(0, HEADER_LINES - len(lines))
+    raw.moves = RawMoves(text, _text_reader)
     option, position, problem = _setup(head, file, setup, setup_dir, variants)
     if problem is not None:  # the moves are not read: they would only be wrong from another start
         raw.problems.append(problem)
@@ -265,7 +273,7 @@ def read_csg(text: str, *, file: str | None = None, variant: str | None = None, 
     comment = " ".join(h for h in head[5:] if h)
     if comment:
         raw.comments.append(comment)
-    for n, line in enumerate(lines[HEADER_LINES:] if problem is None else (), start=HEADER_LINES + 1):
+    for n, (offset, line) in enumerate(lines if problem is None else (), start=HEADER_LINES + 1):
         if not line.strip():
             continue
         m = _MOVE_RE.match(line)
@@ -275,5 +283,6 @@ def read_csg(text: str, *, file: str | None = None, variant: str | None = None, 
             break
         if m.group("number") == "0":
             continue  # the server's dummy first line
-        raw.moves.append(RawMove(line.strip(), n, line.index(m.group("piece")) + 1, _reader(m)))
+        start = offset + len(line) - len(line.lstrip())  # the move's text in the record
+        raw.moves.add(start, start + len(line.strip()), n, line.index(m.group("piece")) + 1)
     yield play(raw, variant or VARIANT, visitor=visitor, lenient=lenient, file=file, variants=variants)

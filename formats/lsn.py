@@ -497,8 +497,10 @@ def _write_tag_name(name: str) -> str:
 
 
 def _split_games(lines: Iterable[str], max_record: int = DEFAULT_LIMITS.max_record
-                 ) -> Iterator[tuple[int, int, list[str], int | None]]:
-    """Group lines into games: (first line number, character offset, lines, overflow).
+                 ) -> Iterator[tuple[int, int, list[list[str]], int | None]]:
+    """Group lines into games: (first line number, character offset, [lines], overflow).  The
+    lines come in a list of one, which the reader empties: a long game's lines are let go once
+    its text is joined.
 
     A game starts with a tag line that follows movetext, or that repeats a tag name of the game
     being collected (so games without movetext are told apart).  Comments (which may span lines
@@ -537,8 +539,9 @@ def _split_games(lines: Iterable[str], max_record: int = DEFAULT_LIMITS.max_reco
                 whole = bool(tags) and end == len(line)
                 names = {name for name, _, _ in tags} if whole else {tag.group(1)}
                 if current and (seen_moves or names & tag_names):
-                    yield start_line, start_offset, current, overflow
-                    current, seen_moves, tag_names, size, overflow = [], False, set(), 0, None
+                    box, current = [current], []  # (not held here while the game is read)
+                    yield start_line, start_offset, box, overflow
+                    seen_moves, tag_names, size, overflow = False, set(), 0, None
                     start_line, start_offset = number, offset
                 tag_names |= names
                 keep(line, number)
@@ -559,7 +562,8 @@ def _split_games(lines: Iterable[str], max_record: int = DEFAULT_LIMITS.max_reco
         if not isinstance(line, _LongLine):
             in_comment = _scan_comments(line, in_comment)
     if any(isinstance(x, _LongLine) or x.strip() for x in current):
-        yield start_line, start_offset, current, overflow
+        box, current = [current], None
+        yield start_line, start_offset, box, overflow
 
 
 def _scan_comments(line: str, in_comment: bool) -> bool:
@@ -617,7 +621,8 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
 
 
 def _read_part(part, n, visitor, lenient, file, default_variant, limits, until_ply, variants):
-    line, offset, lines, overflow = part
+    line, offset, box, overflow = part
+    text = "".join(box[0])
     v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant, variants)
     if isinstance(v, GameBuilder):
         if default_variant and not v.default_variant:
@@ -625,19 +630,19 @@ def _read_part(part, n, visitor, lenient, file, default_variant, limits, until_p
         if variants is not None and v.variants is None:
             v.variants = variants
     try:
-        return _read_one(lines, line, offset, n, v, lenient, file, limits, overflow, until_ply)
+        return _read_one(box, text, line, offset, n, v, lenient, file, limits, overflow, until_ply)
     except Exception as exc:  # a bug must cost this game only, never the rest of the file
-        return _failed_game(visitor, default_variant, lines, line, offset, n, file, exc, variants)
+        return _failed_game(visitor, default_variant, text, line, offset, n, file, exc, variants)
 
 
-def _failed_game(visitor, default_variant, lines, first_line, offset, number, file, exc, variants=None):
+def _failed_game(visitor, default_variant, text, first_line, offset, number, file, exc, variants=None):
     """What the visitor makes of a game whose reading raised ``exc``: an invalid game whose error
     says so, at the game's first line."""
     v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant, variants)
     v.begin_game(number, first_line)
     try:  # the tags, so that the game keeps its variant and names
-        for raw in lines:
-            if not isinstance(raw, _LongLine) and _TAG_START_RE.match(raw):
+        for raw in _string_lines(text):
+            if _TAG_START_RE.match(raw):
                 for name, value, _ in _scan_tags(raw)[0]:
                     v.visit_header(_read_tag_name(name), _unescape(value))
             elif raw.strip():
@@ -647,7 +652,7 @@ def _failed_game(visitor, default_variant, lines, first_line, offset, number, fi
     v.visit_error(GameError(f"internal error while reading this game: {type(exc).__name__}: {exc}"[:300],
                             file=file, game=number, line=first_line,
                             expected="a game this reader can read (please report this record)"))
-    return v.end_game("".join(lines), offset)
+    return v.end_game(text, offset)
 
 
 def read_game(source, **kwargs):
@@ -655,22 +660,27 @@ def read_game(source, **kwargs):
     return next(read_games(source, **kwargs), None)
 
 
-def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits, overflow, until_ply=None):
-    text = "".join(lines)
+def _read_one(box, text, first_line, offset, number, visitor, lenient, file, limits, overflow, until_ply=None):
+    """Read one game: ``box`` holds its lines (emptied here, so that they are let go once the tags
+    are read: the movetext is read in ``text``, the lines joined)."""
+    lines = box.pop()
     visitor.begin_game(number, first_line)
     headers = []
     places = {}  # tag name -> (line, column) of its first occurrence
     tag_errors = []
     fatal = []  # beyond a limit: the game is not read further, in lenient mode too
     body_start_line = first_line
-    body_lines = []
+    # the movetext is the text from the first line after the tags: (where that line starts, where
+    # its movetext starts: after the tags when it follows them on the same line)
+    body_at = (len(text), len(text))
     in_tags = True
+    line_end = 0
     for line_no, raw in enumerate(lines, start=first_line):
+        line_start = line_end
+        line_end += len(raw)
         if isinstance(raw, _LongLine):
             fatal.append((f"a line of {raw.length} characters, over the limit of {limits.max_line}",
                           line_no, limits.max_line + 1))
-            if not in_tags:
-                body_lines.append(raw)
             continue
         if in_tags:
             if not raw.strip() or raw.startswith("%") or raw.lstrip().startswith(";"):
@@ -687,11 +697,12 @@ def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits,
                     else:  # movetext after the tags on the same line: keep its columns
                         in_tags = False
                         body_start_line = line_no
-                        body_lines.append(" " * pos + raw[pos:])
+                        body_at = (line_start, line_start + pos)
                 continue
             in_tags = False
             body_start_line = line_no
-        body_lines.append(raw)
+            body_at = (line_start, line_start)
+    del lines  # (the caller keeps only the emptied box)
     if overflow is not None:
         fatal.append((f"the game is longer than the limit of {limits.max_record} characters",
                       overflow, 1))
@@ -728,7 +739,7 @@ def _read_one(lines, first_line, offset, number, visitor, lenient, file, limits,
         if not lenient:
             ctx.stopped = True
     if not fatal:
-        ctx.run("".join(body_lines), body_start_line)
+        ctx.run(text, body_start_line, *body_at)
     else:
         ctx.claim_errors()
     _finish(game, ctx, headers, report=visitor.visit_error if own is not None else game.errors.append)
@@ -790,12 +801,13 @@ class _Context:
             e.file = e.file or self.file
             e.game = e.game or self.number
 
-    def run(self, body: str, first_line: int):
-        """Read the movetext: one pass over ``body``, comments found with :func:`_find_close`,
-        so time and memory are linear in its length."""
+    def run(self, body: str, first_line: int, line_start: int = 0, pos: int = 0):
+        """Read the movetext: one pass over ``body`` from ``pos`` (on line ``first_line``, which
+        starts at ``line_start``), comments found with :func:`_find_close`, so time and memory
+        are linear in its length."""
         self.claim_errors()
-        line, line_start = first_line, 0
-        pos, end = 0, len(body)
+        line = first_line
+        end = len(body)
         match = _TOKEN_RE.match
         while pos < end:
             m = match(body, pos)

@@ -14,15 +14,17 @@ Times are kept in the move's comment as ``[%emt H:MM:SS]``, as the KIF reader do
 
 from __future__ import annotations
 
+import re
+from array import array
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 from daikifu.replay import Board, IllegalMoveError, Move, VariantRegistry
 
-from .game import Game, GameError
+from .game import Game, GameError, shared_move
 from .lsn import GameBuilder, Visitor
 
-__all__ = ["RawMove", "RawGame", "MoveTextError", "play", "time_prefix", "result_for",
+__all__ = ["RawMove", "RawMoves", "RawGame", "MoveTextError", "play", "time_prefix", "result_for", "iter_lines",
            "WIN", "LOSS", "DRAW", "NONE"]
 
 WIN, LOSS, DRAW, NONE = "win", "loss", "draw", "none"  # the result for the side to move at the end
@@ -40,7 +42,28 @@ class MoveTextError(ValueError):
         super().__init__(reason)
 
 
-@dataclass
+# the line ends of str.splitlines
+_LINE_ENDS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_LINE_RE = re.compile(f"[^{_LINE_ENDS}]*(?:\r\n|[{_LINE_ENDS}])?")
+
+
+def iter_lines(text: str) -> Iterator[tuple[int, str]]:
+    r"""(offset, line with its end) of each line of ``text``, one at a time: the lines of
+    ``text.splitlines(keepends=True)`` without a list of them all (a long record's lines cost many
+    times its text).
+
+    >>> list(iter_lines("a\r\nb\n\nc"))
+    [(0, 'a\r\n'), (3, 'b\n'), (5, '\n'), (6, 'c')]
+    """
+    pos, end = 0, len(text)
+    match = _LINE_RE.match
+    while pos < end:
+        line = match(text, pos).group()
+        yield pos, line
+        pos += len(line)
+
+
+@dataclass(slots=True)
 class RawMove:
     text: str  # as written
     line: int
@@ -52,6 +75,59 @@ class RawMove:
     fork_comments: list = field(default_factory=list)  # comments before each fork's first move
 
 
+class RawMoves:
+    """The moves of a game's main line as a reader found them, held compactly: a long game holds an
+    entry per ply, so an entry is four array items of 4 bytes (where the move's text starts and
+    ends in the game's source, its line and column) rather than an object, with comments and times kept only
+    for the moves that have them.  Iterating makes each :class:`RawMove` as it is played;
+    ``reader(text)`` gives its ``read``.
+
+    >>> moves = RawMoves("+7776FU,T3", lambda text: None)
+    >>> moves.add(0, 7, 1, 1); moves.set_seconds(3); moves.last_comments().append("a comment")
+    >>> [(m.text, m.line, m.column, m.seconds, m.comments) for m in moves]
+    [('+7776FU', 1, 1, 3, ['a comment'])]
+    """
+
+    __slots__ = ("source", "reader", "_at", "_comments", "_seconds")
+
+    def __init__(self, source: str, reader: Callable[[str], Callable[[Board], Move]]):
+        self.source = source
+        self.reader = reader
+        self._at = array("i")  # 4 bytes an item, until an item does not fit
+        self._comments: dict[int, list] = {}
+        self._seconds: dict[int, int] = {}
+
+    def add(self, start: int, end: int, line: int, column: int) -> None:
+        """A move whose text is ``source[start:end]``."""
+        try:
+            self._at.extend((start, end, line, column))
+        except OverflowError:  # a record of more than 2 GiB
+            self._at = array("q", self._at)
+            self._at.extend((start, end, line, column))
+
+    def __len__(self) -> int:
+        return len(self._at) >> 2
+
+    def line(self, index: int) -> int:
+        return self._at[index * 4 + 2]
+
+    def last_comments(self) -> list:
+        """The comment lines of the last move, to add to."""
+        return self._comments.setdefault(len(self) - 1, [])
+
+    def set_seconds(self, seconds: int) -> None:
+        """The time the last move took."""
+        self._seconds[len(self) - 1] = seconds
+
+    def __iter__(self) -> Iterator[RawMove]:
+        at, source, reader = self._at, self.source, self.reader
+        comments, seconds = self._comments, self._seconds
+        for i in range(len(self)):
+            start, end, line, column = at[i * 4:i * 4 + 4]
+            text = source[start:end]
+            yield RawMove(text, line, column, reader(text), comments.get(i, ()), seconds.get(i))
+
+
 @dataclass
 class RawGame:
     number: int
@@ -60,7 +136,7 @@ class RawGame:
     source: str  # the game's text as read
     headers: list = field(default_factory=list)  # (name, value); Variant and SFEN included
     comments: list = field(default_factory=list)  # before the first move
-    moves: list = field(default_factory=list)
+    moves: list | RawMoves = field(default_factory=list)
     termination: str | None = None  # from a special (%TORYO ...)
     relation: str | None = None  # WIN/LOSS/DRAW/NONE for the side to move at the special
     special_line: int | None = None
@@ -112,7 +188,7 @@ class _Player:
         ok = True
         for raw in moves:
             try:
-                move = raw.read(board)
+                move = shared_move(raw.read(board))  # one object per distinct move (see shared_move)
                 reason = board.illegal_reason(move)
                 if reason is not None:
                     raise IllegalMoveError(move, reason)

@@ -13,16 +13,21 @@ main line only (USI has no comments, tags or variations).
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
-from daikifu.replay.usi import UsiError, format_usi_position, parse_usi_position, usi_to_move
+from daikifu.replay.usi import UsiError, format_usi_position, usi_position_span, usi_to_move
 
 from .detection import looks_like_usi
 from .game import Game, GameError
-from .playback import MoveTextError, RawGame, RawMove, play
+from .playback import MoveTextError, RawGame, RawMoves, iter_lines, play
 
 __all__ = ["read_usi", "write_usi", "looks_like_usi"]
 
+
+
+_WORD_RE = re.compile(r"\S+")
+_COMMENT_RE = re.compile(r"\s*#")
 
 
 def _reader(word: str):
@@ -38,29 +43,23 @@ def read_usi(text: str, *, file: str | None = None, variant: str | None = None, 
              visitor=None, variants=None) -> Iterator:
     """Every game of a text of USI position lines (a :class:`Game` each by default)."""
     name = variant or "shogi"
-    offset = 0
     number = 0
-    for n, line in enumerate(text.splitlines(keepends=True), start=1):
-        start_offset = offset
-        offset += len(line)
-        body = line.rstrip("\r\n")
-        if not body.strip() or body.lstrip().startswith("#"):
+    for n, (start_offset, line) in enumerate(iter_lines(text), start=1):
+        if line.isspace() or _COMMENT_RE.match(line):
             continue
         number += 1
         raw = RawGame(number, n, start_offset, line)
+        raw.moves = moves = RawMoves(line, _reader)
         try:
-            sfen, words = parse_usi_position(None, body)
+            sfen, first, end = usi_position_span(line)
         except UsiError as exc:
             raw.problems.append(GameError(exc.reason, file=file, game=number, line=n, column=1,
                                           expected="position startpos moves ... or position sfen <SFEN> moves ..."))
-            sfen, words = None, []
+            sfen, first, end = None, 0, 0
         if sfen is not None:
             raw.headers.append(("SFEN", sfen))
-        pos = body.find(" moves") + len(" moves") if " moves" in body else len(body)
-        for word in words:
-            column = body.index(word, pos)
-            raw.moves.append(RawMove(word, n, column + 1, _reader(word)))
-            pos = column + len(word)
+        for word in _WORD_RE.finditer(line, first, end):  # one at a time: a long game is one long line
+            moves.add(word.start(), word.end(), n, word.start() + 1)
         yield play(raw, name, visitor=visitor, lenient=lenient, file=file, variants=variants)
 
 

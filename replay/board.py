@@ -620,11 +620,22 @@ class Board:
             for moves in self._pseudo_chunks():
                 yield list(self._legal(moves))
             return
-        check = royal is not None and self.is_attacked(royal, c ^ 1)
-        if check:
+        checkers = self._checkers(royal, c ^ 1) if royal is not None else ()
+        if checkers:
             lines = self._open_lines(royal)
             safe = self._stays_safe
+            # a one-leg move of another piece answers the check only by taking a checker or by
+            # landing on a line from the royal: a piece whose tables reach none of those squares
+            # has no move to try (its moves are not even generated)
+            targets = lines.union(checkers)
+            zoned, complex_, by_delta = R.zoned, R.complex, R.by_delta
             for sq, code in list(self._pieces[c].items()):
+                if sq != royal:
+                    idx = code if zoned[code] is None else zoned[code][sq]
+                    if not complex_[idx]:
+                        deltas = by_delta[idx]
+                        if not any(t - sq in deltas for t in targets):
+                            continue
                 moves = self._piece_moves(sq, code)
                 if sq == royal:
                     yield [m for m in moves if safe(m, c)]
@@ -771,6 +782,32 @@ class Board:
         b[to] = taken
         b[fr] = moved
         return safe
+
+    def _checkers(self, sq: int, by: int) -> list:
+        """The squares of the pieces of ``by`` that attack ``sq`` by a slide or a leap (pieces with
+        generators are not looked at: callers rule them out first), as :meth:`is_attacked` finds
+        the first of them."""
+        b = self._board
+        R = self.rules
+        ra = R.ray_attack[by]
+        out = []
+        d = 0
+        for step in DIRECTIONS:
+            t = sq + step
+            k = 1
+            p = b[t]
+            while not p:
+                t += step
+                k += 1
+                p = b[t]
+            if ra[p][d] >= k and (not R.verify[p] or self._reaches(t, p, sq)):
+                out.append(t)
+            d += 1
+        for off, codes in R.leap_attack[by]:
+            p = b[sq + off]
+            if p in codes and (not R.verify[p] or self._reaches(sq + off, p, sq)):
+                out.append(sq + off)
+        return out
 
     def _pin_candidates(self, royal: int, colour: int) -> set:
         """The mover's pieces that may stand alone between its royal piece and an enemy slider
@@ -1286,18 +1323,21 @@ class Board:
         moves = self.move_stack[first:] if first < len(self.move_stack) else []
         if len(moves) != len(self._history) - 1 - first:
             return None
-        # walk back through the cycle and record who was in check after each move
-        checks = []
-        undone = []
+        # walk back through the cycle: was each side in check after every move that left it to
+        # move (two flags each, not a list: the cycle of a long game may be long)
+        always = [True, True]
+        moved_into = [False, False]
         for _ in range(len(moves)):
-            checks.append((self.turn, self.is_check()))
-            undone.append(self.pop())
-        for m in reversed(undone):
-            self.push(m)
+            side = self.turn
+            moved_into[side] = True
+            if always[side] and not self.is_check():
+                always[side] = False
+            self._pop()
+        for m in moves:
+            self._push(m)
         for colour in (0, 1):
             victim = colour ^ 1
-            if all(in_check for side, in_check in checks if side == victim) and any(
-                    side == victim for side, _ in checks):
+            if moved_into[victim] and always[victim]:
                 return colour
         return None
 

@@ -26,7 +26,7 @@ import difflib
 import re
 
 from .board import Board, Move
-from .squares import square_name
+from .squares import CELLS, square_name
 
 __all__ = ["move_notation", "notations", "parse_move", "quick_move", "NotationError", "check_move", "check_moves"]
 
@@ -294,19 +294,16 @@ def _plan(rules, text: str):
 def _origins(rules, code: int, to: int, keep) -> tuple | None:
     """The squares from which the piece ``code`` may end a one-leg move on ``to`` (by its move
     tables, as :meth:`Board.may_make` says), among ``keep`` when given; None when the piece has
-    moves the tables do not hold (generators: any of its squares may be the origin)."""
-    every = _ORIGINS.get((id(rules), code, to))
-    if every is None or every[0] is not rules:
-        if len(_ORIGINS) > 200_000:
-            _ORIGINS.clear()
-        every = _ORIGINS[(id(rules), code, to)] = (rules, _all_origins(rules, code, to))
-    every = every[1]
+    moves the tables do not hold (generators: any of its squares may be the origin).  Worked out
+    once per plan and colour, and kept with the plan (not cached apart: a long random game meets
+    most of the (piece, square) pairs once)."""
+    every = _all_origins(rules, code, to)
     if every is None or keep is None:
         return every
     return tuple(fr for fr in every if fr in keep)
 
 
-_ORIGINS: dict = {}
+_CELL = tuple(range(CELLS))
 
 
 def _all_origins(rules, code: int, to: int) -> tuple | None:
@@ -315,7 +312,8 @@ def _all_origins(rules, code: int, to: int) -> tuple | None:
         if complex_[code]:
             return None
         on_board = rules.on_board
-        return tuple(to - d for d in by_delta[code] if d and 0 <= to - d < len(on_board) and on_board[to - d])
+        # (one int object per square: plans live long, and squares above 256 are not shared ints)
+        return tuple(_CELL[to - d] for d in by_delta[code] if d and 0 <= to - d < len(on_board) and on_board[to - d])
     out = []
     for fr in rules.squares:
         idx = zoned[code][fr]

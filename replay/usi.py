@@ -40,7 +40,7 @@ from .position import PositionError
 from .squares import square, square_file, square_rank
 
 __all__ = ["UsiError", "usi_square", "parse_usi_square", "move_to_usi", "parse_usi_move", "usi_to_move",
-           "parse_usi_position", "format_usi_position", "board_from_usi", "looks_like_usi_position",
+           "parse_usi_position", "usi_position_span", "format_usi_position", "board_from_usi", "looks_like_usi_position",
            "position_from_text", "looks_like_usi_move"]
 
 _RANK_LETTERS = "abcdefghijklmnop"
@@ -48,8 +48,9 @@ _SQ = r"(?:1[0-6]|[1-9])[a-p]"
 _SQUARE_RE = re.compile(rf"({_SQ})")
 _MOVE_RE = re.compile(rf"(?P<squares>(?:{_SQ}){{2,}})(?P<promo>\+)?\Z")
 _DROP_RE = re.compile(rf"(?P<piece>\+?[A-Za-z][A-Za-z0-9!']*|\([^()*]+\))\*(?P<to>{_SQ})\Z")
+# no group is repeated per move, so that a long line is matched in constant memory
 _POSITION_RE = re.compile(r"^\s*(?:position\s+)?(?:(?P<startpos>startpos)|sfen\s+(?P<sfen>.+?))"
-                          r"(?:\s+moves(?P<moves>(?:\s+\S+)*))?\s*$", re.S)
+                          r"(?:\s+moves(?P<moves>\s.*)?)?\s*$", re.S)
 MAX_MOVE_TEXT = 64  # longer words are not moves
 
 
@@ -187,12 +188,25 @@ def parse_usi_position(rules, text: str) -> tuple[str | None, list[str]]:
     Nothing is checked but the shape; :func:`board_from_usi` sets the position up and plays the
     moves.
     """
+    start, first, end = usi_position_span(text)
+    return start, text[first:end].split()
+
+
+def usi_position_span(text: str) -> tuple[str | None, int, int]:
+    """(start position string or None for ``startpos``, where the moves start and end in ``text``)
+    of a USI position line: a reader of a long line finds its moves there one at a time.
+
+    >>> usi_position_span("position startpos moves 7g7f 3c3d")
+    (None, 23, 33)
+    """
     m = _POSITION_RE.match(text)
     if not m:
         raise UsiError(text[:80], "not a USI position (expected 'position startpos moves ...' or "
                                   "'position sfen <SFEN> moves ...')")
-    moves = (m.group("moves") or "").split()
-    return (None if m.group("startpos") else m.group("sfen").strip()), moves
+    start = None if m.group("startpos") else m.group("sfen").strip()
+    if m.group("moves") is None:
+        return start, len(text), len(text)
+    return start, m.start("moves"), m.end("moves")
 
 
 def board_from_usi(rules, text: str) -> Board:
