@@ -494,6 +494,12 @@ def _text_lines(text: str):
         number += 1
 
 
+# the items of this many move lines are kept once made, since the reader reads each move line up to
+# three times (to index, to replay, to give to the visitor): every line of an ordinary game, and a
+# bounded part of a long one (about 200 KB), which is otherwise made again from its line
+MADE_LINES = 1024
+
+
 class _Index:
     """The items from the first move on, in a few bytes each (kind, line, offset of the line, place
     in the line, number): an item is made again from its line when it is read
@@ -714,13 +720,33 @@ class _Reader:
         """Item ``k`` of the moves, made again from its line."""
         start = index.starts[k]
         if start != self._cached_start:
-            m = _RE_LINE_END.search(self.text, start)
-            line = self.text[start:m.start() if m else len(self.text)]
-            self._cached_start, self._cached = start, self.line_items(line, index.lines[k])
-        it = self._cached[index.subs[k]]
+            made = self._made.get(start)
+            if made is None:
+                m = _RE_LINE_END.search(self.text, start)
+                line = self.text[start:m.start() if m else len(self.text)]
+                items = self.line_items(line, index.lines[k])
+                made = (items, [it.time for it in items])
+                if len(self._made) < MADE_LINES:
+                    self._made[start] = made
+            self._cached_start, self._cached = start, made
+        items, times = self._cached
+        sub = index.subs[k]
+        it = items[sub]
         it.kind, it.number, it.index, it.start = index.kind(k), index.numbers[k], k, start
-        it.second = None
+        it.second, it.time = None, times[sub]  # (what move_item may have changed)
         return it
+
+    def _keep_made(self, it: _Item) -> None:
+        """Keep an indexed item for :meth:`item` (the items of one line in order; see MADE_LINES)."""
+        made = self._made.get(it.start)
+        if made is None and it.sub == 0 and len(self._made) < MADE_LINES:
+            made = self._made[it.start] = ([], [])
+        if made is not None:
+            if it.sub == len(made[0]):
+                made[0].append(it)
+                made[1].append(it.time)
+            else:  # (a line whose first items came before the moves: made again when read)
+                del self._made[it.start]
 
     def move_item(self, index: _Index, k: int) -> tuple[_Item, int]:
         """(item ``k``, the index after it); in lishogi's KIF a Lion's two lines (``一歩目``, then
@@ -762,7 +788,8 @@ class _Reader:
         preamble: list[_Item] = []
         headers: list[_Item] = []
         index = self.index = _Index()
-        self._cached_start, self._cached = -1, []
+        self._cached_start, self._cached = -1, ([], [])
+        self._made: dict = {}  # line offset -> its items, for the first MADE_LINES lines read again
         first_line = None
         kif_like = magic = lishogi_moves = False
         for it in self.classify():
@@ -779,6 +806,7 @@ class _Reader:
                 if kind == "move" and _RE_LISHOGI_MOVE.search(it.text):
                     lishogi_moves = True
                 index.add(it)
+                self._keep_made(it)
             else:
                 preamble.append(it)
         if not kif_like and not magic:
