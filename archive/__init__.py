@@ -19,6 +19,7 @@ _EXPORTS = {
     "parse_material": ".queries", "search_material": ".queries", "search_position": ".queries", "target": ".queries",
     "archive_stats": ".stats", "stats_csv": ".stats",
     "Archive": ".store", "ArchiveError": ".store", "Record": ".store", "digest_of": ".store", "make_record": ".store",
+    "MainLine": ".store", "record_of": ".store",
     "DEFAULT_DB": ".schema", "ENV_DB": ".schema", "STATUSES": ".schema",
 }
 # the names above are imported on first use: a command's --help imports this package without them

@@ -40,13 +40,13 @@ from typing import Callable, Iterable, Iterator
 from daikifu.formats.csg import SetupFile
 from daikifu.formats.game import GameError
 from daikifu.formats.limits import ReadLimits
-from daikifu.formats.lsn import GameBuilder, Visitor, read_games
+from daikifu.formats.lsn import MainLineBuilder, Visitor, read_games
 from daikifu.formats.reading import (HEAD_BYTES, NotARecordError, finish_game, read_record, record_text, setup_dir_of,
                                     whole_lines)
 from daikifu.formats.reading import Prepended as _Prepended
 from daikifu.replay.variant import VariantRegistry
 
-from .store import Archive, Record, make_record
+from .store import Archive, MainLine, Record, make_record, record_of
 
 __all__ = ["import_paths", "ImportSummary", "FileSummary", "ImportInterrupted", "sniff", "COMMIT_SECONDS"]
 
@@ -202,32 +202,37 @@ def _text(raw: _Prepended) -> io.TextIOWrapper:
 # --- reading (in the main process or a worker) ----------------------------------------------------
 
 
-class _HashingBuilder(GameBuilder):
-    """Builds the game and collects the main line's position hashes on the reader's own board,
-    so they need not be computed again by replaying the moves."""
+class _RecordBuilder(MainLineBuilder):
+    """Reads a game for its :class:`Record` without building its move tree: the main line is kept
+    as a :class:`MainLine` (moves, annotated plies, comments) and its position hashes are taken
+    from the reader's own board, so they need not be computed again by replaying the moves.  The
+    game it returns carries the summary in ``_mainline`` (see :func:`_record`)."""
 
     def begin_game(self, number, line):
         super().begin_game(number, line)
-        self.hashes = array("q")
+        self.main = MainLine(array("q"))
         self.board = None
 
     def visit_move(self, board, move, notation, line, column):
         if not self.stack:  # a move of the main line: the board is the position before it
-            self.hashes.append(board.zobrist)
+            self.main.hashes.append(board.zobrist)
             self.board = board
         super().visit_move(board, move, notation, line, column)
 
+    def retire(self, ply, node):
+        self.main.add(ply, node)
+
     def end_game(self, source, offset):
         game = super().end_game(source, offset)
-        hashes = None
-        b = self.board
-        if b is not None and game.valid:
-            main = game.mainline_moves()
-            # the board must be at the end of the main line, and the first hash the start's
-            if len(main) == len(self.hashes) and b.move_stack == main and self.hashes[0] == _start_hash(game):
-                self.hashes.append(b.zobrist)
-                hashes = self.hashes
-        game._hashes = hashes  # None: make_record replays the moves
+        main, b = self.main, self.board
+        # the hashes are whole when the reader's board is at the end of the main line (not in a
+        # variation left open) and the first is the start's; else record_of replays the moves
+        if (b is not None and game.valid and not self.stack and len(main.moves) == len(main.hashes) == b.ply
+                and b.peek() is main.moves[-1] and main.hashes[0] == _start_hash(game)):
+            main.hashes.append(b.zobrist)
+        else:
+            main.hashes = None
+        game._mainline = main
         self.board = None  # (a long game's board holds one undo entry per ply)
         return game
 
@@ -258,22 +263,26 @@ class _Splitter(Visitor):
         return self.number, self.line, source
 
 
-def _record(game, fmt: str, hashes=None) -> Record:
-    """The game's record; a game whose record cannot be made (a bug) becomes an invalid game that
-    says so, so that it costs no other game of its file."""
+def _record(game, fmt: str) -> Record:
+    """The game's record, from the main line :class:`_RecordBuilder` kept (or, for a format whose
+    reader builds the whole game, from its tree); a game whose record cannot be made (a bug)
+    becomes an invalid game that says so, so that it costs no other game of its file."""
+    main = getattr(game, "_mainline", None)
     try:
-        return make_record(game, fmt, hashes)
+        return record_of(game, main, fmt) if main is not None else make_record(game, fmt)
     except Exception as exc:
         game.errors.append(GameError(f"internal error while storing this game: {type(exc).__name__}: {exc}"[:300],
                                      file=game.source_file, game=game.number, line=game.source_line,
                                      expected="a game this version can store (please report this record)"))
-        return make_record(game, fmt)
+        if main is not None:
+            main.hashes = None
+        return record_of(game, main or MainLine.of_game(game), fmt)
 
 
 def _lsn_records(games, name: str) -> Iterator[Record]:
     for game in games:
-        rec = _record(finish_game(game, name), "lsn", getattr(game, "_hashes", None))
-        del game  # the game's tree is let go before its record is stored
+        rec = _record(finish_game(game, name), "lsn")
+        del game  # the game is let go before its record is stored
         yield rec
 
 
@@ -296,7 +305,7 @@ def _whole_records(data: bytes, name: str, fmt: str, how: _Reading) -> list[Reco
     """The records of a file read whole (every format but LSN, which is streamed)."""
     return [_record(g, fmt) for g in read_record(data, name=name, fmt=fmt, lenient=how.lenient, variant=how.variant,
                                                  variants=how.variants, limits=how.limits, setup=how.setup,
-                                                 setup_dir=setup_dir_of(name))]
+                                                 setup_dir=setup_dir_of(name), visitor=_RecordBuilder)]
 
 
 def _work(task):
@@ -311,7 +320,7 @@ def _work(task):
         return task[0], _whole_records(payload, name, kind, how), []
     records = []
     for number, line, source in payload:
-        games = list(how.lsn(source, name, _HashingBuilder))
+        games = list(how.lsn(source, name, _RecordBuilder))
         for game in games:
             shift = line - 1
             for e in game.errors:
@@ -320,7 +329,7 @@ def _work(task):
                 e.game = number
             game.number = number
             game.source_line = line
-            records.append(_record(finish_game(game, name), "lsn", game._hashes))
+            records.append(_record(finish_game(game, name), "lsn"))
     return task[0], records, []
 
 
@@ -554,7 +563,7 @@ def _import_serial(paths, override, how: _Reading, writer: _Writer, summary, rep
                 report(len(data))
             else:
                 raw = _Prepended(head, fh)
-                for rec in _lsn_records(how.lsn(_text(raw), name, _HashingBuilder), name):
+                for rec in _lsn_records(how.lsn(_text(raw), name, _RecordBuilder), name):
                     writer.store(rec)
                     report(raw.consumed)
                 report(raw.consumed)

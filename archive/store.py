@@ -30,7 +30,7 @@ import urllib.parse
 import zlib
 from array import array
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
 from pathlib import Path
 from typing import Iterator
 
@@ -43,8 +43,8 @@ from daikifu.replay import Board, Move, VariantRegistry
 from . import schema
 from .schema import DEFAULT_DB, ENV_DB, STATUSES
 
-__all__ = ["Archive", "Record", "make_record", "default_path", "digest_of", "ENV_DB", "DEFAULT_DB",
-           "ArchiveError", "STATUSES", "pack_source", "unpack_source"]
+__all__ = ["Archive", "Record", "MainLine", "make_record", "record_of", "default_path", "digest_of",
+           "ENV_DB", "DEFAULT_DB", "ArchiveError", "STATUSES", "pack_source", "unpack_source"]
 
 # tags that have a column of their own (everything else goes to the ``tags`` JSON)
 _COLUMN_TAGS = {"Event": "event", "Site": "site", "Date": "date", "Round": "round", "Sente": "sente",
@@ -123,6 +123,22 @@ def _uci(move: Move) -> str:
     return text
 
 
+def _words(moves: str) -> Iterator[str]:
+    """The moves of :attr:`Record.moves` one at a time (a list of them would hold a string object
+    per ply: several times the record of a long game).
+
+    >>> list(_words("7g7f 3c3d")), list(_words(""))
+    (['7g7f', '3c3d'], [])
+    """
+    start, end = 0, len(moves)
+    while start < end:
+        stop = moves.find(" ", start)
+        if stop < 0:
+            stop = end
+        yield moves[start:stop]
+        start = stop + 1
+
+
 def digest_of(variant: str, ruleset: str, start: str | None, moves) -> str:
     """The content key of a valid game: variant slug, rule set string, start position string
     (empty for the variant's own) and the main-line moves in compact form (a list, or one string
@@ -138,31 +154,78 @@ def _invalid_digest(source_format: str, source: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def _walk_mainline(game: Game):
-    """One pass over the main line: (moves, annotated plies [(ply, node)], comments, branched)."""
-    moves, marked, comments = [], [], [game.comment] if game.comment else []
-    branched = False
-    node = game
-    ply = 0
-    while node.variations:
+class MainLine:
+    """What a :class:`Record` needs of a game's moves, gathered one main-line node at a time: the
+    main line's moves, its annotated plies (comment or NAGs), every comment of the game for the
+    full-text index (variations' too) and whether the game has variations.
+
+    The same summary is made from a whole game (:meth:`of_game`, for :func:`make_record`) and by
+    the importer's reader without a tree (its visitor calls :meth:`add` for each main-line node
+    as it is completed), so both give the same record (:func:`record_of`).  ``hashes``: the main
+    line's ``len(moves) + 1`` position hashes when the reader collected them, else None.
+
+    >>> from daikifu.formats.lsn import read_game
+    >>> game = read_game('[Variant "Shogi"]\\n[Result "*"]\\n\\n{start} 1. P-c4 {a} '
+    ...                  '(1. P-g4 {b} (1. P-f4 {c}) 1... P-c6 {d}) 1... P-g6 $1 (1... P-c6 {e}) *\\n')
+    >>> main = MainLine.of_game(game)
+    >>> len(main.moves), main.marked, main.branched
+    (2, [(1, 'a', ()), (2, '', (1,))], True)
+    >>> main.comments()    # as a walk of the tree gives them: each line whole, then its variations
+    ['start', 'a', 'e', 'b', 'd', 'c']
+    """
+
+    __slots__ = ("moves", "marked", "own", "sides", "branched", "hashes")
+
+    def __init__(self, hashes=None):
+        self.moves: list[Move] = []
+        self.marked: list = []  # (ply, comment, NAGs) of the main-line plies with a comment or NAGs
+        self.own: list = []  # (starting comment, comment) of the main-line nodes that have one
+        self.sides: list = []  # the comments of the variations that branch off each main-line node
+        self.branched = False
+        self.hashes = hashes
+
+    def add(self, ply: int, node) -> None:
+        """The main-line node of ply ``ply`` (0: the game itself), complete: its comment, NAGs and
+        variations (the alternatives to its main child) will not change."""
+        if ply:
+            self.moves.append(node.move)
+            if node.comment or node.nags:
+                self.marked.append((ply, node.comment, tuple(node.nags)))
+        starting = node.starting_comment if ply else ""  # (a game's own is never written)
+        if starting or node.comment:
+            self.own.append((starting, node.comment))
         if len(node.variations) > 1:
-            branched = True
-        node = node.variations[0]
-        ply += 1
-        moves.append(node.move)
-        if node.comment or node.nags:
-            marked.append((ply, node))
-            if node.comment:
-                comments.append(node.comment)
-        if node.starting_comment:
-            comments.append(node.starting_comment)
-    return moves, marked, comments, branched
+            self.branched = True
+            self.sides.append(_tree_comments(node.variations[1:]))
+
+    @classmethod
+    def of_game(cls, game: Game, hashes=None) -> "MainLine":
+        """The summary of a whole game's tree."""
+        main = cls(hashes)
+        node, ply = game, 0
+        while True:
+            main.add(ply, node)
+            if not node.variations:
+                return main
+            node, ply = node.variations[0], ply + 1
+
+    def comments(self) -> list:
+        """Every comment of the game in the order of a walk of its tree, main line first (a
+        variation's whole line before the variations that branch off it, nearest the end first):
+        the order the full-text row has always had."""
+        if not self.branched:
+            return [c for starting, comment in self.own for c in (comment, starting) if c]
+        out = [c for pair in self.own for c in pair if c]
+        for side in reversed(self.sides):
+            out.extend(side)
+        return out
 
 
-def _all_comments(game: Game) -> list:
-    """Every comment of the game tree, variations included, in the order written."""
-    out = [game.comment] if game.comment else []
-    stack = list(reversed(game.variations))
+def _tree_comments(nodes) -> list:
+    """The comments of the trees below ``nodes``, each node's starting comment and comment, in
+    the order of a depth-first walk (main child first)."""
+    out = []
+    stack = list(reversed(nodes))
     while stack:
         node = stack.pop()
         if node.starting_comment:
@@ -179,6 +242,13 @@ def make_record(game: Game, source_format: str = "lsn", hashes=None) -> Record:
     ``hashes`` may give the main line's position hashes (``ply_count + 1`` of them, as the
     importer's reader collects them while reading); otherwise the main line is replayed.
     """
+    return record_of(game, MainLine.of_game(game, hashes), source_format)
+
+
+def record_of(game: Game, main: MainLine, source_format: str = "lsn") -> Record:
+    """The :class:`Record` of a game whose moves ``main`` summarises; ``game`` gives the tags,
+    variant, start, result, errors and source (its tree is not looked at: the importer reads
+    games without one, see :class:`MainLine`)."""
     errors = [e for e in game.errors if e.kind == "error"]
     warnings = [e.as_dict() for e in game.errors if e.kind != "error"] or None
     headers = {}
@@ -197,8 +267,7 @@ def make_record(game: Game, source_format: str = "lsn", hashes=None) -> Record:
     else:
         variant = game.variant.slug
     ruleset = format_ruleset(game.variant, game.options) if game.variant.playable and not unknown_variant else ""
-    main, marked, comments, branched = _walk_mainline(game)
-    n = len(main)
+    n = len(main.moves)
     if errors:
         status = "invalid"
     elif game.headers.get("ImportStatus") == "truncated":
@@ -206,16 +275,14 @@ def make_record(game: Game, source_format: str = "lsn", hashes=None) -> Record:
     else:
         status = "valid"
     source = game.source
-    if not source:  # a game made in Python: store its canonical LSN (so it can be read back)
+    if not source and game.mainline_plies is None:  # a game made in Python: store its canonical LSN
         from daikifu.formats.lsn import write_game
         source = write_game(game) if game.variant.playable else ""
     packed = pack_source(source)
-    if branched:
-        comments = _all_comments(game)
     rec = Record(variant=variant, ruleset=ruleset, start=game.start, headers=headers, result=game.result,
                  ply_count=n, status=status, error=errors[0].as_dict() if errors else None,
                  warnings=warnings, tags=tags or None, source=packed, source_format=source_format,
-                 source_line=game.source_line, number=game.number, digest="", comments="\n".join(comments))
+                 source_line=game.source_line, number=game.number, digest="", comments="\n".join(main.comments()))
     if status == "invalid":
         rec.digest = _invalid_digest(source_format, source)
         return rec
@@ -223,40 +290,39 @@ def make_record(game: Game, source_format: str = "lsn", hashes=None) -> Record:
         start = game.start_board().position()
         rec.start = None if start == Board(game.rules).position() else start
     uci = _UCI.get
-    moves = " ".join([uci(m) or _uci(m) for m in main])
+    moves = " ".join([uci(m) or _uci(m) for m in main.moves])
+    hashes = main.hashes
     if hashes is None or len(hashes) != n + 1:
         board = game.start_board()
         hashes = array("q", [board.zobrist])
-        for m in main:
+        for m in main.moves:
             board.push(m)
             hashes.append(board.zobrist)
     rec.hashes = hashes if isinstance(hashes, array) else array("q", hashes)
     rec.moves = moves
     rec.digest = digest_of(variant, ruleset, rec.start, moves)
-    rec.annotations = _annotations(game, marked)
+    rec.annotations = _annotations(game, main)
     return rec
 
 
-def _annotations(game: Game, marked: list) -> list:
+def _annotations(game: Game, main: MainLine) -> list:
     """(ply, move, comment, nags, clock) for the main-line plies with a comment, NAGs or clock
-    (``marked``: their (ply, node)); ply 0 for the comment before the first move."""
+    (``main.marked``); ply 0 for the comment before the first move.  The move is written as the
+    notation writes it, in the position before it (the main line is replayed up to the last one)."""
     out = []
     if game.comment:
         out.append((0, None, game.comment, None, _clock(game.comment)))
-    if not marked:
+    if not main.marked:
         return out
     from daikifu.replay.notation import move_notation
     board = game.start_board()
-    wanted = dict(marked)
-    last = marked[-1][0]
-    for ply, node in enumerate(game.mainline(), start=1):
-        if ply in wanted:
-            written = move_notation(board, node.move)
-            nags = " ".join(map(str, node.nags)) or None
-            out.append((ply, written, node.comment or None, nags, _clock(node.comment)))
-            if ply == last:
-                break
-        board.push(node.move)
+    played = 0
+    for ply, comment, nags in main.marked:
+        while played < ply - 1:
+            board.push(main.moves[played])
+            played += 1
+        written = move_notation(board, main.moves[ply - 1])
+        out.append((ply, written, comment or None, " ".join(map(str, nags)) or None, _clock(comment)))
     return out
 
 
@@ -442,10 +508,9 @@ class Archive:
         c = self.conn
         h = rec.headers
         extends = prefix_of = None
-        moves = rec.moves.split() if rec.valid else None
         if rec.valid:
-            extends = self._find_extended(rec, moves)
-            prefix_of = self._find_longer(rec, moves)
+            extends = self._find_extended(rec)
+            prefix_of = self._find_longer(rec)
         game_id = c.execute(
             "INSERT INTO games (variant, ruleset, start, event, site, date, round, sente_id, gote_id, result, "
             "termination, ply_count, status, error, warnings, tags, source, source_format, source_line, "
@@ -462,11 +527,11 @@ class Archive:
         if rec.valid:
             n = rec.ply_count
             c.executemany("INSERT INTO positions (hash, game_id, ply, next) VALUES (?,?,?,?)",
-                          zip(rec.hashes, repeat(game_id, n + 1), range(n + 1), moves + [None]))
+                          zip(rec.hashes, repeat(game_id, n + 1), range(n + 1), chain(_words(rec.moves), (None,))))
             if rec.annotations:
                 c.executemany("INSERT INTO annotations (game_id, ply, move, comment, nags, clock) "
                               "VALUES (?,?,?,?,?,?)", [(game_id, *a) for a in rec.annotations])
-            self._count_first_move(rec, moves[0] if moves else None)
+            self._count_first_move(rec, next(_words(rec.moves), None))
             if extends is not None:
                 c.execute("UPDATE games SET prefix_of = ? WHERE id = ? AND prefix_of IS NULL", (game_id, extends))
             if prefix_of is not None:
@@ -488,14 +553,14 @@ class Archive:
             result == "1-0", result == "0-1", result == "1/2-1/2", rec.ply_count,
             date if date is not None and "?" not in date else None))
 
-    def _same_line(self, rec: Record, moves: list, other: int, plies: int) -> bool:
+    def _same_line(self, rec: Record, other: int, plies: int) -> bool:
         """Whether game ``other`` plays the same first ``plies`` moves as ``rec`` (checked on its
         stored positions: the same position at every ply and the same move from it)."""
         c = self.conn
-        for i in range(plies):
+        for i, move in zip(range(plies), _words(rec.moves)):
             row = c.execute("SELECT next FROM positions WHERE hash = ? AND game_id = ? AND ply = ?",
                             (rec.hashes[i], other, i)).fetchone()
-            if row is None or row[0] != moves[i]:
+            if row is None or row[0] != move:
                 return False
         return True
 
@@ -503,32 +568,33 @@ class Archive:
         row = self.conn.execute("SELECT variant, ruleset, start FROM games WHERE id = ?", (other,)).fetchone()
         return row is not None and tuple(row) == (rec.variant, rec.ruleset, rec.start)
 
-    def _find_extended(self, rec: Record, moves: list) -> int | None:
+    def _find_extended(self, rec: Record) -> int | None:
         """The longest stored game whose main line is a proper prefix of ``rec``'s."""
         hashes = rec.hashes
         n = rec.ply_count
-        ply_of: dict[int, list[int]] = {}
-        for i in range(n):
-            ply_of.setdefault(hashes[i], []).append(i)
-        if not ply_of:
+        if not n:
             return None
-        # one query for all the hashes (json_each is much cheaper than a long IN list)
+        # one query for all the hashes (json_each is much cheaper than a long IN list; the JSON
+        # text is made a slice at a time: a dict or list of the hashes costs far more than it)
+        text = "[" + ",".join(",".join(map(str, hashes[i:min(i + 4096, n)])) for i in range(0, n, 4096)) + "]"
         rows = self.conn.execute(
-            "SELECT g.id, g.ply_count, g.end_hash FROM json_each(?) j JOIN games g ON g.end_hash = j.value "
-            f"LIMIT {_PREFIX_CANDIDATES}", (json.dumps(list(ply_of)),)).fetchall()
+            "SELECT g.id, g.ply_count, g.end_hash FROM (SELECT DISTINCT value FROM json_each(?)) j "
+            f"JOIN games g ON g.end_hash = j.value LIMIT {_PREFIX_CANDIDATES}", (text,)).fetchall()
+        del text
         for gid, count, end in sorted(rows, key=lambda r: -r[1]):  # the longest stored prefix first
-            if count in ply_of.get(end, ()) and self._same_setup(rec, gid) and self._same_line(rec, moves, gid, count):
+            if count < n and hashes[count] == end and self._same_setup(rec, gid) \
+                    and self._same_line(rec, gid, count):
                 return gid
         return None
 
-    def _find_longer(self, rec: Record, moves: list) -> int | None:
+    def _find_longer(self, rec: Record) -> int | None:
         """A stored game whose main line has ``rec``'s as a proper prefix."""
         n = rec.ply_count
         rows = self.conn.execute(
             f"SELECT game_id FROM positions WHERE hash = ? AND ply = ? AND next IS NOT NULL "
             f"LIMIT {_PREFIX_CANDIDATES}", (rec.hashes[n], n)).fetchall()
         for (gid,) in rows:
-            if self._same_setup(rec, gid) and self._same_line(rec, moves, gid, n):
+            if self._same_setup(rec, gid) and self._same_line(rec, gid, n):
                 return gid
         return None
 

@@ -41,9 +41,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the record builders are test support
 
-from daikifu.archive.importer import _HashingBuilder, import_paths  # noqa: E402
+from daikifu.archive.importer import _record, _RecordBuilder, import_paths  # noqa: E402
 from record_builders import random_record  # noqa: E402
-from daikifu.archive.store import Archive, Record, make_record  # noqa: E402
+from daikifu.archive.store import Archive, Record  # noqa: E402
 from daikifu.formats.lsn import read_games, write_game  # noqa: E402
 
 
@@ -112,8 +112,7 @@ def scale(lsn: Path, db: Path, target: int) -> dict:
     """Store salted copies of the file's games until the database holds ``target`` games."""
     from array import array
     _fresh(db)
-    records = [make_record(g, "lsn", g._hashes) for g in read_games(lsn.read_text(encoding="utf-8"),
-                                                                    visitor=_HashingBuilder)]
+    records = [_record(g, "lsn") for g in read_games(lsn.read_text(encoding="utf-8"), visitor=_RecordBuilder)]
     archive = Archive(db)
     archive.tune_for_import()
     rng = random.Random(1)

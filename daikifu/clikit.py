@@ -33,6 +33,36 @@ def echo_json(data) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+class JsonList:
+    """Prints a JSON list one item at a time, exactly as :func:`echo_json` prints the whole list,
+    so that a command's memory does not grow with the number of items.
+
+    >>> out = JsonList(); out.write({"a": [1]}); out.write("b"); out.close()
+    [
+      {
+        "a": [
+          1
+        ]
+      },
+      "b"
+    ]
+    >>> JsonList().close()
+    []
+    """
+
+    def __init__(self):
+        self.count = 0
+
+    def write(self, item) -> None:
+        # json.dumps escapes line ends inside strings: every line end is between two tokens
+        text = json.dumps(item, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        click.echo(("[\n  " if not self.count else ",\n  ") + text, nl=False)
+        self.count += 1
+
+    def close(self) -> None:
+        click.echo("\n]" if self.count else "[]")
+
+
 def wrap(text: str, indent: str, first: str | None = None) -> str:
     """``text`` with its white space folded, wrapped to the terminal width used by every command."""
     return textwrap.fill(" ".join(str(text).split()), WIDTH, initial_indent=indent if first is None else first,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterable
 
 import click
 
-from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, echo_json, fail, registry
+from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, JsonList, echo_json, fail, registry
 
 if TYPE_CHECKING:
     from daikifu.replay.selfplay import SelfPlayGame
@@ -39,27 +39,31 @@ def _slug(variant) -> str | None:
 
 
 def read_records(path: str, fmt: str = "auto", lenient: bool = False, variant=None, limits=None, variants=None,
-                 setup=None):
+                 setup=None, visitor=None):
     """Every game of a file, one at a time, through the reading pipeline (an LSN file of any size
     is read as it streams: one game in memory at a time, not the file); a setup file a record
     names is looked for beside it, and ``setup`` (:class:`~daikifu.formats.csg.SetupFile`)
-    overrides it."""
+    overrides it; ``visitor``: as for :func:`~daikifu.formats.reading.read_record`."""
     if path == "-":
-        yield from _stream_records(sys.stdin.buffer, "<stdin>", fmt, lenient, variant, limits, variants, setup)
+        yield from _stream_records(sys.stdin.buffer, "<stdin>", fmt, lenient, variant, limits, variants, setup,
+                                   visitor)
         return
+    with _open(path) as fh:
+        yield from _stream_records(fh, path, fmt, lenient, variant, limits, variants, setup, visitor)
+
+
+def _open(path: str):
     try:
-        fh = open(path, "rb")
+        return open(path, "rb")
     except OSError as exc:
         raise fail(f"{path}: cannot read: {exc.strerror}") from None
-    with fh:
-        yield from _stream_records(fh, path, fmt, lenient, variant, limits, variants, setup)
 
 
-def _stream_records(stream, name, fmt, lenient, variant, limits, variants, setup=None):
+def _stream_records(stream, name, fmt, lenient, variant, limits, variants, setup=None, visitor=None):
     try:
         yield from read_stream(stream, name=name, fmt=None if fmt == "auto" else fmt, variant=_slug(variant),
                                lenient=lenient, limits=limits, variants=variants, setup=setup,
-                               setup_dir=setup_dir_of(name))
+                               setup_dir=setup_dir_of(name), visitor=visitor)
     except OSError as exc:
         raise fail(f"{name}: cannot read: {exc.strerror or exc}") from None
 
@@ -139,30 +143,45 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
     """
     from .game import GameError
     from .limits import ReadLimits
+    from .lsn import MainLineBuilder
     from .validate import verdict
     read_limits = ReadLimits.from_pairs(limits)
-    verdicts, not_records = [], []  # small dicts: the games are read one at a time and let go
-    for path in files:
-        try:
-            for game in read_records(path, fmt, lenient, variant, read_limits, registry(ctx), setup):
-                verdicts.append(verdict(game, path))
-        except NotARecordError as exc:
-            not_records.append((path, str(exc)))
-    if as_json:
-        echo_json(verdicts + [{"file": path, "status": "not-a-record", "error": m} for path, m in not_records])
-    else:
-        for v in verdicts:
-            line = f"{v['file']}: game {v['game']} ({v['variant']}): {v['status']}, {v['ply_count']} plies"
-            click.echo(line)
-            for e in v["errors"] + v["warnings"]:
-                click.echo(f"  {e['kind']}: {GameError.from_dict(e)}")
+    for path in files:  # a file that cannot be opened stops the command before anything is written
+        if path != "-":
+            _open(path).close()
+    counts = Counter()
+    not_records = []
+    # each verdict is written when it is made: memory does not grow with the number of games, and
+    # no game's move tree is built (MainLineBuilder) where the format's reader takes a visitor
+    out = JsonList() if as_json else None
+    try:
+        for path in files:
+            try:
+                for game in read_records(path, fmt, lenient, variant, read_limits, registry(ctx), setup,
+                                         visitor=MainLineBuilder):
+                    v = verdict(game, path)
+                    counts[v["status"] == "valid"] += 1
+                    if out is not None:
+                        out.write(v)
+                        continue
+                    click.echo(f"{v['file']}: game {v['game']} ({v['variant']}): {v['status']}, {v['ply_count']} plies")
+                    for e in v["errors"] + v["warnings"]:
+                        click.echo(f"  {e['kind']}: {GameError.from_dict(e)}")
+            except NotARecordError as exc:
+                not_records.append((path, str(exc)))
+    finally:
+        if out is not None:
+            for path, m in not_records:
+                out.write({"file": path, "status": "not-a-record", "error": m})
+            out.close()
+    if out is None:
         for _path, m in not_records:
             click.echo(m, err=True)
-        bad = sum(v["status"] != "valid" for v in verdicts)
-        click.echo(f"{len(verdicts)} games, {len(verdicts) - bad} valid, {bad} invalid", err=True)
+        total, bad = counts[True] + counts[False], counts[False]
+        click.echo(f"{total} games, {total - bad} valid, {bad} invalid", err=True)
     if not_records:
         ctx.exit(NOT_A_RECORD_STATUS)
-    ctx.exit(0 if verdicts and all(v["status"] == "valid" for v in verdicts) else 1)
+    ctx.exit(0 if counts[True] and not counts[False] else 1)
 
 
 # --- writing games: the output options and the writing, shared by convert and export ---------------

@@ -297,6 +297,9 @@ class Game(GameNode):
         self.source_offset: int | None = None
         self.source_line: int | None = None
         self.number: int | None = None
+        # set by a reader's visitor that keeps no move tree (formats.lsn.MainLineBuilder): the
+        # number of main-line plies read, which the game's own (empty) tree does not show
+        self.mainline_plies: int | None = None
 
     @classmethod
     def from_moves(cls, variant: Variant | str, moves, *, options: dict | None = None, headers=(),

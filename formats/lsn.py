@@ -38,7 +38,7 @@ from .limits import DEFAULT_LIMITS, ReadLimits, check_number
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, shared_move
 from daikifu.replay.notation import NotationError, move_notation, parse_move, quick_move
 
-__all__ = ["Visitor", "GameBuilder", "HeadersOnly", "read_games", "read_game", "write_game",
+__all__ = ["Visitor", "GameBuilder", "MainLineBuilder", "HeadersOnly", "read_games", "read_game", "write_game",
            "write_games", "LSNError", "parse_ruleset", "format_ruleset", "normalize_comment"]
 
 # A tag name is made of letters, digits and '_' of any script; '%' starts an escape ('%' and two
@@ -270,6 +270,66 @@ class GameBuilder(Visitor):
         self.game.source = source
         self.game.source_offset = offset
         return self.game
+
+
+class MainLineBuilder(GameBuilder):
+    """Builds a :class:`Game` without its move tree: tags, variant, start, result, errors and
+    warnings, the comment before the first move, and ``game.mainline_plies`` (the number of
+    main-line plies), in memory that does not grow with the game's length.
+
+    Each main-line node is built as :class:`GameBuilder` builds it and handed to
+    :meth:`retire` ``(ply, node)`` as soon as nothing more can be added to it (its comment, NAGs
+    and alternative variations are complete: two main-line moves later), then let go; ply 0 is
+    the game itself.  A subclass keeps what it needs there (the archive's importer keeps a
+    compact main line); this class only counts.  The game returned has no variations.
+
+    >>> text = ('[Variant "Shogi"]\\n[Result "*"]\\n\\n'
+    ...         '1. P-c4 {good} P-c6 (1... P-g6 {also}) 2. P-g4 $1 *\\n')
+    >>> class Notes(MainLineBuilder):
+    ...     def retire(self, ply, node):
+    ...         self.notes = getattr(self, "notes", []) + [(ply, node.comment, list(node.nags))]
+    ...     def end_game(self, source, offset):
+    ...         game = super().end_game(source, offset)
+    ...         return game.mainline_plies, game.variations, self.notes
+    >>> next(read_games(text, visitor=Notes))
+    (3, [], [(0, '', []), (1, 'good', []), (2, '', []), (3, '', [1])])
+    """
+
+    def end_headers(self):
+        game = super().end_headers()
+        self.plies = 0
+        self.tail = None  # the last main-line node read
+        return game
+
+    def retire(self, ply: int, node: GameNode) -> None:
+        """``node`` (ply ``ply`` of the main line; 0: the game) is complete."""
+
+    def _retire(self, node: GameNode, ply: int) -> None:
+        self.retire(ply, node)
+        node.variations = []  # (the game keeps none; another node is let go with them)
+
+    def visit_move(self, board, move, notation, line, column):
+        main = not self.stack
+        super().visit_move(board, move, notation, line, column)
+        if main:
+            self.plies += 1
+            self.tail = node = self.node
+            if self.plies >= 2:  # two moves back: complete, since variations hang from the parent
+                parent = node.parent
+                self._retire(parent.parent, self.plies - 2)
+                parent.parent = None
+
+    def end_game(self, source, offset):
+        game = super().end_game(source, offset)
+        if self.plies:
+            self._retire(self.tail.parent, self.plies - 1)
+            self._retire(self.tail, self.plies)
+            self.tail.parent = None
+        else:
+            self._retire(game, 0)
+        self.tail = None
+        game.mainline_plies = self.plies
+        return game
 
 
 class HeadersOnly(Visitor):
@@ -620,15 +680,24 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
         yield _read_part(part, n, visitor, lenient, file, default_variant, limits, until_ply, variants)
 
 
-def _read_part(part, n, visitor, lenient, file, default_variant, limits, until_ply, variants):
-    line, offset, box, overflow = part
-    text = "".join(box[0])
+def make_visitor(visitor: type[Visitor] | Visitor | None, default_variant: str | None = None,
+                 variants: VariantRegistry | None = None) -> Visitor:
+    """The visitor of one game: ``visitor`` (an instance, or a class made here), by default a
+    :class:`GameBuilder`; a game builder that names no default variant or registry gets the
+    reader's."""
     v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant, variants)
     if isinstance(v, GameBuilder):
         if default_variant and not v.default_variant:
             v.default_variant = default_variant
         if variants is not None and v.variants is None:
             v.variants = variants
+    return v
+
+
+def _read_part(part, n, visitor, lenient, file, default_variant, limits, until_ply, variants):
+    line, offset, box, overflow = part
+    text = "".join(box[0])
+    v = make_visitor(visitor, default_variant, variants)
     try:
         return _read_one(box, text, line, offset, n, v, lenient, file, limits, overflow, until_ply)
     except Exception as exc:  # a bug must cost this game only, never the rest of the file
@@ -638,7 +707,7 @@ def _read_part(part, n, visitor, lenient, file, default_variant, limits, until_p
 def _failed_game(visitor, default_variant, text, first_line, offset, number, file, exc, variants=None):
     """What the visitor makes of a game whose reading raised ``exc``: an invalid game whose error
     says so, at the game's first line."""
-    v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant, variants)
+    v = make_visitor(visitor, default_variant, variants)
     v.begin_game(number, first_line)
     try:  # the tags, so that the game keeps its variant and names
         for raw in _string_lines(text):
@@ -1034,12 +1103,9 @@ def _finish(game: Game, ctx: _Context, headers, report) -> None:
     termination = (game.headers.get("Termination") or "").strip().lower()
     if termination not in ("checkmate", "repetition", "perpetual-check", "stalemate"):
         return
-    if not ctx.stack:
-        board = ctx.board  # the end of the main line
-    elif game.variations or game.end() is not game:
-        board = game.end().board()
-    else:
-        return
+    while ctx.stack:  # a variation left open (lenient mode): back to the end of the main line
+        ctx._leave_variation()
+    board = ctx.board  # the end of the main line (read from the reader's board: a visitor may keep no tree)
     outcome = board.outcome()
     shown = outcome.termination if outcome else None
     if shown != termination:

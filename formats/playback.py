@@ -22,7 +22,7 @@ from typing import Callable, Iterator
 from daikifu.replay import Board, IllegalMoveError, Move, VariantRegistry
 
 from .game import Game, GameError, shared_move
-from .lsn import GameBuilder, Visitor
+from .lsn import Visitor, make_visitor
 
 __all__ = ["RawMove", "RawMoves", "RawGame", "MoveTextError", "play", "time_prefix", "result_for", "iter_lines",
            "WIN", "LOSS", "DRAW", "NONE"]
@@ -182,8 +182,9 @@ class _Player:
                                            kind="warning" if self.lenient else "error"))
 
     def line(self, board: Board, moves: list, main: bool) -> bool:
-        """Play ``moves`` (and their forks) on ``board``, which is left as it was; False when a
-        move failed (the rest of that line is not read)."""
+        """Play ``moves`` (and their forks) on ``board``, which is left as it was (the main line's
+        board is left at its end, as the LSN reader leaves it, for a visitor that keeps it); False
+        when a move failed (the rest of that line is not read)."""
         played = 0
         ok = True
         for raw in moves:
@@ -226,8 +227,9 @@ class _Player:
                     break
             if not ok:
                 break
-        for _ in range(played):
-            board.pop()
+        if not main:
+            for _ in range(played):
+                board.pop()
         if not ok and main:
             self.truncated = True
         return ok
@@ -255,7 +257,7 @@ def play(raw: RawGame, variant: str, *, visitor: type[Visitor] | Visitor | None 
     default :class:`~formats.lsn.GameBuilder`); variant names are looked up in ``variants``
     (default: the bundled variants and ``DAIKIFU_VARIANTS``)."""
     variants = variants or VariantRegistry.default()
-    v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(variant, variants)
+    v = make_visitor(visitor, variant, variants)
     player = _Player(raw, v, lenient, file)
     v.begin_game(raw.number, raw.line)
     headers = list(raw.headers)
@@ -285,9 +287,10 @@ def play(raw: RawGame, variant: str, *, visitor: type[Visitor] | Visitor | None 
     if raw.comments:
         v.visit_comment("\n".join(raw.comments).strip())
     if board is not None:
+        turn = board.turn
         player.line(board, raw.moves, True)
     if raw.relation is not None and board is not None:
-        mover = (board.turn + len(raw.moves)) % 2
+        mover = (turn + len(raw.moves)) % 2
         v.visit_result(result_for(raw.relation, mover))
     out = v.end_game(raw.source, raw.offset)
     if isinstance(out, Game):

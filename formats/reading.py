@@ -83,7 +83,8 @@ class RecordFormat:
 
     ``detect(head)`` says whether the first :data:`HEAD_CHARS` characters of a text look like the
     format; ``read(text, file=, variant=, lenient=, variants=)`` yields the games (and takes ``limits=``, a
-    :class:`~daikifu.formats.limits.ReadLimits`, when ``limited``); ``write(game, encoding)``
+    :class:`~daikifu.formats.limits.ReadLimits`, when ``limited``, and ``visitor=``, a
+    :class:`~daikifu.formats.lsn.Visitor`, when ``visitors``); ``write(game, encoding)``
     returns one game's bytes.  ``japanese``: the format's files may be cp932/EUC-JP.  ``several``:
     a file may hold several games: ``frame`` is what a file of them has before the first game,
     between two and after the last (a file is written one game at a time, whatever their number).
@@ -104,6 +105,7 @@ class RecordFormat:
     variants: Callable[[object], bool] | None = None  # which variants the writer can write (None: all)
     limited: bool = False  # the reader takes limits= (ReadLimits)
     setups: bool = False  # the reader takes setup= and setup_dir= (a record that names a setup file)
+    visitors: bool = False  # the reader takes visitor= (a formats.lsn.Visitor: what to keep of each game)
 
 
 FORMATS: dict[str, RecordFormat] = {}
@@ -279,8 +281,8 @@ def unreadable_game(text: str, error: GameError, file: str | None) -> Game:
 
 
 def read_text(text: str, *, fmt: str | None = None, name: str | None = None, variant: str | None = None,
-              lenient: bool = False, limits=None, variants=None, setup=None, setup_dir: str | None = None
-              ) -> Iterator[Game]:
+              lenient: bool = False, limits=None, variants=None, setup=None, setup_dir: str | None = None,
+              visitor=None) -> Iterator[Game]:
     """The games of a decoded text (see :func:`read_record`)."""
     if fmt is None:
         fmt = detect_format(text, name)
@@ -293,6 +295,8 @@ def read_text(text: str, *, fmt: str | None = None, name: str | None = None, var
     extra = {"limits": limits} if limits is not None and FORMATS[fmt].limited else {}
     if FORMATS[fmt].setups:
         extra.update(setup=setup, setup_dir=setup_dir)
+    if visitor is not None and FORMATS[fmt].visitors:
+        extra["visitor"] = visitor
     for game in FORMATS[fmt].read(text, file=name, variant=variant, lenient=lenient, variants=variants, **extra):
         yield finish_game(game, name)
 
@@ -315,7 +319,7 @@ def record_text(data: bytes | str, *, name: str | None = None, fmt: str | None =
 
 def read_record(data: bytes | str, *, name: str | None = None, fmt: str | None = None,
                 variant: str | None = None, lenient: bool = False, limits=None,
-                variants=None, setup=None, setup_dir: str | None = None) -> Iterator[Game]:
+                variants=None, setup=None, setup_dir: str | None = None, visitor=None) -> Iterator[Game]:
     """Every game of a record (bytes as read from a file, or text), one at a time.
 
     ``name`` names the source in errors and is the extension hint; ``fmt`` names the format
@@ -327,12 +331,15 @@ def read_record(data: bytes | str, *, name: str | None = None, fmt: str | None =
     bundled variants and those of ``DAIKIFU_VARIANTS``).  For records that start from a setup file
     (the Chu Shogi server's ``.csg``): ``setup`` (:class:`~daikifu.formats.csg.SetupFile`) overrides
     the setup the record names, and ``setup_dir`` is the folder where a setup file the record names
-    is looked for (None: nowhere; see :func:`setup_dir_of`).  Raises :class:`NotARecordError` when
-    no format fits.
+    is looked for (None: nowhere; see :func:`setup_dir_of`).  ``visitor`` (a
+    :class:`~daikifu.formats.lsn.Visitor` class or instance that returns a :class:`Game` from
+    ``end_game``, such as :class:`~daikifu.formats.lsn.MainLineBuilder`) is what the formats whose
+    readers take visitors (LSN, CSA, JKF, USI, Chu Shogi server) read each game with; the others
+    build the whole game.  Raises :class:`NotARecordError` when no format fits.
     """
     text, found = record_text(data, name=name, fmt=fmt)
     return read_text(text, fmt=found, name=name, variant=variant, lenient=lenient, limits=limits, variants=variants,
-                     setup=setup, setup_dir=setup_dir)
+                     setup=setup, setup_dir=setup_dir, visitor=visitor)
 
 
 def setup_dir_of(path: str | None) -> str | None:
@@ -381,31 +388,33 @@ def whole_lines(head: bytes) -> bytes:
 
 def read_stream(stream, *, name: str | None = None, fmt: str | None = None, variant: str | None = None,
                 lenient: bool = False, limits=None, variants=None, setup=None,
-                setup_dir: str | None = None) -> Iterator[Game]:
+                setup_dir: str | None = None, visitor=None) -> Iterator[Game]:
     """Every game of a record read from a binary ``stream`` (an open file, standard input), one
     at a time, as :func:`read_record` reads them from bytes.
 
     An LSN file of any size is read as it streams, so memory is bounded by its largest game, not
     by the file (a UTF-8 format: undecodable bytes become U+FFFD, with a warning on their line, as
     :func:`read_record` does); the other formats, which hold one game or a few to a file, are read
-    whole.  The format is found from the first :data:`HEAD_BYTES` bytes.  ``setup`` and
-    ``setup_dir``: as for :func:`read_record`.
+    whole.  The format is found from the first :data:`HEAD_BYTES` bytes.  ``setup``,
+    ``setup_dir`` and ``visitor``: as for :func:`read_record`.
     """
     head = stream.read(HEAD_BYTES)
     if len(head) < HEAD_BYTES or head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         yield from read_record(head + stream.read(), name=name, fmt=fmt, variant=variant, lenient=lenient,
-                               limits=limits, variants=variants, setup=setup, setup_dir=setup_dir)
+                               limits=limits, variants=variants, setup=setup, setup_dir=setup_dir,
+                               visitor=visitor)
         return
     found = record_text(whole_lines(head), name=name, fmt=fmt)[1]
     if found != "lsn":
         yield from read_record(head + stream.read(), name=name, fmt=found, variant=variant, lenient=lenient,
-                               limits=limits, variants=variants, setup=setup, setup_dir=setup_dir)
+                               limits=limits, variants=variants, setup=setup, setup_dir=setup_dir,
+                               visitor=visitor)
         return
     # utf-8-sig: a byte-order mark is dropped, as decode_record drops it
     text = io.TextIOWrapper(io.BufferedReader(Prepended(head, stream), 1 << 16), encoding="utf-8-sig",
                             errors="replace", newline="")
     for game in FORMATS["lsn"].read(text, file=name, variant=variant, lenient=lenient, variants=variants,
-                                    **({"limits": limits} if limits is not None else {})):
+                                    visitor=visitor, **({"limits": limits} if limits is not None else {})):
         yield finish_game(game, name)
 
 
@@ -476,9 +485,10 @@ def _detect_lsn(head: str) -> bool:
     return _LSN_TAG.match(_first_line(head)) is not None
 
 
-def _read_lsn(text, *, file, variant, lenient, variants=None, limits=None):
+def _read_lsn(text, *, file, variant, lenient, variants=None, limits=None, visitor=None):
     from .lsn import read_games
-    return read_games(text, file=file, lenient=lenient, default_variant=variant, limits=limits, variants=variants)
+    return read_games(text, visitor=visitor, file=file, lenient=lenient, default_variant=variant, limits=limits,
+                      variants=variants)
 
 
 def _write_lsn(game, encoding):
@@ -543,7 +553,7 @@ def _write_json(game, encoding):
 register_format(RecordFormat("json", "JSON", _detect_json, _read_json, _write_json, ("json",),
                              several=True, frame=(b"[\n", b",\n", b"\n]\n"), listed=False))
 register_format(RecordFormat("lsn", "LSN", _detect_lsn, _read_lsn, _write_lsn, ("lsn", "pgn"),
-                             several=True, frame=(b"", b"\n", b""), limited=True))
+                             several=True, frame=(b"", b"\n", b""), limited=True, visitors=True))
 register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kif, _write_kif, ("kif", "kifu"),
                              japanese=True, encodings=("utf-8", "cp932")))
 
@@ -562,12 +572,13 @@ def _shogi_board(variant) -> bool:
 
 register_format(RecordFormat("csa", "CSA", looks_like_csa, _lazy("csa", "read_csa"),
                              _lazy("csa", "write_csa"), ("csa",), japanese=True, several=True, frame=(b"", b"/\n", b""),
-                             encodings=("utf-8", "cp932"), variants=_shogi_board), before="kif")
+                             encodings=("utf-8", "cp932"), variants=_shogi_board, visitors=True), before="kif")
 register_format(RecordFormat("usi", "USI", looks_like_usi, _lazy("usi", "read_usi"),
-                             _lazy("usi", "write_usi"), ("usi", "sfen"), several=True),
+                             _lazy("usi", "write_usi"), ("usi", "sfen"), several=True, visitors=True),
                 before="kif")
 register_format(RecordFormat("jkf", "JKF", looks_like_jkf, _lazy("jkf", "read_jkf"),
-                             _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board), before="lsn")
+                             _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board, visitors=True),
+                before="lsn")
 
 
 def _read_ki2(text, *, file, variant, lenient, variants=None):
@@ -593,4 +604,4 @@ register_format(RecordFormat("ki2", "KI2", _lazy("ki2", "looks_like_ki2"), _read
                              variants=_shogi_board))
 # read only, and not named in the "not a record" message (a format of one historical archive)
 register_format(RecordFormat("csg", "Chu Shogi server (.csg)", looks_like_csg, _lazy("csg", "read_csg"),
-                             None, ("csg",), listed=False, setups=True), before="usi")
+                             None, ("csg",), listed=False, setups=True, visitors=True), before="usi")

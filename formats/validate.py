@@ -12,29 +12,35 @@ from __future__ import annotations
 from typing import Iterator
 
 from .game import Game
+from .lsn import MainLineBuilder
 from .reading import read_record
 
 __all__ = ["verdict", "verdicts"]
 
 
 def verdicts(data: bytes, file: str, *, fmt: str | None = None, variant: str | None = None,
-             lenient: bool = False) -> Iterator[dict]:
+             lenient: bool = False, **options) -> Iterator[dict]:
     """The verdict of every game of a record's bytes, one game at a time (read through
-    :func:`formats.reading.read_record`; :class:`~formats.reading.NotARecordError` when the bytes
-    are no record)."""
-    for game in read_record(data, name=file, fmt=fmt, variant=variant, lenient=lenient):
+    :func:`formats.reading.read_record`, which takes ``options``: limits, variants, setup ...;
+    :class:`~formats.reading.NotARecordError` when the bytes are no record).
+
+    The formats whose readers take visitors are read with :class:`~formats.lsn.MainLineBuilder`,
+    so no game's move tree is built: memory does not grow with a game's length."""
+    for game in read_record(data, name=file, fmt=fmt, variant=variant, lenient=lenient, visitor=MainLineBuilder,
+                            **options):
         yield verdict(game, file)
 
 
 def verdict(game: Game, file: str) -> dict:
-    """One game's verdict: file, game number, variant, status, plies replayed, result, and its
-    errors and warnings (each a :meth:`GameError.as_dict`)."""
+    """One game's verdict: file, game number, variant, status, plies replayed (of the main line),
+    result, and its errors and warnings (each a :meth:`GameError.as_dict`).  ``game`` may be a
+    whole game or one read without its tree (:class:`~formats.lsn.MainLineBuilder`)."""
     return {
         "file": file,
         "game": game.number or 1,
         "variant": game.variant.slug,
         "status": game.status,
-        "ply_count": len(game.mainline_moves()),
+        "ply_count": game.mainline_plies if game.mainline_plies is not None else len(game.mainline_moves()),
         "result": game.result,
         "errors": [e.as_dict() for e in game.errors if e.kind == "error"],
         "warnings": [e.as_dict() for e in game.errors if e.kind == "warning"],
