@@ -40,10 +40,10 @@ from __future__ import annotations
 
 import codecs
 import re
-import sys
+from array import array
 from collections import Counter
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from daikifu.replay import Board, IllegalMoveError, Move, PositionError
 from daikifu.replay.position import format_position
@@ -52,8 +52,10 @@ from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, Var
 
 from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode, shared_move
 from .limits import check_time
+from .lsn import GameBuilder
 
-__all__ = ["KifError", "read_kif", "write_kif", "looks_like_kif", "HANDICAPS", "SPECIALS", "IMPORT_STATUS"]
+__all__ = ["KifError", "KifGameBuilder", "read_kif", "write_kif", "looks_like_kif", "HANDICAPS", "SPECIALS",
+           "IMPORT_STATUS"]
 
 IMPORT_STATUS = "ImportStatus"  # set in lenient mode when moves were left out (as formats/lsn.py)
 
@@ -133,7 +135,7 @@ _HAND_KEYS = {"先手の持駒": 0, "下手の持駒": 0, "後手の持駒": 1, 
 _TURN_LINES = {"先手番": 0, "下手番": 0, "後手番": 1, "上手番": 1}
 
 _FW_DIGITS = "０１２３４５６７８９"
-_FILE_LABEL_CHARS = set("０１２３４５６７８９0123456789 \t\u3000")
+_FILE_LABEL_CHARS = "０１２３４５６７８９0123456789 \t\u3000"
 _KANJI_DIGITS = "〇一二三四五六七八九"
 _DIGIT_VALUE = {**{c: i for i, c in enumerate(_FW_DIGITS)}, **{str(i): i for i in range(10)},
                 **{c: i for i, c in enumerate(_KANJI_DIGITS) if i}}
@@ -454,8 +456,11 @@ class _Style:
 # --- reading -------------------------------------------------------------------------------------
 
 
-@dataclass(eq=False, slots=True)  # slots: one item per line of a record held while it is read
+@dataclass(eq=False, slots=True)  # slots: many are made while a record is read
 class _Item:
+    """One thing a line says (a KI2 move line says several): made from the line when it is needed,
+    and not kept (:class:`_Index` keeps where it is)."""
+
     kind: str  # header, row, border, turn, move, comment, variation, result, junk, moves-header
     line: int
     text: str = ""
@@ -465,8 +470,117 @@ class _Item:
     column: int = 1
     time: tuple | None = None  # (seconds, total seconds or None)
     second: _Item | None = None  # the second step (二歩目) of a Lion's double move, in lishogi's KIF
-    following: tuple | list = ()  # KI2: the move lines after this one (formats/ki2.py)
     problem: tuple | None = None  # (message, column): a time out of range, reported with the move's ply
+    start: int = 0  # offset of its line in the text
+    sub: int = 0  # its place among the items of its line (KI2 move lines)
+    index: int = -1  # its place in the :class:`_Index` of the moves
+
+
+_KINDS = ("header", "row", "border", "turn", "move", "comment", "variation", "result", "junk", "moves-header",
+          "program")
+_KIND_CODE = {kind: code for code, kind in enumerate(_KINDS)}
+_RE_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def _text_lines(text: str):
+    """(line number, offset, line) for each line of ``text`` (without its line end), one at a time:
+    a long record is never held as a list of lines."""
+    start, end, number = 0, len(text), 1
+    while start < end:
+        m = _RE_LINE_END.search(text, start)
+        stop, after = (m.start(), m.end()) if m else (end, end)
+        yield number, start, text[start:stop]
+        start = after
+        number += 1
+
+
+# the items of this many move lines are kept once made, since the reader reads each move line up to
+# three times (to index, to replay, to give to the visitor): every line of an ordinary game, and a
+# bounded part of a long one (about 200 KB), which is otherwise made again from its line
+MADE_LINES = 1024
+
+
+class _Index:
+    """The items from the first move on, in a few bytes each (kind, line, offset of the line, place
+    in the line, number): an item is made again from its line when it is read
+    (:meth:`_Reader.item`), so that a record of 100,000 moves is not held as 100,000 objects."""
+
+    __slots__ = ("kinds", "lines", "starts", "subs", "numbers")
+
+    def __init__(self):
+        self.kinds = bytearray()
+        self.lines = array("i")
+        self.starts = array("q")
+        self.subs = array("i")
+        self.numbers = array("i")
+
+    def add(self, it: _Item) -> None:
+        self.kinds.append(_KIND_CODE[it.kind])
+        self.lines.append(it.line)
+        self.starts.append(it.start)
+        self.subs.append(it.sub)
+        self.numbers.append(it.number)
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def kind(self, k: int) -> str:
+        return _KINDS[self.kinds[k]]
+
+
+ROOT = -1  # the start position in a :class:`_Tree`
+
+
+class _Tree:
+    """The moves read, in a few bytes a ply: node ``k`` holds ``moves[k]`` (one shared
+    :class:`Move` object per distinct move), its parent node (:data:`ROOT` for the start), the
+    index of its item (its line, column, text and time are read again from the line), its first
+    child and its next sibling.  The nodes of one line of play are numbered one after the other."""
+
+    __slots__ = ("moves", "parents", "items", "first", "next", "root")
+
+    def __init__(self):
+        self.moves: list[Move] = []
+        self.parents = array("i")
+        self.items = array("i")
+        self.first = array("i")  # the first child (the main line), or -1
+        self.next = array("i")  # the next sibling, or -1
+        self.root = -1  # the first child of the start position
+
+    def add(self, parent: int, move: Move, item: int) -> int:
+        """A new child of ``parent`` (after its other children), its number."""
+        k = len(self.moves)
+        self.moves.append(move)
+        self.parents.append(parent)
+        self.items.append(item)
+        self.first.append(-1)
+        self.next.append(-1)
+        head = self.root if parent == ROOT else self.first[parent]
+        if head < 0:
+            if parent == ROOT:
+                self.root = k
+            else:
+                self.first[parent] = k
+        else:
+            while self.next[head] >= 0:
+                head = self.next[head]
+            self.next[head] = k
+        return k
+
+    def is_first_child(self, k: int) -> bool:
+        parent = self.parents[k]
+        return (self.root if parent == ROOT else self.first[parent]) == k
+
+    def board(self, game: Game, k: int) -> Board:
+        """The position after node ``k``'s move (a new board)."""
+        moves = []
+        while k != ROOT:
+            moves.append(self.moves[k])
+            k = self.parents[k]
+        board = game.start_board()
+        for move in reversed(moves):
+            board.push(move)
+        return board
 
 
 @dataclass(eq=False)
@@ -474,8 +588,9 @@ class _Line:
     """One line of play as read: the main line or one 変化 block."""
 
     start: int  # ply of its first move
-    parent: GameNode
-    nodes: list = field(default_factory=list)
+    parent: int  # the node its first move is played from (ROOT: the start position)
+    first: int = -1  # its first node; its nodes are first, first + 1, ... (see _Tree)
+    count: int = 0  # its nodes
     special: str | None = None
     special_item: _Item | None = None
     result_item: _Item | None = None
@@ -484,31 +599,16 @@ class _Line:
     end_position: str | None = None  # the position after its last move
 
     def covers(self, ply: int) -> bool:
-        last = self.start + len(self.nodes) - 1 + (1 if self.special else 0)
+        last = self.start + self.count - 1 + (1 if self.special else 0)
         return self.start <= ply <= last
 
-    def node_before(self, ply: int) -> GameNode:
+    def node_before(self, ply: int) -> int:
         i = ply - 1 - self.start
-        return self.nodes[i] if i >= 0 else self.parent
+        return self.first + i if i >= 0 else self.parent
 
-
-def _join_lion_steps(items: list[_Item]) -> list[_Item]:
-    """lishogi's two lines of a Lion's double move (``一歩目``, then ``二歩目``) as one move item
-    holding the second in ``second``; a step without its partner is left alone, for
-    :meth:`_Reader.parse_move` to report."""
-    out = []
-    i = 0
-    while i < len(items):
-        it = items[i]
-        nxt = items[i + 1] if i + 1 < len(items) else None
-        if (it.kind == "move" and nxt is not None and nxt.kind == "move" and it.text.startswith("一歩目")
-                and nxt.text.startswith("二歩目")):
-            it.second = nxt
-            it.time = nxt.time
-            i += 1
-        out.append(it)
-        i += 1
-    return out
+    def last(self) -> int:
+        """Its last node, or the node it starts from when it has none."""
+        return self.first + self.count - 1 if self.count else self.parent
 
 
 def _read_time(t: re.Match, column: int) -> tuple:
@@ -525,80 +625,68 @@ def _read_time(t: re.Match, column: int) -> tuple:
     return (secs, total), None
 
 
-def _classify(lines: list[str]) -> list[_Item]:
-    items = []
-    for i, raw in enumerate(lines, 1):
-        line = raw.rstrip("\r\n")
-        stripped = line.strip(_SPACE + "\ufeff")
-        if not stripped:
-            continue
-        first = stripped[0]
-        if line.startswith("#") or first == "#":
-            items.append(_Item("program", i, text=line))
-            continue
-        if first == "*" and line.lstrip(_SPACE).startswith("*"):
-            body = line.lstrip(_SPACE)[1:]
-            items.append(_Item("comment", i, text=body))
-            continue
-        if first in "&＆":
-            continue  # bookmark
-        # a line starting with an ASCII digit (a move, or the file numbers over a diagram) is none
-        # of these five kinds: most lines are moves, so their patterns are not tried on them
-        if not "0" <= first <= "9":
-            m = _RE_VARIATION.match(line)
-            if m:
-                items.append(_Item("variation", i, number=int(m.group(1)), text=stripped))
-                continue
-            m = _RE_RESULT.match(line)
-            if m:
-                items.append(_Item("result", i, number=int(m.group(1)), text=m.group(2).strip(_SPACE)))
-                continue
-            if _RE_MOVES_HEADER.match(line):
-                items.append(_Item("moves-header", i))
-                continue
-            if _RE_BORDER.match(line):
-                items.append(_Item("border", i))
-                continue
-            m = _RE_ROW.match(line)
-            if m:
-                items.append(_Item("row", i, text=m.group(1), column=line.index(m.group(1)) + 1 if m.group(1) else 1))
-                continue
-        if len(stripped) > 1 and all(c in _FILE_LABEL_CHARS for c in stripped):
-            continue  # the file numbers above a board diagram
-        if stripped in _TURN_LINES:
-            items.append(_Item("turn", i, number=_TURN_LINES[stripped]))
-            continue
-        m = _RE_MOVE_LINE.match(line)
+def _classify_line(line: str, i: int) -> _Item | None:
+    """The item line ``i`` says, or None for a blank line, a bookmark or the file numbers above a
+    board diagram."""
+    stripped = line.strip(_SPACE + "\ufeff")
+    if not stripped:
+        return None
+    first = stripped[0]
+    if line.startswith("#") or first == "#":
+        return _Item("program", i, text=line)
+    if first == "*" and line.lstrip(_SPACE).startswith("*"):
+        body = line.lstrip(_SPACE)[1:]
+        return _Item("comment", i, text=body)
+    if first in "&＆":
+        return None  # bookmark
+    # a line starting with an ASCII digit (a move, or the file numbers over a diagram) is none
+    # of these five kinds: most lines are moves, so their patterns are not tried on them
+    if not "0" <= first <= "9":
+        m = _RE_VARIATION.match(line)
         if m:
-            rest = m.group(2).rstrip(_SPACE)
-            if rest.endswith("+"):  # Kifu for Windows' mark of a move with variations
-                rest = rest[:-1].rstrip(_SPACE)
-            time = problem = None
-            t = _RE_TIME.search(rest)
-            if t:
-                time, problem = _read_time(t, m.start(2) + 1)
-                rest = rest[:t.start()].rstrip(_SPACE)
-            column = m.start(2) + 1
-            try:
-                number = int(m.group(1))
-            except ValueError:  # pragma: no cover - int() of digits does not fail
-                number = 0
-            items.append(_Item("move", i, text=rest, number=number, column=column, time=time, problem=problem))
-            continue
-        m = _RE_HEADER.match(line)
-        if m and not m.group(1).strip(_SPACE):
-            m = None
-        if not m:
-            m2 = _RE_ASCII_HEADER.match(line)
-            if m2 and m2.group(1).strip(_SPACE) in _KNOWN_KEYS:
-                m = m2
+            return _Item("variation", i, number=int(m.group(1)), text=stripped)
+        m = _RE_RESULT.match(line)
         if m:
-            key = m.group(1).strip(_SPACE)
-            value = m.group(2).strip(_SPACE)
-            items.append(_Item("header", i, key=key, value=value))
-            continue
-        items.append(_Item("junk", i, text=line))
-    return items
+            return _Item("result", i, number=int(m.group(1)), text=m.group(2).strip(_SPACE))
+        if _RE_MOVES_HEADER.match(line):
+            return _Item("moves-header", i)
+        if _RE_BORDER.match(line):
+            return _Item("border", i)
+        m = _RE_ROW.match(line)
+        if m:
+            return _Item("row", i, text=m.group(1), column=line.index(m.group(1)) + 1 if m.group(1) else 1)
+    if len(stripped) > 1 and not stripped.strip(_FILE_LABEL_CHARS):
+        return None  # the file numbers above a board diagram
+    if stripped in _TURN_LINES:
+        return _Item("turn", i, number=_TURN_LINES[stripped])
+    m = _RE_MOVE_LINE.match(line)
+    if m:
+        rest = m.group(2).rstrip(_SPACE)
+        if rest.endswith("+"):  # Kifu for Windows' mark of a move with variations
+            rest = rest[:-1].rstrip(_SPACE)
+        time = problem = None
+        t = _RE_TIME.search(rest)
+        if t:
+            time, problem = _read_time(t, m.start(2) + 1)
+            rest = rest[:t.start()].rstrip(_SPACE)
+        column = m.start(2) + 1
+        try:
+            number = int(m.group(1))
+        except ValueError:  # pragma: no cover - int() of digits does not fail
+            number = 0
+        return _Item("move", i, text=rest, number=number, column=column, time=time, problem=problem)
+    m = _RE_HEADER.match(line)
+    if m and not m.group(1).strip(_SPACE):
+        m = None
+    if not m:
+        m2 = _RE_ASCII_HEADER.match(line)
+        if m2 and m2.group(1).strip(_SPACE) in _KNOWN_KEYS:
+            m = m2
+    if m:
+        key = m.group(1).strip(_SPACE)
+        value = m.group(2).strip(_SPACE)
+        return _Item("header", i, key=key, value=value)
+    return _Item("junk", i, text=line)
 
 
 class _Reader:
@@ -616,9 +704,69 @@ class _Reader:
         self.dropped = False  # some variation (or part of one) was not read
         self.implied = "shogi"  # the variant when the record names none (see implied_variant)
 
-    def classify(self, lines: list[str]) -> list:
-        """The lines as items (the KI2 reader splits its move lines differently)."""
-        return _classify(lines)
+    def line_items(self, line: str, number: int) -> list:
+        """What line ``number`` says: no item, or one (a KI2 move line says several)."""
+        it = _classify_line(line, number)
+        return [] if it is None else [it]
+
+    def classify(self):
+        """The items of the text, one line at a time, each knowing where its line is."""
+        for number, start, line in _text_lines(self.text):
+            for sub, it in enumerate(self.line_items(line, number)):
+                it.start, it.sub = start, sub
+                yield it
+
+    def item(self, index: _Index, k: int) -> _Item:
+        """Item ``k`` of the moves, made again from its line."""
+        start = index.starts[k]
+        if start != self._cached_start:
+            made = self._made.get(start)
+            if made is None:
+                m = _RE_LINE_END.search(self.text, start)
+                line = self.text[start:m.start() if m else len(self.text)]
+                items = self.line_items(line, index.lines[k])
+                made = (items, [it.time for it in items])
+                if len(self._made) < MADE_LINES:
+                    self._made[start] = made
+            self._cached_start, self._cached = start, made
+        items, times = self._cached
+        sub = index.subs[k]
+        it = items[sub]
+        it.kind, it.number, it.index, it.start = index.kind(k), index.numbers[k], k, start
+        it.second, it.time = None, times[sub]  # (what move_item may have changed)
+        return it
+
+    def _keep_made(self, it: _Item) -> None:
+        """Keep an indexed item for :meth:`item` (the items of one line in order; see MADE_LINES)."""
+        made = self._made.get(it.start)
+        if made is None and it.sub == 0 and len(self._made) < MADE_LINES:
+            made = self._made[it.start] = ([], [])
+        if made is not None:
+            if it.sub == len(made[0]):
+                made[0].append(it)
+                made[1].append(it.time)
+            else:  # (a line whose first items came before the moves: made again when read)
+                del self._made[it.start]
+
+    def move_item(self, index: _Index, k: int) -> tuple[_Item, int]:
+        """(item ``k``, the index after it); in lishogi's KIF a Lion's two lines (``一歩目``, then
+        ``二歩目``) are one move item holding the second in ``second`` (a step without its partner
+        is left alone, for :meth:`parse_lion_move` to report)."""
+        it = self.item(index, k)
+        if (self.style.lishogi and it.kind == "move" and it.text.startswith("一歩目") and k + 1 < len(index)
+                and index.kinds[k + 1] == _KIND_CODE["move"]):
+            nxt = self.item(index, k + 1)
+            if nxt.text.startswith("二歩目"):
+                it.second, it.time = nxt, nxt.time
+                return it, k + 2
+        return it, k + 1
+
+    def items(self, index: _Index):
+        """The items of the moves in order (see :meth:`move_item`)."""
+        k = 0
+        while k < len(index):
+            it, k = self.move_item(index, k)
+            yield it
 
     # problems
     def problem(self, message, *, kind="error", line=None, column=None, ply=None, move=None,
@@ -632,49 +780,65 @@ class _Reader:
         raise KifError(GameError(message, file=self.source, game=1, line=line, column=column))
 
     # the whole game
-    def read(self) -> Game:
-        lines = _split_lines(self.text)
-        items = self.classify(lines)
-        if not any(it.kind not in ("junk", "program") for it in items) and not any(
-                _RE_KIF_MAGIC.match(it.text) for it in items if it.kind == "program"):
-            self.fatal("not a KIF record: no header, board, move or comment line found",
-                       line=items[0].line if items else None)
+    def read(self, visitor=None):
+        """The game, given to ``visitor`` (default: a :class:`KifGameBuilder`, which builds the
+        :class:`Game`); what its ``end_game`` returns."""
+        # one pass over the lines: the items before the first move (headers, diagram, comments)
+        # are kept, those after it only in the compact index, and made again when read
+        preamble: list[_Item] = []
+        headers: list[_Item] = []
+        index = self.index = _Index()
+        self._cached_start, self._cached = -1, ([], [])
+        self._made: dict = {}  # line offset -> its items, for the first MADE_LINES lines read again
+        first_line = None
+        kif_like = magic = lishogi_moves = False
+        for it in self.classify():
+            if first_line is None:
+                first_line = it.line
+            kind = it.kind
+            if kind == "header":
+                headers.append(it)
+            if kind not in ("junk", "program"):
+                kif_like = True
+            elif kind == "program" and _RE_KIF_MAGIC.match(it.text):
+                magic = True
+            if index or kind in ("move", "variation", "result"):
+                if kind == "move" and _RE_LISHOGI_MOVE.search(it.text):
+                    lishogi_moves = True
+                index.add(it)
+                self._keep_made(it)
+            else:
+                preamble.append(it)
+        if not kif_like and not magic:
+            self.fatal("not a KIF record: no header, board, move or comment line found", line=first_line)
 
-        first_move = next((k for k, it in enumerate(items) if it.kind in ("move", "variation", "result")),
-                          len(items))
-        headers = [it for it in items if it.kind == "header"]
-        self.implied = self.implied_variant(items, first_move)
+        self.implied = self.implied_variant(preamble, lishogi_moves)
         game = self.make_game(headers)
-        self.setup_start(game, items[:first_move], headers)
+        self.setup_start(game, preamble, headers)
         tags = self.collect_tags(headers)
-        for it in items[:first_move]:
+        for it in preamble:
             if it.kind == "junk":
                 self.problem(f"unrecognised line {it.text.strip()!r}", line=it.line, column=1,
                              expected="a header line 'key：value', a board diagram, a comment or a move")
-        comments: dict = {}  # id(node) -> list of comment lines
-        root_comments = [it.text for it in items[:first_move] if it.kind == "comment"]
-        moves = items[first_move:]
-        if self.style.lishogi:
-            moves = _join_lion_steps(moves)
-        self.read_moves(game, moves, comments, root_comments)
-        game.comment = "\n".join(root_comments)
-        self.finish_comments(game, comments)
+        root_comments = [it.text for it in preamble if it.kind == "comment"]
+        del preamble
+        tree = self.read_moves(game, index, root_comments)
         self.finish_headers(game, tags)
-        game.errors = self.errors
-        game.source = self.text
         game.source_file = self.source
-        game.source_line = items[0].line if items else 1
         game.number = 1
-        return game
+        first_line = first_line if first_line is not None else 1
+        if self.replaced:  # bytes given here, not through the pipeline: its warnings, one per line
+            from .reading import finish_errors
+            finish_errors(self.errors, self.text, first_line, self.source, 1)
+        return self.emit(visitor if visitor is not None else KifGameBuilder(), game, tree,
+                         "\n".join(root_comments), first_line)
 
     @staticmethod
-    def implied_variant(items, first_move: int) -> str:
+    def implied_variant(preamble, lishogi_moves: bool) -> str:
         """The variant a record without ``変種：`` is read in, by lishogi's rule: Chu Shogi when the
         board diagram has 12 ranks or a move is written as lishogi writes Chu moves (``（←7九）``,
-        ``一歩目``), else shogi."""
-        if sum(1 for it in items[:first_move] if it.kind == "row") == 12:
-            return LISHOGI_12X12
-        if any(it.kind == "move" and _RE_LISHOGI_MOVE.search(it.text) for it in items[first_move:]):
+        ``一歩目``: ``lishogi_moves``), else shogi."""
+        if sum(1 for it in preamble if it.kind == "row") == 12 or lishogi_moves:
             return LISHOGI_12X12
         return "shogi"
 
@@ -887,27 +1051,35 @@ class _Reader:
             game.headers["Termination"] = self.termination
 
     # moves
-    def read_moves(self, game: Game, items, comments, root_comments) -> None:
+    def read_moves(self, game: Game, index: _Index, root_comments) -> _Tree:
+        """The moves of every line of play, in file order, into a :class:`_Tree` (and what the lines
+        claim: :attr:`specials`, :attr:`comments`, :attr:`starting`), replayed on one board."""
         self.termination = None
-        main = _Line(1, game, main=True)
+        tree = _Tree()
+        self.specials: dict = {}  # node -> (special word, seconds or None) ending its line (kif_special)
+        self.comments: dict = {}  # node -> the comment lines after its move
+        self.starting: dict = {}  # node -> the comment before the first move of a variation
+        comments = self.comments
+        main = _Line(1, ROOT, main=True)
         lines = [main]
         cur = main
         dead = self.dead
         if dead:
-            if any(it.kind == "move" for it in items):
-                self.problem("the moves cannot be replayed without a start position", line=items[0].line)
+            if _KIND_CODE["move"] in index.kinds:
+                self.problem("the moves cannot be replayed without a start position", line=index.lines[0])
                 self.truncated = True
-            return
+            return tree
         board = game.start_board()
         # positions of the nodes that variations may branch from, so that a variation does not
         # replay its whole path (a record may hold thousands of 変化 blocks)
-        targets = {it.number - 1 for it in items if it.kind == "variation"}
-        positions = {id(game): board.position()}
+        variation = _KIND_CODE["variation"]
+        targets = {index.numbers[k] - 1 for k, code in enumerate(index.kinds) if code == variation}
+        positions = {ROOT: board.position()}
         prev_to = None
         stopped = False  # after a special or an error in the current block
         pending: list[str] = []  # comments before the first move of a variation
         block_dead = False
-        for it in items:
+        for it in self.items(index):
             kind = it.kind
             if kind == "variation":
                 n = it.number
@@ -915,13 +1087,13 @@ class _Reader:
                 pending = []
                 if parent_line is None and n >= 1:
                     # a 変化 one ply after the end of a line (激指 writes these): its continuation
-                    parent_line = next((ln for ln in reversed(lines) if ln.special is None and ln.nodes
-                                        and not ln.broken and ln.start + len(ln.nodes) == n), None)
+                    parent_line = next((ln for ln in reversed(lines) if ln.special is None and ln.count
+                                        and not ln.broken and ln.start + ln.count == n), None)
                     if parent_line is not None:
                         self.problem(f"変化：{n}手 starts after the last move of its line: read as the "
                                      f"line's continuation", kind="warning", line=it.line, ply=n)
                 cur.end_position = board.position()
-                if not cur.nodes and cur.special is None and not cur.main and lines[-1] is cur:
+                if not cur.count and cur.special is None and not cur.main and lines[-1] is cur:
                     lines.pop()  # an empty block: nothing can branch from it
                 if parent_line is None:
                     self.problem(f"変化：{n}手 does not branch from any line read so far", line=it.line,
@@ -929,24 +1101,22 @@ class _Reader:
                     self.dropped = True
                     block_dead = True
                     continue
-                if parent_line.special is not None and n == parent_line.start + len(parent_line.nodes):
+                if parent_line.special is not None and n == parent_line.start + parent_line.count:
                     # an alternative to the line's ending (投了 ...): the moves continue the line
                     self.problem(f"変化：{n}手 replaces the ending {parent_line.special}: read as the line's "
                                  f"continuation", kind="warning", line=it.line, ply=n)
-                    holder = parent_line.nodes[-1] if parent_line.nodes else game
-                    if hasattr(holder, "kif_special"):
-                        del holder.kif_special
+                    self.specials.pop(parent_line.last(), None)
                     parent_line.special = None
                     parent_line.special_item = None
                     parent_line.result_item = None
                 parent = parent_line.node_before(n)
                 cur = _Line(n, parent)
                 lines.append(cur)
-                if id(parent) in positions:
-                    board = Board(game.rules, positions[id(parent)])
+                if parent in positions:
+                    board = Board(game.rules, positions[parent])
                 else:  # pragma: no cover - every branching point is in targets
-                    board = parent.board()
-                prev_to = parent.move.to_square if parent.move is not None else None
+                    board = tree.board(game, parent)
+                prev_to = tree.moves[parent].to_square if parent != ROOT else None
                 stopped = False
                 block_dead = False
                 continue
@@ -955,8 +1125,8 @@ class _Reader:
             if kind == "comment":
                 if stopped and cur.special is None:
                     continue  # comments on moves that were not read
-                if cur.nodes:
-                    comments.setdefault(id(cur.nodes[-1]), []).append(it.text)
+                if cur.count:
+                    comments.setdefault(cur.last(), []).append(it.text)
                 elif cur.main:
                     root_comments.append(it.text)
                 else:
@@ -985,7 +1155,7 @@ class _Reader:
                     else:
                         self.dropped = True
                 continue
-            ply = cur.start + len(cur.nodes)
+            ply = cur.start + cur.count
             text = it.text
             if it.problem is not None:  # the time is left out; the move is read
                 self.problem(it.problem[0], line=it.line, column=it.problem[1], ply=ply, move=text,
@@ -997,11 +1167,8 @@ class _Reader:
             if word in SPECIALS:
                 cur.special = word
                 cur.special_item = it
-                if cur.nodes:
-                    node = cur.nodes[-1]
-                    node.kif_special = (word, it.time[0] if it.time else None)
-                elif cur.main:
-                    game.kif_special = (word, it.time[0] if it.time else None)
+                if cur.count or cur.main:
+                    self.specials[cur.last()] = (word, it.time[0] if it.time else None)
                 else:
                     self.problem(f"variation with no move before {word} dropped", kind="warning", line=it.line,
                                  ply=ply, move=text)
@@ -1016,21 +1183,20 @@ class _Reader:
                 else:
                     self.dropped = True
                 continue
-            node = (cur.nodes[-1] if cur.nodes else cur.parent).add_variation(move)
-            node.notation = sys.intern(text)  # a long game writes the same moves again and again
-            node.source_line = it.line
-            node.source_column = it.column
+            node = tree.add(cur.last(), move, it.index)
             if pending:
-                node.starting_comment = "\n".join(pending)
+                self.starting[node] = "\n".join(pending)
                 pending = []
-            if it.time is not None:
-                node.kif_time = it.time
-            cur.nodes.append(node)
+            if not cur.count:
+                cur.first = node
+            cur.count += 1
             prev_to = move.to_square
-            if cur.start + len(cur.nodes) - 1 in targets:
-                positions[id(node)] = board.position()
+            if cur.start + cur.count - 1 in targets:
+                positions[node] = board.position()
         cur.end_position = board.position()
-        self.finish_lines(game, lines)
+        del board, positions
+        self.finish_lines(game, tree, lines)
+        return tree
 
     def parse_move(self, board: Board, text: str, prev_to, it: _Item, ply: int) -> Move | None:
         style = self.style
@@ -1221,7 +1387,7 @@ class _Reader:
                 continue
         return out
 
-    def finish_lines(self, game: Game, lines: list) -> None:
+    def finish_lines(self, game: Game, tree: _Tree, lines: list) -> None:
         budget = 200_000  # plies replayed to check repetition claims (a bound for huge records)
         unchecked = 0
         for ln in lines:
@@ -1238,13 +1404,12 @@ class _Reader:
             if termination == "checkmate":
                 self.check_claim(termination, Board(game.rules, ln.end_position), where, ln)
             elif termination == "repetition":
-                depth = ln.start - 1 + len(ln.nodes)
+                depth = ln.start - 1 + ln.count
                 if depth > budget:
                     unchecked += 1
                     continue
                 budget -= depth
-                end = ln.nodes[-1] if ln.nodes else ln.parent
-                self.check_claim(termination, end.board(), where, ln)
+                self.check_claim(termination, tree.board(game, ln.last()), where, ln)
         if unchecked:
             self.problem(f"{unchecked} repetition claims not checked (record too large)", kind="warning")
 
@@ -1257,7 +1422,7 @@ class _Reader:
         from_line = None
         if ln.result_item is not None:
             from_line = _parse_made(ln.result_item.text, mover)
-            n_moves = ln.start - 1 + len(ln.nodes)
+            n_moves = ln.start - 1 + ln.count
             if ln.result_item.number != n_moves and ln.special is not None:
                 self.problem(f"the まで line counts {ln.result_item.number} moves, the line has {n_moves}",
                              kind="warning", line=ln.result_item.line)
@@ -1271,7 +1436,7 @@ class _Reader:
         return None
 
     def check_claim(self, termination, board: Board, item: _Item, ln: _Line) -> None:
-        ply = ln.start + len(ln.nodes)
+        ply = ln.start + ln.count
         where = dict(line=item.line if item else None, ply=ply, kind="warning")
         if termination == "checkmate":
             if not board.is_checkmate():
@@ -1285,31 +1450,109 @@ class _Reader:
                 self.problem(f"claimed repetition (千日手), but the final position occurred "
                              f"{board.repetitions()} times, not 4", **where)
 
-    def finish_comments(self, game: Game, comments: dict) -> None:
-        # times and comment lines, walking the tree (iteratively) with running time totals
-        first = _first_turn(game)
-        stack = [(game, (0, 0), 0)]
-        while stack:
-            node, totals, ply = stack.pop()
-            for child in node.variations:
-                lines = comments.get(id(child), [])
-                time = getattr(child, "kif_time", None)
-                new_totals = totals
+    def headers(self, game: Game):
+        """The tags a visitor is given: ``Variant``, ``RuleSet`` and ``SFEN`` when the options and
+        the start are not the variant's, then the game's tags."""
+        from .lsn import format_ruleset
+        yield "Variant", game.variant.name
+        ruleset = format_ruleset(game.variant, game.options)
+        if ruleset:
+            yield "RuleSet", ruleset
+        if game.start is not None:
+            yield "SFEN", game.start
+        for name, value in game.headers.items():
+            if name != "Variant":
+                yield name, value
+
+    def emit(self, visitor, game: Game, tree: _Tree, root_comment: str, first_line: int):
+        """The game read, given to ``visitor`` as LSN's reader gives one (:class:`formats.lsn.Visitor`):
+        headers; moves depth-first, each variation (a 変化 block) right after the move it replaces,
+        with the board before each move; the result; the problems; ``end_game``.  A visitor with
+        ``visit_kif_time(time)`` and ``visit_kif_special(word, seconds)`` is also given the time
+        column of each move and the special move (投了 ...) ending a line (see
+        :class:`KifGameBuilder`)."""
+        from .lsn import Visitor
+        if isinstance(visitor, type):
+            visitor = visitor()
+        if isinstance(visitor, KifGameBuilder):
+            visitor.prepared = game
+        visitor.begin_game(1, first_line)
+        for name, value in self.headers(game):
+            visitor.visit_header(name, value)
+        if visitor.end_headers() is not Visitor.SKIP:
+            if root_comment:
+                visitor.visit_comment(root_comment)
+            special = getattr(visitor, "visit_kif_special", None)
+            if special is not None and ROOT in self.specials:
+                special(*self.specials[ROOT])
+            if tree.moves:
+                self.walk(visitor, game, tree)
+            visitor.visit_result(game.result)
+        for error in self.errors:
+            visitor.visit_error(error)
+        return visitor.end_game(self.text, 0)
+
+    def walk(self, visitor, game: Game, tree: _Tree) -> None:
+        """The moves of ``tree`` depth-first, on one board pushed and popped (iterative: a record
+        may nest thousands of 変化 blocks)."""
+        time_hook = getattr(visitor, "visit_kif_time", None)
+        special_hook = getattr(visitor, "visit_kif_special", None)
+        index, specials, starting, comments = self.index, self.specials, self.starting, self.comments
+        first_turn = _first_turn(game)
+        board = game.start_board()
+        stack: list = []  # [node read before its variations, the variation read, plies, totals before, after]
+        totals = (0, 0)  # the running totals of the time column, Sente's and Gote's
+        node = tree.root
+        while True:
+            if node >= 0:
+                it, _ = self.move_item(index, tree.items[node])
+                if node in starting:
+                    visitor.visit_comment(starting[node], True)
+                visitor.visit_move(board, tree.moves[node], it.text, it.line, it.column)
+                before = totals
                 prefix = ""
-                if time is not None:
-                    secs, total = time
-                    colour = (ply + first) % 2
-                    t = list(totals)
-                    t[colour] += secs
-                    new_totals = tuple(t)
+                if it.time is not None:
+                    if time_hook is not None:
+                        time_hook(it.time)
+                    secs, total = it.time
+                    colour = (len(board.move_stack) + first_turn) % 2
+                    spent = list(totals)
+                    spent[colour] += secs
                     prefix = f"[%emt {_hms(secs)}]"
-                    if total is not None and total != new_totals[colour]:
+                    if total is not None and total != spent[colour]:
                         prefix += f"[%kiftotal {_hms(total)}]"
-                        t[colour] = total
-                        new_totals = tuple(t)
-                text = "\n".join(lines)
-                child.comment = prefix + (" " + text if prefix and text else text)
-                stack.append((child, new_totals, ply + 1))
+                        spent[colour] = total
+                    totals = (spent[0], spent[1])
+                if special_hook is not None and node in specials:
+                    special_hook(*specials[node])
+                text = "\n".join(comments.get(node, ()))
+                comment = prefix + (" " + text if prefix and text else text)
+                if comment:
+                    visitor.visit_comment(comment)
+                alternative = tree.next[node] if tree.is_first_child(node) else -1
+                if alternative >= 0:
+                    stack.append([node, alternative, len(board.move_stack), before, totals])
+                    visitor.begin_variation()
+                    node, totals = alternative, before
+                    continue
+                board.push(tree.moves[node])
+                node = tree.first[node]
+                continue
+            if not stack:
+                return
+            frame = stack[-1]
+            while len(board.move_stack) > frame[2]:
+                board.pop()
+            visitor.end_variation()
+            alternative = tree.next[frame[1]]
+            if alternative >= 0:
+                frame[1] = alternative
+                visitor.begin_variation()
+                node, totals = alternative, frame[3]
+                continue
+            stack.pop()
+            board.push(tree.moves[frame[0]])
+            node, totals = tree.first[frame[0]], frame[4]
 
 
 def _first_turn(game: Game) -> int:
@@ -1355,8 +1598,33 @@ def _parse_made(text: str, mover: int):
     return None, None
 
 
+class KifGameBuilder(GameBuilder):
+    """The default visitor of :func:`read_kif` and :func:`~formats.ki2.read_ki2`: builds the
+    :class:`Game` the reader prepared (variant, options, start, tags), with the KIF reader's
+    extras on the nodes: ``kif_time`` (the move's time column, ``(seconds, total or None)``) and
+    ``kif_special`` (the special move that ends the line, ``(word, seconds or None)``, on the
+    line's last node or on the game), which :func:`write_kif` writes back."""
+
+    prepared: Game | None = None  # set by the reader before begin_game
+
+    def new_game(self) -> Game:
+        return self.prepared
+
+    def visit_comment(self, text, before_first_move=False):
+        if before_first_move and text:  # also before a line's continuation (変化 after its end)
+            self.pending_comment.append(text)
+        else:
+            super().visit_comment(text)
+
+    def visit_kif_time(self, time: tuple) -> None:
+        self.node.kif_time = time
+
+    def visit_kif_special(self, word: str, seconds: int | None) -> None:
+        self.node.kif_special = (word, seconds)
+
+
 def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Variant | None = None,
-             lenient: bool = False, variants: VariantRegistry | None = None) -> list[Game]:
+             lenient: bool = False, variants: VariantRegistry | None = None, visitor=None) -> list:
     """Read a KIF file (bytes or text) into a list of games (a KIF file holds one game).
 
     ``variant`` names the variant when the file does not (a ``変種：`` line); by default shogi, or
@@ -1364,20 +1632,36 @@ def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Var
     Names are looked up in ``variants`` (default: the bundled variants and ``DAIKIFU_VARIANTS``).
     Problems are recorded in ``game.errors`` (see the module documentation); input that is not KIF
     raises :class:`KifError`.  No other exception escapes.
+
+    ``visitor`` (a :class:`formats.lsn.Visitor`, class or instance) is given the game instead, as
+    LSN's reader gives one: the tags (``Variant``, and ``RuleSet`` and ``SFEN`` when they are not
+    the variant's), the moves depth-first with the board before each (a 変化 block right after the
+    move it replaces), comments, the result, the problems; the list then holds what its
+    ``end_game`` returns.  The record is held in a few bytes a line while it is read, and no
+    move tree is built unless the visitor builds one:
+
+    >>> from daikifu.formats.lsn import Visitor
+    >>> class Plies(Visitor):
+    ...     def begin_game(self, number, line):
+    ...         self.plies = []
+    ...     def visit_move(self, board, move, notation, line, column):
+    ...         self.plies.append((board.ply + 1, notation))
+    ...     def end_game(self, source, offset):
+    ...         return self.plies
+    >>> read_kif("手数----指手--\\n1 ７六歩(77)\\n2 ３四歩(33)\\n\\n変化：2手\\n2 ８四歩(83)\\n", visitor=Plies)
+    [[(1, '７六歩(77)'), (2, '３四歩(33)'), (2, '８四歩(83)')]]
     """
-    return read_with(_Reader, "KIF", data, source, variant, lenient, variants)
+    return read_with(_Reader, "KIF", data, source, variant, lenient, variants, visitor)
 
 
-def read_with(reader: type, title: str, data: bytes | str, source, variant, lenient: bool, variants) -> list[Game]:
-    """The one game of a KIF-family record read by ``reader`` (:class:`_Reader` or KI2's): bytes
-    decoded by the pipeline's policy, and no exception but :class:`KifError` escaping."""
+def read_with(reader: type, title: str, data: bytes | str, source, variant, lenient: bool, variants,
+              visitor=None) -> list:
+    """The one game of a KIF-family record read by ``reader`` (:class:`_Reader` or KI2's) and
+    given to ``visitor`` (see :func:`read_kif`): bytes decoded by the pipeline's policy, and no
+    exception but :class:`KifError` escaping."""
     try:
         text, _encoding, replaced = _decode(data)
-        game = reader(text, source, variant, lenient, replaced, variants).read()
-        if replaced:  # bytes given here, not through the pipeline: its warnings, one per line
-            from .reading import finish_game
-            finish_game(game, source)
-        return [game]
+        return [reader(text, source, variant, lenient, replaced, variants).read(visitor)]
     except KifError:
         raise
     except RecursionError as exc:  # pragma: no cover - the reader does not recurse

@@ -194,9 +194,13 @@ class GameBuilder(Visitor):
     def visit_header(self, name, value):
         self.headers.append((name, value))
 
+    def new_game(self) -> Game:
+        """The game the tags describe (a reader that knows the game better gives its own)."""
+        return _game_from_headers(self.headers, self.default_variant, self.errors, self.places, self.line,
+                                  self.variants)
+
     def end_headers(self):
-        self.game = _game_from_headers(self.headers, self.default_variant, self.errors, self.places, self.line,
-                                       self.variants)
+        self.game = self.new_game()
         self.game.number = self.number
         self.game.source_line = self.line
         self.node = self.game

@@ -244,21 +244,27 @@ def detect_format(text: str, name: str | None = None) -> str | None:
 def finish_game(game: Game, file: str | None) -> Game:
     """The pipeline's part of every game: a warning on each line with a U+FFFD, and a line on
     game-level errors (a missing Variant tag ...), the game's first line."""
+    finish_errors(game.errors, game.source, game.source_line or 1, file, game.number)
+    return game
+
+
+def finish_errors(errors: list, source: str | None, start: int, file: str | None, number: int | None) -> list:
+    """:func:`finish_game` for the ``errors`` of a game whose text ``source`` starts at line
+    ``start`` (for a reader that gives its game to a visitor, which builds no game)."""
     from .game import GameError
-    start = game.source_line or 1
-    if "\ufffd" in (game.source or ""):
-        for n, line in enumerate(game.source.splitlines(), start=start):
+    if "\ufffd" in (source or ""):
+        for n, line in enumerate(source.splitlines(), start=start):
             if "\ufffd" in line:
-                game.errors.append(GameError(REPLACED_MESSAGE, file=file, game=game.number, line=n,
-                                             column=line.index("\ufffd") + 1, kind="warning"))
-    for e in game.errors:
+                errors.append(GameError(REPLACED_MESSAGE, file=file, game=number, line=n,
+                                        column=line.index("\ufffd") + 1, kind="warning"))
+    for e in errors:
         if e.line is None:
             e.line = start
         if e.file is None:
             e.file = file
         if e.game is None:
-            e.game = game.number
-    return game
+            e.game = number
+    return errors
 
 
 def unreadable_game(text: str, error: GameError, file: str | None) -> Game:
