@@ -334,8 +334,9 @@ def read_record(data: bytes | str, *, name: str | None = None, fmt: str | None =
     is looked for (None: nowhere; see :func:`setup_dir_of`).  ``visitor`` (a
     :class:`~daikifu.formats.lsn.Visitor` class or instance that returns a :class:`Game` from
     ``end_game``, such as :class:`~daikifu.formats.lsn.MainLineBuilder`) is what the formats whose
-    readers take visitors (LSN, CSA, JKF, USI, Chu Shogi server) read each game with; the others
-    build the whole game.  Raises :class:`NotARecordError` when no format fits.
+    readers take visitors (all but JSON) read each game with (KIF and KI2: a game builder with the
+    KIF builder's part too, see :func:`_kif_visitor`); JSON builds the whole game.  Raises
+    :class:`NotARecordError` when no format fits.
     """
     text, found = record_text(data, name=name, fmt=fmt)
     return read_text(text, fmt=found, name=name, variant=variant, lenient=lenient, limits=limits, variants=variants,
@@ -502,10 +503,28 @@ def _detect_kif(head: str) -> bool:
     return looks_like_kif(head) and move_lines(head) != "ki2"
 
 
-def _read_kif(text, *, file, variant, lenient, variants=None):
+def _kif_visitor(visitor):
+    """The visitor a KIF-family reader is given for ``visitor``: a game builder class with the KIF
+    builder's part too (the reader prepares the game it builds: variant, start, tags)."""
+    from .kif import KifGameBuilder
+    from .lsn import GameBuilder
+    if visitor is None or not isinstance(visitor, type) or not issubclass(visitor, GameBuilder) \
+            or issubclass(visitor, KifGameBuilder):
+        return visitor
+    made = _KIF_VISITORS.get(visitor)
+    if made is None:
+        made = _KIF_VISITORS[visitor] = type(visitor.__name__, (visitor, KifGameBuilder), {})
+    return made
+
+
+_KIF_VISITORS: dict = {}
+
+
+def _read_kif(text, *, file, variant, lenient, variants=None, visitor=None):
     from .kif import KifError, read_kif
     try:
-        return read_kif(text, source=file, variant=variant, lenient=lenient, variants=variants)
+        return read_kif(text, source=file, variant=variant, lenient=lenient, variants=variants,
+                        visitor=_kif_visitor(visitor))
     except KifError as exc:
         return [unreadable_game(text, exc.error, file)]
 
@@ -555,7 +574,7 @@ register_format(RecordFormat("json", "JSON", _detect_json, _read_json, _write_js
 register_format(RecordFormat("lsn", "LSN", _detect_lsn, _read_lsn, _write_lsn, ("lsn", "pgn"),
                              several=True, frame=(b"", b"\n", b""), limited=True, visitors=True))
 register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kif, _write_kif, ("kif", "kifu"),
-                             japanese=True, encodings=("utf-8", "cp932")))
+                             japanese=True, encodings=("utf-8", "cp932"), visitors=True))
 
 
 def _lazy(module: str, name: str):
@@ -581,11 +600,12 @@ register_format(RecordFormat("jkf", "JKF", looks_like_jkf, _lazy("jkf", "read_jk
                 before="lsn")
 
 
-def _read_ki2(text, *, file, variant, lenient, variants=None):
+def _read_ki2(text, *, file, variant, lenient, variants=None, visitor=None):
     from .ki2 import read_ki2
     from .kif import KifError
     try:
-        return read_ki2(text, source=file, variant=variant, lenient=lenient, variants=variants)
+        return read_ki2(text, source=file, variant=variant, lenient=lenient, variants=variants,
+                        visitor=_kif_visitor(visitor))
     except KifError as exc:
         return [unreadable_game(text, exc.error, file)]
 
@@ -601,7 +621,7 @@ def _write_ki2(game, encoding):
 
 register_format(RecordFormat("ki2", "KI2", _lazy("ki2", "looks_like_ki2"), _read_ki2, _write_ki2,
                              ("ki2", "ki2u"), japanese=True, encodings=("utf-8", "cp932"),
-                             variants=_shogi_board))
+                             variants=_shogi_board, visitors=True))
 # read only, and not named in the "not a record" message (a format of one historical archive)
 register_format(RecordFormat("csg", "Chu Shogi server (.csg)", looks_like_csg, _lazy("csg", "read_csg"),
                              None, ("csg",), listed=False, setups=True, visitors=True), before="usi")

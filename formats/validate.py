@@ -24,8 +24,8 @@ def verdicts(data: bytes, file: str, *, fmt: str | None = None, variant: str | N
     :func:`formats.reading.read_record`, which takes ``options``: limits, variants, setup ...;
     :class:`~formats.reading.NotARecordError` when the bytes are no record).
 
-    The formats whose readers take visitors are read with :class:`~formats.lsn.MainLineBuilder`,
-    so no game's move tree is built: memory does not grow with a game's length."""
+    The formats whose readers take visitors (all but JSON) are read with
+    :class:`~formats.lsn.MainLineBuilder`, so no game's move tree is built."""
     for game in read_record(data, name=file, fmt=fmt, variant=variant, lenient=lenient, visitor=MainLineBuilder,
                             **options):
         yield verdict(game, file)

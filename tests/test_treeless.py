@@ -70,10 +70,17 @@ def test_verdicts_without_a_tree_equal_the_verdicts_of_the_whole_games(path, len
     assert got == expected and got
 
 
-def test_the_visitor_keeps_no_move_tree():
-    path = ROOT / "data" / "sample" / "annotated.lsn"
-    for game in _games(path, False, MainLineBuilder) + _games(path, False, _RecordBuilder):
-        assert game.variations == [] and game.mainline_plies > 0
+@pytest.mark.parametrize("path", [ROOT / "data" / "sample" / "annotated.lsn",
+                                  ROOT / "tests" / "data" / "real" / "kif" / "bioshogi_branch_gekisashi.kif"],
+                         ids=["lsn", "kif"])
+def test_the_visitor_keeps_no_move_tree(path):
+    whole = _games(path, False)
+    assert any(g.variations for g in whole)
+    plies = [len(g.mainline_moves()) for g in whole]
+    for visitor in (MainLineBuilder, _RecordBuilder):
+        games = _games(path, False, visitor)
+        assert [g.variations for g in games] == [[]] * len(whole)
+        assert [g.mainline_plies for g in games] == plies
 
 
 ANNOTATED = """[Variant "Shogi"]
