@@ -359,8 +359,10 @@ class Board:
 
     # --- attacks ---------------------------------------------------------------------------------
 
-    def is_attacked(self, sq: int, by: int) -> bool:
-        """Whether a piece of colour ``by`` could capture on ``sq``."""
+    def is_attacked(self, sq: int, by: int, found: list | None = None) -> bool:
+        """Whether a piece of colour ``by`` could capture on ``sq``.  With a list ``found``, the
+        squares of every piece that attacks by a slide or a leap are added to it instead
+        (:meth:`_checkers`; pieces with generators are then not looked at)."""
         b = self._board
         R = self.rules
         ra = R.ray_attack[by]
@@ -374,12 +376,18 @@ class Board:
                 k += 1
                 p = b[t]
             if ra[p][d] >= k and (not R.verify[p] or self._reaches(t, p, sq)):
-                return True
+                if found is None:
+                    return True
+                found.append(t)
             d += 1
         for off, codes in R.leap_attack[by]:
             p = b[sq + off]
             if p in codes and (not R.verify[p] or self._reaches(sq + off, p, sq)):
-                return True
+                if found is None:
+                    return True
+                found.append(sq + off)
+        if found is not None:
+            return bool(found)
         if self._complex_sq[by]:
             for s, code, gens in self._complex_attackers(sq, by):
                 for to, kills in self._complex_targets(s, code, gens):
@@ -785,29 +793,10 @@ class Board:
 
     def _checkers(self, sq: int, by: int) -> list:
         """The squares of the pieces of ``by`` that attack ``sq`` by a slide or a leap (pieces with
-        generators are not looked at: callers rule them out first), as :meth:`is_attacked` finds
-        the first of them."""
-        b = self._board
-        R = self.rules
-        ra = R.ray_attack[by]
-        out = []
-        d = 0
-        for step in DIRECTIONS:
-            t = sq + step
-            k = 1
-            p = b[t]
-            while not p:
-                t += step
-                k += 1
-                p = b[t]
-            if ra[p][d] >= k and (not R.verify[p] or self._reaches(t, p, sq)):
-                out.append(t)
-            d += 1
-        for off, codes in R.leap_attack[by]:
-            p = b[sq + off]
-            if p in codes and (not R.verify[p] or self._reaches(sq + off, p, sq)):
-                out.append(sq + off)
-        return out
+        generators are not looked at: callers rule them out first)."""
+        found: list = []
+        self.is_attacked(sq, by, found)
+        return found
 
     def _pin_candidates(self, royal: int, colour: int) -> set:
         """The mover's pieces that may stand alone between its royal piece and an enemy slider
