@@ -241,12 +241,16 @@ def _resolve(board: Board, text: str) -> Move:
 
 _PLANS: dict = {}
 _DROP, _STEP = 0, 1
+# move texts whose plan is kept per rule set (about 300 bytes each; all are let go when full): the
+# texts of a variant's ordinary games, while a long game of new moves stays in bounded memory
+MAX_PLANS = 8192
 
 
 def _plan(rules, text: str):
     """How :func:`_quick_move` resolves ``text``, from the first reading of the first tier of
     :func:`_readings` when it is a drop or a move of one leg (no capture on the way, no igui): a
-    tuple, or None when the text takes the general way (cached per rule set)."""
+    tuple for a drop, a list for a move (its last two items the origins for each colour, worked
+    out on first use), or None when the text takes the general way (cached per rule set)."""
     plans = _PLANS.get(id(rules))
     if plans is None or plans[0] is not rules:
         if len(_PLANS) > 64:
@@ -265,8 +269,8 @@ def _plan(rules, text: str):
         if simple:  # what _parse_syntax finds first, without its cache
             to = _square_table(rules).get(simple.group(2))
             if to is not None:
-                plan = (_STEP, rules.type_by_id[index[ident].id].index, to, None, _PROMO[simple.group(3)],
-                        [False, False])
+                plan = [_STEP, rules.type_by_id[index[ident].id].index, to, None, _PROMO[simple.group(3)],
+                        False, False]
                 break
         syntax = _syntax(rules, text, ident, index)
         if syntax is None:
@@ -283,9 +287,9 @@ def _plan(rules, text: str):
                                                                  else square_name(sq)[1:] == origin))
             else:
                 keep = None
-            plan = (_STEP, t, squares[0][1], keep, promo, [False, False])  # origins per colour, on first use
+            plan = [_STEP, t, squares[0][1], keep, promo, False, False]  # origins per colour, on first use
         break  # only the first reading: the general way decides when it does not give one move
-    if len(plans) > 50_000:
+    if len(plans) > MAX_PLANS:
         plans.clear()
     plans[text] = plan
     return plan
@@ -343,15 +347,15 @@ def quick_move(board: Board, text: str) -> Move | None:
     if plan[0] == _DROP:
         move = plan[3]
         return move if board.illegal_reason(move) is None else None
-    _, t, to, keep, promo, known = plan
+    _, t, to, keep, promo = plan[:5]
     b = board._board
     p = b[to]
     if p >= 2 and (p & 1) == c:
         return None  # onto the mover's own piece: a pass, or illegal
     code = t * 2 + c
-    origins = known[c]
+    origins = plan[5 + c]
     if origins is False:
-        origins = known[c] = _origins(board.rules, code, to, keep)
+        origins = plan[5 + c] = _origins(board.rules, code, to, keep)
     if origins is None:  # a piece with generators: each of its squares, unless its tables rule it out
         origins = [fr for fr, cd in board._pieces[c].items() if cd == code and (keep is None or fr in keep)
                    and board.may_make(Move(fr, to))]
