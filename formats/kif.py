@@ -52,7 +52,7 @@ from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, Var
 
 from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode, shared_move
 from .limits import check_time
-from .lsn import GameBuilder
+from .lsn import GameBuilder, MainLineBuilder
 
 __all__ = ["KifError", "KifGameBuilder", "read_kif", "write_kif", "looks_like_kif", "HANDICAPS", "SPECIALS",
            "IMPORT_STATUS"]
@@ -822,16 +822,61 @@ class _Reader:
                              expected="a header line 'key：value', a board diagram, a comment or a move")
         root_comments = [it.text for it in preamble if it.kind == "comment"]
         del preamble
-        tree = self.read_moves(game, index, root_comments)
-        self.finish_headers(game, tags)
         game.source_file = self.source
         game.number = 1
         first_line = first_line if first_line is not None else 1
+        visitor = KifGameBuilder() if visitor is None else visitor() if isinstance(visitor, type) else visitor
+        if isinstance(visitor, KifGameBuilder):
+            visitor.prepared = game
+        if self.in_one_pass(index, visitor, tags):
+            return self.read_in_one_pass(visitor, game, index, tags, root_comments, first_line)
+        tree = self.read_moves(game, index, root_comments)
+        self.set_tags(game, tags)
+        self.set_outcome_tags(game)
+        self.finish_errors(first_line)
+        return self.emit(visitor, game, tree, "\n".join(root_comments), first_line)
+
+    def finish_errors(self, first_line: int) -> None:
         if self.replaced:  # bytes given here, not through the pipeline: its warnings, one per line
             from .reading import finish_errors
             finish_errors(self.errors, self.text, first_line, self.source, 1)
-        return self.emit(visitor if visitor is not None else KifGameBuilder(), game, tree,
-                         "\n".join(root_comments), first_line)
+
+    def in_one_pass(self, index: _Index, visitor, tags) -> bool:
+        """Whether the moves are given to ``visitor`` while they are replayed (:meth:`read_in_one_pass`):
+        a record without 変化 blocks, whose tags the replay cannot change (no ending is claimed, so
+        no Termination; strict, so no ImportStatus) or read by a builder that only collects the
+        tags (:func:`_collects_tags`; and no tag of the record is called ImportStatus)."""
+        if self.dead or _KIND_CODE["variation"] in index.kinds:
+            return False
+        if _collects_tags(visitor):
+            return all(tag[0] != IMPORT_STATUS for tag in tags)
+        return (not self.lenient and _KIND_CODE["result"] not in index.kinds
+                and not any(word in self.text for word in SPECIALS))
+
+    def read_in_one_pass(self, visitor, game: Game, index: _Index, tags, root_comments, first_line: int):
+        """The game of a record without 変化 blocks given to ``visitor`` while its moves are replayed:
+        the same calls as :meth:`emit` after :meth:`read_moves` (no move tree is built), but for
+        the tags only the replay tells (Termination, ImportStatus), given after the moves to a
+        builder that only collects them (:func:`_collects_tags`)."""
+        from .lsn import Visitor
+        self.set_tags(game, tags)
+        visitor.begin_game(1, first_line)
+        for name, value in self.headers(game):
+            visitor.visit_header(name, value)
+        giver = None
+        if visitor.end_headers() is not Visitor.SKIP:
+            giver = _Giver(self, visitor, game, root_comments)
+        self.read_moves(game, index, root_comments, giver)
+        if giver is not None:
+            giver.finish()
+        for name, value in self.set_outcome_tags(game):
+            visitor.visit_header(name, value)
+        self.finish_errors(first_line)
+        if giver is not None:
+            visitor.visit_result(game.result)
+        for error in self.errors:
+            visitor.visit_error(error)
+        return visitor.end_game(self.text, 0)
 
     @staticmethod
     def implied_variant(preamble, lishogi_moves: bool) -> str:
@@ -1033,7 +1078,8 @@ class _Reader:
             add(_KEY_TO_TAG.get(key, key), value)
         return tags
 
-    def finish_headers(self, game: Game, tags) -> None:
+    def set_tags(self, game: Game, tags) -> None:
+        """The record's tags on ``game`` (:meth:`set_outcome_tags` adds those the replay tells)."""
         # as formats/lsn.py: the model holds Variant and Result itself; unknown ("?") roster tags
         # are left out; the roster comes first
         tags = [t for t in tags if t[0] not in ("Variant", "Result", "Termination")
@@ -1045,15 +1091,24 @@ class _Reader:
         for name, value in tags:
             if name not in SEVEN_TAG_ROSTER:
                 game.headers[name] = value
+
+    def set_outcome_tags(self, game: Game) -> list:
+        """The tags the replay tells (ImportStatus, Termination), after the others on ``game``: the
+        pairs set."""
+        added = []
         if self.lenient and (self.truncated or self.dropped):
-            game.headers[IMPORT_STATUS] = "truncated" if self.truncated else "variations-dropped"
+            added.append((IMPORT_STATUS, "truncated" if self.truncated else "variations-dropped"))
         if self.termination:
-            game.headers["Termination"] = self.termination
+            added.append(("Termination", self.termination))
+        for name, value in added:
+            game.headers[name] = value
+        return added
 
     # moves
-    def read_moves(self, game: Game, index: _Index, root_comments) -> _Tree:
+    def read_moves(self, game: Game, index: _Index, root_comments, giver: _Giver | None = None) -> _Tree:
         """The moves of every line of play, in file order, into a :class:`_Tree` (and what the lines
-        claim: :attr:`specials`, :attr:`comments`, :attr:`starting`), replayed on one board."""
+        claim: :attr:`specials`, :attr:`comments`, :attr:`starting`), replayed on one board; or,
+        for a record without 変化 blocks, each move given to ``giver`` as it is replayed (no tree)."""
         self.termination = None
         tree = _Tree()
         self.specials: dict = {}  # node -> (special word, seconds or None) ending its line (kif_special)
@@ -1183,7 +1238,7 @@ class _Reader:
                 else:
                     self.dropped = True
                 continue
-            node = tree.add(cur.last(), move, it.index)
+            node = tree.add(cur.last(), move, it.index) if giver is None else giver.move(it, move)
             if pending:
                 self.starting[node] = "\n".join(pending)
                 pending = []
@@ -1194,8 +1249,9 @@ class _Reader:
             if cur.start + cur.count - 1 in targets:
                 positions[node] = board.position()
         cur.end_position = board.position()
-        del board, positions
-        self.finish_lines(game, tree, lines)
+        del positions
+        # (with a giver there are no variations: the board is at the end of the one line)
+        self.finish_lines(game, tree, lines, board if giver is not None else None)
         return tree
 
     def parse_move(self, board: Board, text: str, prev_to, it: _Item, ply: int) -> Move | None:
@@ -1387,7 +1443,9 @@ class _Reader:
                 continue
         return out
 
-    def finish_lines(self, game: Game, tree: _Tree, lines: list) -> None:
+    def finish_lines(self, game: Game, tree: _Tree, lines: list, end_board: Board | None = None) -> None:
+        """The result and ending the lines claim, checked; ``end_board``: the position at the end of
+        the only line, with its history (else each is replayed from ``tree``)."""
         budget = 200_000  # plies replayed to check repetition claims (a bound for huge records)
         unchecked = 0
         for ln in lines:
@@ -1409,7 +1467,8 @@ class _Reader:
                     unchecked += 1
                     continue
                 budget -= depth
-                self.check_claim(termination, tree.board(game, ln.last()), where, ln)
+                board = end_board if end_board is not None else tree.board(game, ln.last())
+                self.check_claim(termination, board, where, ln)
         if unchecked:
             self.problem(f"{unchecked} repetition claims not checked (record too large)", kind="warning")
 
@@ -1472,19 +1531,11 @@ class _Reader:
         column of each move and the special move (投了 ...) ending a line (see
         :class:`KifGameBuilder`)."""
         from .lsn import Visitor
-        if isinstance(visitor, type):
-            visitor = visitor()
-        if isinstance(visitor, KifGameBuilder):
-            visitor.prepared = game
         visitor.begin_game(1, first_line)
         for name, value in self.headers(game):
             visitor.visit_header(name, value)
         if visitor.end_headers() is not Visitor.SKIP:
-            if root_comment:
-                visitor.visit_comment(root_comment)
-            special = getattr(visitor, "visit_kif_special", None)
-            if special is not None and ROOT in self.specials:
-                special(*self.specials[ROOT])
+            self.give_start(visitor, root_comment)
             if tree.moves:
                 self.walk(visitor, game, tree)
             visitor.visit_result(game.result)
@@ -1492,12 +1543,52 @@ class _Reader:
             visitor.visit_error(error)
         return visitor.end_game(self.text, 0)
 
+    def give_start(self, visitor, root_comment: str) -> None:
+        """What comes before the first move: the comment, and a special move (投了 ...) with no move
+        before it."""
+        if root_comment:
+            visitor.visit_comment(root_comment)
+        special = getattr(visitor, "visit_kif_special", None)
+        if special is not None and ROOT in self.specials:
+            special(*self.specials[ROOT])
+
+    @staticmethod
+    def give_move(visitor, board: Board, move: Move, it: _Item, totals: tuple, first_turn: int,
+                  time_hook) -> tuple[tuple, str]:
+        """``move`` (item ``it``) given to ``visitor`` with ``board`` before it, and its time column:
+        (the running totals of the time column after it, Sente's and Gote's; the time as its
+        comment starts, ``[%emt ...]``)."""
+        visitor.visit_move(board, move, it.text, it.line, it.column)
+        if it.time is None:
+            return totals, ""
+        if time_hook is not None:
+            time_hook(it.time)
+        secs, total = it.time
+        colour = (len(board.move_stack) + first_turn) % 2
+        spent = list(totals)
+        spent[colour] += secs
+        prefix = f"[%emt {_hms(secs)}]"
+        if total is not None and total != spent[colour]:
+            prefix += f"[%kiftotal {_hms(total)}]"
+            spent[colour] = total
+        return (spent[0], spent[1]), prefix
+
+    def give_notes(self, visitor, node: int, prefix: str, special_hook) -> None:
+        """What follows node ``node``'s move: the special move ending its line, its comment (the
+        time ``prefix`` and the comment lines after it)."""
+        if special_hook is not None and node in self.specials:
+            special_hook(*self.specials[node])
+        text = "\n".join(self.comments.pop(node, ()))
+        comment = prefix + (" " + text if prefix and text else text)
+        if comment:
+            visitor.visit_comment(comment)
+
     def walk(self, visitor, game: Game, tree: _Tree) -> None:
         """The moves of ``tree`` depth-first, on one board pushed and popped (iterative: a record
         may nest thousands of 変化 blocks)."""
         time_hook = getattr(visitor, "visit_kif_time", None)
         special_hook = getattr(visitor, "visit_kif_special", None)
-        index, specials, starting, comments = self.index, self.specials, self.starting, self.comments
+        index, starting = self.index, self.starting
         first_turn = _first_turn(game)
         board = game.start_board()
         stack: list = []  # [node read before its variations, the variation read, plies, totals before, after]
@@ -1508,27 +1599,9 @@ class _Reader:
                 it, _ = self.move_item(index, tree.items[node])
                 if node in starting:
                     visitor.visit_comment(starting[node], True)
-                visitor.visit_move(board, tree.moves[node], it.text, it.line, it.column)
                 before = totals
-                prefix = ""
-                if it.time is not None:
-                    if time_hook is not None:
-                        time_hook(it.time)
-                    secs, total = it.time
-                    colour = (len(board.move_stack) + first_turn) % 2
-                    spent = list(totals)
-                    spent[colour] += secs
-                    prefix = f"[%emt {_hms(secs)}]"
-                    if total is not None and total != spent[colour]:
-                        prefix += f"[%kiftotal {_hms(total)}]"
-                        spent[colour] = total
-                    totals = (spent[0], spent[1])
-                if special_hook is not None and node in specials:
-                    special_hook(*specials[node])
-                text = "\n".join(comments.get(node, ()))
-                comment = prefix + (" " + text if prefix and text else text)
-                if comment:
-                    visitor.visit_comment(comment)
+                totals, prefix = self.give_move(visitor, board, tree.moves[node], it, totals, first_turn, time_hook)
+                self.give_notes(visitor, node, prefix, special_hook)
                 alternative = tree.next[node] if tree.is_first_child(node) else -1
                 if alternative >= 0:
                     stack.append([node, alternative, len(board.move_stack), before, totals])
@@ -1553,6 +1626,47 @@ class _Reader:
             stack.pop()
             board.push(tree.moves[frame[0]])
             node, totals = tree.first[frame[0]], frame[4]
+
+
+class _Giver:
+    """Gives the moves of a record without 変化 blocks to a visitor while :meth:`_Reader.read_moves`
+    replays them, as :meth:`_Reader.walk` gives them from the tree: each move with the board before
+    it (a board of the visitor's, one move behind the replay's), then, when the next move (or the
+    end) shows that nothing more follows it, the special move ending the line and its comment."""
+
+    def __init__(self, reader: _Reader, visitor, game: Game, root_comments: list):
+        self.reader, self.visitor, self.root_comments = reader, visitor, root_comments
+        self.board = game.start_board()
+        self.first_turn = _first_turn(game)
+        self.time_hook = getattr(visitor, "visit_kif_time", None)
+        self.special_hook = getattr(visitor, "visit_kif_special", None)
+        self.totals = (0, 0)
+        self.nodes = 0
+        self.started = False  # what comes before the first move given
+        self.last = None  # (node, move, time prefix) of the last move given
+
+    def move(self, it: _Item, move: Move) -> int:
+        """``move`` (item ``it``) given to the visitor: its node number."""
+        self.flush()
+        self.totals, prefix = self.reader.give_move(self.visitor, self.board, move, it, self.totals,
+                                                    self.first_turn, self.time_hook)
+        node = self.nodes
+        self.nodes += 1
+        self.last = (node, move, prefix)
+        return node
+
+    def flush(self) -> None:
+        """What follows the last move given, or, before the first, what comes before it."""
+        if not self.started:
+            self.started = True
+            self.reader.give_start(self.visitor, "\n".join(self.root_comments))
+        elif self.last is not None:
+            node, move, prefix = self.last
+            self.reader.give_notes(self.visitor, node, prefix, self.special_hook)
+            self.board.push(move)
+            self.last = None
+
+    finish = flush  # (the end: what follows the last move)
 
 
 def _first_turn(game: Game) -> int:
@@ -1621,6 +1735,17 @@ class KifGameBuilder(GameBuilder):
 
     def visit_kif_special(self, word: str, seconds: int | None) -> None:
         self.node.kif_special = (word, seconds)
+
+
+def _collects_tags(visitor) -> bool:
+    """Whether ``visitor`` is a :class:`KifGameBuilder` that only collects the tags it is given
+    (:class:`~formats.lsn.GameBuilder`'s ``visit_header``, ``end_headers`` and the KIF builder's
+    ``new_game``: the game is the one the reader prepared), so that the tags only the replay tells
+    (Termination, ImportStatus) may reach it after the moves: it ends the same."""
+    cls = type(visitor)
+    return (isinstance(visitor, KifGameBuilder) and cls.visit_header is GameBuilder.visit_header
+            and cls.new_game is KifGameBuilder.new_game
+            and cls.end_headers in (GameBuilder.end_headers, MainLineBuilder.end_headers))
 
 
 def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Variant | None = None,
