@@ -43,7 +43,7 @@ import re
 from array import array
 from collections import Counter
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from daikifu.replay import Board, IllegalMoveError, Move, PositionError
 from daikifu.replay.position import format_position
@@ -51,7 +51,7 @@ from daikifu.replay.squares import parse_square, square, square_file, square_nam
 from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, VariantRegistry, parse_options
 
 from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode, shared_move
-from .limits import check_time
+from .limits import MAX_HOURS, check_time
 from .lsn import GameBuilder, MainLineBuilder
 
 __all__ = ["KifError", "KifGameBuilder", "read_kif", "write_kif", "looks_like_kif", "HANDICAPS", "SPECIALS",
@@ -340,9 +340,20 @@ class _Style:
         self.board_names = sorted(board_names, key=len, reverse=True)
         self.diagram_readable = all(p.id in board_of for p in pieces)  # shared names found as met
         self.record_names = {p.id: p.kanji_name for p in pieces} if self.lishogi else {}
+        # what the squares and the names in moves read (only texts the patterns accept: bounded)
+        self._squares: dict[str, int] = {}
+        self._origins: dict[str, int] = {}
+        self._move_ids: dict[str, tuple] = {}
 
     # squares
     def parse_square(self, text: str) -> int:
+        """The square ``text`` names (a ValueError if it is off the board)."""
+        found = self._squares.get(text)
+        if found is None:  # (a record names the same few squares again and again)
+            found = self._squares[text] = self._parse_square(text)
+        return found
+
+    def _parse_square(self, text: str) -> int:
         if self.numeric:
             f = self.files - _DIGIT_VALUE[text[0]]
             r = self.ranks - _DIGIT_VALUE[text[1]]
@@ -369,6 +380,13 @@ class _Style:
         return self.square_text(sq)
 
     def parse_origin(self, text: str) -> int:
+        """The square an origin in parentheses names (``77`` on a 9x9 board)."""
+        found = self._origins.get(text)
+        if found is None:
+            found = self._origins[text] = self._parse_origin(text)
+        return found
+
+    def _parse_origin(self, text: str) -> int:
         if self.numeric:
             f = self.files - _DIGIT_VALUE[text[0]]
             r = self.ranks - _DIGIT_VALUE[text[1]]
@@ -388,9 +406,17 @@ class _Style:
     def piece_id(self, name: str) -> str | None:
         return self.names.get(name) or self.names.get(name.upper())
 
-    def piece_ids(self, name: str, in_move: bool = False) -> list:
+    def piece_ids(self, name: str, in_move: bool = False) -> list | tuple:
         """Every piece ID a name can mean: one, or those sharing the kanji (in a move, also the
         pieces sharing a record name, such as 金将 for the Gold and the promoted Pawn)."""
+        if in_move:
+            found = self._move_ids.get(name)
+            if found is None:
+                found = self._move_ids[name] = tuple(self._piece_ids(name, True))
+            return found
+        return self._piece_ids(name, False)
+
+    def _piece_ids(self, name: str, in_move: bool) -> list:
         if in_move and name in self.alike:
             return list(self.alike[name])
         pid = self.piece_id(name)
@@ -486,6 +512,17 @@ def _text_lines(text: str):
     """(line number, offset, line) for each line of ``text`` (without its line end), one at a time:
     a long record is never held as a list of lines."""
     start, end, number = 0, len(text), 1
+    cr = "\r" in text
+    if not cr or text.count("\r") == text.count("\r\n"):  # LF or CRLF line ends: found by find
+        find = text.find
+        while start < end:
+            nl = find("\n", start)
+            if nl < 0:
+                nl = end
+            yield number, start, text[start:nl - 1 if cr and nl > start and text[nl - 1] == "\r" else nl]
+            start = nl + 1
+            number += 1
+        return
     while start < end:
         m = _RE_LINE_END.search(text, start)
         stop, after = (m.start(), m.end()) if m else (end, end)
@@ -494,10 +531,10 @@ def _text_lines(text: str):
         number += 1
 
 
-# the items of this many move lines are kept once made, since the reader reads each move line up to
-# three times (to index, to replay, to give to the visitor): every line of an ordinary game, and a
-# bounded part of a long one (about 200 KB), which is otherwise made again from its line
-MADE_LINES = 1024
+# this many items after the first move are kept as made, since the reader reads each up to three
+# times (to index, to replay, to give to the visitor): every item of an ordinary game, and a bounded
+# part of a long one (about 200 KB); the others are made again from their line when read
+KEPT_ITEMS = 1024
 
 
 class _Index:
@@ -614,6 +651,19 @@ class _Line:
 def _read_time(t: re.Match, column: int) -> tuple:
     """((seconds, total seconds or None), None) from a match of :data:`_RE_TIME` in a move line's
     text starting at ``column``, or (None, (message, column of the time out of range))."""
+    hours, minutes, seconds, total_h, total_m, total_s = t.groups()
+    if hours is None and len(minutes) <= 4 and len(seconds) <= 2 and (minutes + seconds).isascii():
+        # the usual ``m:ss`` or ``m:ss/hh:mm:ss``, short and in range: as check_time reads it,
+        # without its general path
+        m, s = int(minutes), int(seconds)
+        if s < 60 and m <= MAX_HOURS * 60:
+            if total_h is None:
+                return (m * 60 + s, None), None
+            if len(total_h) <= 4 and len(total_m) <= 2 and len(total_s) <= 2 and (
+                    total_h + total_m + total_s).isascii():
+                th, tm, ts = int(total_h), int(total_m), int(total_s)
+                if th <= MAX_HOURS and tm < 60 and ts < 60:
+                    return (m * 60 + s, th * 3600 + tm * 60 + ts), None
     secs, problem = check_time(t.group(1), t.group(2), t.group(3), "time of the move")
     if problem is not None:
         return None, (problem, column + t.start(1 if t.group(1) else 2))
@@ -711,42 +761,30 @@ class _Reader:
 
     def classify(self):
         """The items of the text, one line at a time, each knowing where its line is."""
+        if type(self).line_items is _Reader.line_items:  # (KIF: a line says one item at most)
+            for number, start, line in _text_lines(self.text):
+                it = _classify_line(line, number)
+                if it is not None:
+                    it.start = start
+                    yield it
+            return
         for number, start, line in _text_lines(self.text):
             for sub, it in enumerate(self.line_items(line, number)):
                 it.start, it.sub = start, sub
                 yield it
 
     def item(self, index: _Index, k: int) -> _Item:
-        """Item ``k`` of the moves, made again from its line."""
+        """Item ``k`` of the moves: as kept (:data:`KEPT_ITEMS`), or made again from its line."""
+        if k < len(self._kept):
+            return self._kept[k]
         start = index.starts[k]
-        if start != self._cached_start:
-            made = self._made.get(start)
-            if made is None:
-                m = _RE_LINE_END.search(self.text, start)
-                line = self.text[start:m.start() if m else len(self.text)]
-                items = self.line_items(line, index.lines[k])
-                made = (items, [it.time for it in items])
-                if len(self._made) < MADE_LINES:
-                    self._made[start] = made
-            self._cached_start, self._cached = start, made
-        items, times = self._cached
-        sub = index.subs[k]
-        it = items[sub]
+        if start != self._cached_start:  # (a KI2 line holds several items, read one after the other)
+            m = _RE_LINE_END.search(self.text, start)
+            line = self.text[start:m.start() if m else len(self.text)]
+            self._cached_start, self._cached = start, self.line_items(line, index.lines[k])
+        it = self._cached[index.subs[k]]
         it.kind, it.number, it.index, it.start = index.kind(k), index.numbers[k], k, start
-        it.second, it.time = None, times[sub]  # (what move_item may have changed)
         return it
-
-    def _keep_made(self, it: _Item) -> None:
-        """Keep an indexed item for :meth:`item` (the items of one line in order; see MADE_LINES)."""
-        made = self._made.get(it.start)
-        if made is None and it.sub == 0 and len(self._made) < MADE_LINES:
-            made = self._made[it.start] = ([], [])
-        if made is not None:
-            if it.sub == len(made[0]):
-                made[0].append(it)
-                made[1].append(it.time)
-            else:  # (a line whose first items came before the moves: made again when read)
-                del self._made[it.start]
 
     def move_item(self, index: _Index, k: int) -> tuple[_Item, int]:
         """(item ``k``, the index after it); in lishogi's KIF a Lion's two lines (``一歩目``, then
@@ -756,15 +794,18 @@ class _Reader:
         if (self.style.lishogi and it.kind == "move" and it.text.startswith("一歩目") and k + 1 < len(index)
                 and index.kinds[k + 1] == _KIND_CODE["move"]):
             nxt = self.item(index, k + 1)
-            if nxt.text.startswith("二歩目"):
-                it.second, it.time = nxt, nxt.time
-                return it, k + 2
+            if nxt.text.startswith("二歩目"):  # (a new item: the items kept are not changed)
+                return replace(it, second=nxt, time=nxt.time), k + 2
         return it, k + 1
 
     def items(self, index: _Index):
         """The items of the moves in order (see :meth:`move_item`)."""
-        k = 0
-        while k < len(index):
+        k, n = 0, len(index.kinds)
+        if not self.style.lishogi:  # (one item a move: those kept first)
+            kept = self._kept
+            yield from kept[:n]
+            k = len(kept)
+        while k < n:
             it, k = self.move_item(index, k)
             yield it
 
@@ -788,27 +829,34 @@ class _Reader:
         preamble: list[_Item] = []
         headers: list[_Item] = []
         index = self.index = _Index()
-        self._cached_start, self._cached = -1, ([], [])
-        self._made: dict = {}  # line offset -> its items, for the first MADE_LINES lines read again
+        self._cached_start, self._cached = -1, []
+        kept = self._kept = []  # the first KEPT_ITEMS items of the index
         first_line = None
-        kif_like = magic = lishogi_moves = False
+        kif_like = magic = lishogi_moves = in_moves = False
         for it in self.classify():
             if first_line is None:
                 first_line = it.line
             kind = it.kind
-            if kind == "header":
-                headers.append(it)
-            if kind not in ("junk", "program"):
-                kif_like = True
-            elif kind == "program" and _RE_KIF_MAGIC.match(it.text):
-                magic = True
-            if index or kind in ("move", "variation", "result"):
-                if kind == "move" and _RE_LISHOGI_MOVE.search(it.text):
+            if kind == "move":  # (most items)
+                kif_like = in_moves = True
+                text = it.text
+                if not lishogi_moves and ("←" in text or "歩目" in text) and _RE_LISHOGI_MOVE.search(text):
                     lishogi_moves = True
-                index.add(it)
-                self._keep_made(it)
             else:
-                preamble.append(it)
+                if kind == "header":
+                    headers.append(it)
+                if kind not in ("junk", "program"):
+                    kif_like = True
+                elif kind == "program" and _RE_KIF_MAGIC.match(it.text):
+                    magic = True
+                if not (in_moves or kind in ("variation", "result")):
+                    preamble.append(it)
+                    continue
+                in_moves = True
+            it.index = len(index.kinds)
+            index.add(it)
+            if len(kept) < KEPT_ITEMS:
+                kept.append(it)
         if not kif_like and not magic:
             self.fatal("not a KIF record: no header, board, move or comment line found", line=first_line)
 
@@ -1218,7 +1266,8 @@ class _Reader:
             if it.number != ply:
                 self.problem(f"ply number {it.number}, expected {ply} (read as ply {ply})", kind="warning",
                              line=it.line, column=1, ply=ply, move=text)
-            word = text.split()[0] if text.split() else ""
+            word = text.split(None, 1)
+            word = word[0] if word else ""
             if word in SPECIALS:
                 cur.special = word
                 cur.special_item = it
@@ -1269,24 +1318,25 @@ class _Reader:
             self.problem(f"{m.group('mark')} marks the second step of a Lion's double move",
                          expected="二歩目 before the move, after a 一歩目 line", **where)
             return None
+        same, dest, kill_text, origin_text, name, promo_text, drop = m.group(
+            "same", "dest", "kills", "origin", "piece", "promo", "drop")
         try:
-            if m.group("same"):
+            if same:
                 if prev_to is None:
                     self.problem("同 (same square) with no previous move", expected="a destination square",
                                  **where)
                     return None
                 to = prev_to
             else:
-                to = style.parse_square(m.group("dest"))
-            kills = tuple(style.parse_square(k) for k in style.kill_re.findall(m.group("kills") or ""))
-            origin = style.parse_origin(m.group("origin")) if m.group("origin") else None
+                to = style.parse_square(dest)
+            kills = tuple(style.parse_square(k) for k in style.kill_re.findall(kill_text)) if kill_text else ()
+            origin = style.parse_origin(origin_text) if origin_text else None
         except (ValueError, KeyError, IndexError) as exc:
             self.problem(str(exc), expected="a square on the board", **where)
             return None
-        ids = style.piece_ids(m.group("piece"), in_move=True)
+        ids = style.piece_ids(name, in_move=True)
         pid = ids[0] if ids else None
-        promo_text = m.group("promo")
-        drop = bool(m.group("drop"))
+        drop = bool(drop)
         if pid is None:  # pragma: no cover - the regular expression only matches known names
             self.problem("unknown piece", **where)
             return None

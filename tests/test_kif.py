@@ -267,6 +267,17 @@ def test_encoding_comes_from_the_bytes_not_the_header():
     assert read_one("\ufeff" + text.replace("\n", "\r\n")) == utf8
 
 
+@pytest.mark.parametrize("ends", [["\n"], ["\r\n"], ["\r"], ["\n", "\r\n", "\r"]], ids=["lf", "crlf", "cr", "mixed"])
+def test_every_line_end_gives_the_same_game_at_the_same_lines(ends):
+    text = (KIF_DIR / "jkf_no_henka.kifu").read_bytes().decode("utf-8-sig")
+    lines = text.split("\n")
+    mixed = "".join(line + ends[n % len(ends)] for n, line in enumerate(lines[:-1])) + lines[-1]
+    game, expected = read_one(mixed), read_one(text)
+    assert game == expected and game.mainline_moves()
+    assert [(n.source_line, n.source_column, n.notation, n.comment) for n in game.mainline()] == [
+        (n.source_line, n.source_column, n.notation, n.comment) for n in expected.mainline()]
+
+
 def test_headers_are_mapped():
     game = read_one((KIF_DIR / "jkf_henka.kif").read_bytes())
     h = game.headers

@@ -408,6 +408,22 @@ def test_kif_times_in_range_are_read():
     assert game.valid and game.next().next().comment == "[%emt 1:15:02][%kiftotal 1:15:03]"
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("( 0:05/00:00:05)", ((5, 5), None)),
+    ("(12:34)", ((754, None), None)),
+    ("(9999:59/9999:59:59)", ((599999, 35999999), None)),  # the longest the short form reads
+    ("(10000:00)", ((600000, None), None)),
+    ("(1:02:03/1:02:03)", ((3723, 3723), None)),
+    ("( 0:60)", (None, ("time of the move: seconds out of range: 60, not 0 to 59", 4))),
+    ("(1:02/00:60:00)", (None, ("total time: minutes out of range: 60, not 0 to 59", 8))),
+    ("(１:02)", (None, ("time of the move: minutes: not a number: '１', not 0 to 599940", 3))),
+    ("(0:02/10000:00:00)", (None, ("total time: hours out of range: 10000, not 0 to 9999", 8))),
+])
+def test_kif_times_read_by_the_short_form_or_checked_in_full(text, expected):
+    from daikifu.formats.kif import _RE_TIME, _read_time
+    assert _read_time(_RE_TIME.search(text), 2) == expected
+
+
 @pytest.mark.parametrize("now, message", [
     ('{"m": 0, "s": 75}', "time of the move: seconds out of range: 75, not 0 to 59"),
     ('{"h": 1, "m": 60, "s": 0}', "time of the move: minutes out of range: 60, not 0 to 59"),
