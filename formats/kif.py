@@ -51,7 +51,7 @@ from daikifu.replay.squares import parse_square, square, square_file, square_nam
 from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, VariantRegistry, parse_options
 
 from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode, shared_move
-from .limits import MAX_HOURS, check_time
+from .limits import check_time
 from .lsn import GameBuilder, MainLineBuilder
 
 __all__ = ["KifError", "KifGameBuilder", "read_kif", "write_kif", "looks_like_kif", "HANDICAPS", "SPECIALS",
@@ -150,6 +150,7 @@ _KANJI_ALIAS_CHARS = str.maketrans({"玉": "王", "龍": "竜", "醉": "酔"})
 # --- line shapes ---------------------------------------------------------------------------------
 
 _SPACE = " \t\u3000"
+_SPACE_BOM = _SPACE + "\ufeff"
 _RE_VARIATION = re.compile(r"^\s*変化\s*[：:]\s*(\d{1,9})\s*手")
 _RE_MOVES_HEADER = re.compile(r"^\s*手数\s*[-ー－─=]")
 _RE_BORDER = re.compile(r"^\s*[+＋][-－ー─]{5,}[+＋]?\s*$")
@@ -163,6 +164,9 @@ _RE_LION_STEP = re.compile(r"^([一二])歩目")
 LISHOGI_12X12 = "chu-shogi"
 # any number of digits: a time out of range is an error at its place (check_time), not a move
 _RE_TIME = re.compile(r"[(（]\s*(?:(\d+):)?(\d+):(\d+)\s*(?:/\s*(\d+):(\d+):(\d+)\s*)?[)）]$")
+# its usual shape, whose every field is in range (minutes up to 9,999 without hours, total hours up
+# to 9,999: limits.MAX_HOURS)
+_RE_SHORT_TIME = re.compile(r"[(（] *(\d{1,4}):([0-5]\d) *(?:/ *(\d{1,4}):([0-5]\d):([0-5]\d) *)?[)）]$", re.ASCII)
 _RE_HEADER = re.compile(r"^([^：]*)：(.*)$")
 _RE_ASCII_HEADER = re.compile(r"^([^:]*):(.*)$")
 _RE_RESULT = re.compile(r"^\s*まで\s*(\d{1,9})\s*手(.*)$")
@@ -651,19 +655,6 @@ class _Line:
 def _read_time(t: re.Match, column: int) -> tuple:
     """((seconds, total seconds or None), None) from a match of :data:`_RE_TIME` in a move line's
     text starting at ``column``, or (None, (message, column of the time out of range))."""
-    hours, minutes, seconds, total_h, total_m, total_s = t.groups()
-    if hours is None and len(minutes) <= 4 and len(seconds) <= 2 and (minutes + seconds).isascii():
-        # the usual ``m:ss`` or ``m:ss/hh:mm:ss``, short and in range: as check_time reads it,
-        # without its general path
-        m, s = int(minutes), int(seconds)
-        if s < 60 and m <= MAX_HOURS * 60:
-            if total_h is None:
-                return (m * 60 + s, None), None
-            if len(total_h) <= 4 and len(total_m) <= 2 and len(total_s) <= 2 and (
-                    total_h + total_m + total_s).isascii():
-                th, tm, ts = int(total_h), int(total_m), int(total_s)
-                if th <= MAX_HOURS and tm < 60 and ts < 60:
-                    return (m * 60 + s, th * 3600 + tm * 60 + ts), None
     secs, problem = check_time(t.group(1), t.group(2), t.group(3), "time of the move")
     if problem is not None:
         return None, (problem, column + t.start(1 if t.group(1) else 2))
@@ -675,18 +666,43 @@ def _read_time(t: re.Match, column: int) -> tuple:
     return (secs, total), None
 
 
+def _move_time(rest: str, column: int):
+    """(time or None, problem or None, where the time starts in ``rest``) for the time column at
+    the end of a move line's text ``rest`` (starting at ``column``; see :func:`_read_time`), or
+    None when it has none.
+
+    >>> _move_time("７六歩(77)   ( 0:05/00:00:05)", 6)
+    ((5, 5), None, 10)
+    """
+    if not rest.endswith((")", "）")):
+        return None
+    # the time holds no parenthesis: it can only start at the last one
+    start = max(rest.rfind("("), rest.rfind("（"))
+    t = _RE_SHORT_TIME.match(rest, start)
+    if t is not None:  # the usual m:ss or m:ss/hh:mm:ss: in range by its shape
+        minutes, seconds, hours, total_m, total_s = t.groups()
+        total = None if hours is None else int(hours) * 3600 + int(total_m) * 60 + int(total_s)
+        return (int(minutes) * 60 + int(seconds), total), None, start
+    t = _RE_TIME.match(rest, start)
+    if t is None:
+        return None
+    time, problem = _read_time(t, column)
+    return time, problem, start
+
+
 def _classify_line(line: str, i: int) -> _Item | None:
     """The item line ``i`` says, or None for a blank line, a bookmark or the file numbers above a
     board diagram."""
-    stripped = line.strip(_SPACE + "\ufeff")
+    stripped = line.strip(_SPACE_BOM)
     if not stripped:
         return None
     first = stripped[0]
     if line.startswith("#") or first == "#":
         return _Item("program", i, text=line)
-    if first == "*" and line.lstrip(_SPACE).startswith("*"):
-        body = line.lstrip(_SPACE)[1:]
-        return _Item("comment", i, text=body)
+    if first == "*":
+        lead = line.lstrip(_SPACE)
+        if lead.startswith("*"):
+            return _Item("comment", i, text=lead[1:])
     if first in "&＆":
         return None  # bookmark
     # a line starting with an ASCII digit (a move, or the file numbers over a diagram) is none
@@ -715,11 +731,11 @@ def _classify_line(line: str, i: int) -> _Item | None:
         if rest.endswith("+"):  # Kifu for Windows' mark of a move with variations
             rest = rest[:-1].rstrip(_SPACE)
         time = problem = None
-        t = _RE_TIME.search(rest)
-        if t:
-            time, problem = _read_time(t, m.start(2) + 1)
-            rest = rest[:t.start()].rstrip(_SPACE)
         column = m.start(2) + 1
+        found = _move_time(rest, column)
+        if found is not None:
+            time, problem, at = found
+            rest = rest[:at].rstrip(_SPACE)
         try:
             number = int(m.group(1))
         except ValueError:  # pragma: no cover - int() of digits does not fail

@@ -414,14 +414,20 @@ def test_kif_times_in_range_are_read():
     ("(9999:59/9999:59:59)", ((599999, 35999999), None)),  # the longest the short form reads
     ("(10000:00)", ((600000, None), None)),
     ("(1:02:03/1:02:03)", ((3723, 3723), None)),
-    ("( 0:60)", (None, ("time of the move: seconds out of range: 60, not 0 to 59", 4))),
-    ("(1:02/00:60:00)", (None, ("total time: minutes out of range: 60, not 0 to 59", 8))),
-    ("(１:02)", (None, ("time of the move: minutes: not a number: '１', not 0 to 599940", 3))),
-    ("(0:02/10000:00:00)", (None, ("total time: hours out of range: 10000, not 0 to 9999", 8))),
+    ("(\t0:05)", ((5, None), None)),
+    ("( 0:60)", (None, ("time of the move: seconds out of range: 60, not 0 to 59", 3))),
+    ("(1:02/00:60:00)", (None, ("total time: minutes out of range: 60, not 0 to 59", 7))),
+    ("(１:02)", (None, ("time of the move: minutes: not a number: '１', not 0 to 599940", 2))),
+    ("(0:02/10000:00:00)", (None, ("total time: hours out of range: 10000, not 0 to 9999", 7))),
 ])
 def test_kif_times_read_by_the_short_form_or_checked_in_full(text, expected):
-    from daikifu.formats.kif import _RE_TIME, _read_time
-    assert _read_time(_RE_TIME.search(text), 2) == expected
+    """(``expected``: the column of a problem counted from the time's opening parenthesis.)"""
+    from daikifu.formats.kif import _RE_TIME, _move_time, _read_time
+    assert _read_time(_RE_TIME.search(text), 1) == expected  # the full check
+    time, problem = expected
+    if problem is not None:
+        problem = (problem[0], problem[1] + 9)
+    assert _move_time("７六歩(77)  " + text, 1) == (time, problem, 9)
 
 
 @pytest.mark.parametrize("now, message", [
