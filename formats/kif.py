@@ -253,6 +253,18 @@ def _split_lines(text: str) -> list[str]:
 class _Style:
     """How squares and pieces of one variant are written in KIF (see docs/kif.md)."""
 
+    @classmethod
+    def of(cls, game: Game) -> _Style:
+        """The style of ``game``'s rule set, made once per rule set (reading a record should not pay
+        for the patterns of its variant's names)."""
+        rules = game.rules
+        style = _STYLES.get(id(rules))
+        if style is None or style.rules is not rules:
+            if len(_STYLES) >= 64:
+                _STYLES.clear()
+            style = _STYLES[id(rules)] = cls(game)
+        return style
+
     def __init__(self, game: Game):
         rules = game.rules
         self.rules = rules
@@ -483,6 +495,9 @@ class _Style:
                 ("二歩目", f"{self.square_text(move.to_square)}{name}{mark}{promote} （←{self.square_text(mid)}）")]
 
 
+_STYLES: dict[int, _Style] = {}  # id of a rule set -> its style (see _Style.of)
+
+
 # --- reading -------------------------------------------------------------------------------------
 
 
@@ -542,21 +557,27 @@ KEPT_ITEMS = 1024
 
 
 class _Index:
-    """The items from the first move on, in a few bytes each (kind, line, offset of the line, place
-    in the line, number): an item is made again from its line when it is read
-    (:meth:`_Reader.item`), so that a record of 100,000 moves is not held as 100,000 objects."""
+    """The items from the first move on: the first :data:`KEPT_ITEMS` as made, the others in a few
+    bytes each (kind, line, offset of the line, place in the line, number), made again from their
+    line when read (:meth:`_Reader.item`), so that a record of 100,000 moves is not held as
+    100,000 objects."""
 
-    __slots__ = ("kinds", "lines", "starts", "subs", "numbers")
+    __slots__ = ("kinds", "kept", "lines", "starts", "subs", "numbers")
 
     def __init__(self):
-        self.kinds = bytearray()
-        self.lines = array("i")
+        self.kinds = bytearray()  # of every item
+        self.kept: list[_Item] = []
+        self.lines = array("i")  # the others' (item k is the (k - KEPT_ITEMS)th)
         self.starts = array("q")
         self.subs = array("i")
         self.numbers = array("i")
 
     def add(self, it: _Item) -> None:
+        it.index = len(self.kinds)
         self.kinds.append(_KIND_CODE[it.kind])
+        if len(self.kept) < KEPT_ITEMS:
+            self.kept.append(it)
+            return
         self.lines.append(it.line)
         self.starts.append(it.start)
         self.subs.append(it.sub)
@@ -567,6 +588,14 @@ class _Index:
 
     def kind(self, k: int) -> str:
         return _KINDS[self.kinds[k]]
+
+    def number(self, k: int) -> int:
+        kept = self.kept
+        return kept[k].number if k < len(kept) else self.numbers[k - len(kept)]
+
+    def line(self, k: int) -> int:
+        kept = self.kept
+        return kept[k].line if k < len(kept) else self.lines[k - len(kept)]
 
 
 ROOT = -1  # the start position in a :class:`_Tree`
@@ -791,15 +820,17 @@ class _Reader:
 
     def item(self, index: _Index, k: int) -> _Item:
         """Item ``k`` of the moves: as kept (:data:`KEPT_ITEMS`), or made again from its line."""
-        if k < len(self._kept):
-            return self._kept[k]
-        start = index.starts[k]
+        kept = index.kept
+        if k < len(kept):
+            return kept[k]
+        j = k - len(kept)
+        start = index.starts[j]
         if start != self._cached_start:  # (a KI2 line holds several items, read one after the other)
             m = _RE_LINE_END.search(self.text, start)
             line = self.text[start:m.start() if m else len(self.text)]
-            self._cached_start, self._cached = start, self.line_items(line, index.lines[k])
-        it = self._cached[index.subs[k]]
-        it.kind, it.number, it.index, it.start = index.kind(k), index.numbers[k], k, start
+            self._cached_start, self._cached = start, self.line_items(line, index.lines[j])
+        it = self._cached[index.subs[j]]
+        it.kind, it.number, it.index, it.start = index.kind(k), index.numbers[j], k, start
         return it
 
     def move_item(self, index: _Index, k: int) -> tuple[_Item, int]:
@@ -818,9 +849,8 @@ class _Reader:
         """The items of the moves in order (see :meth:`move_item`)."""
         k, n = 0, len(index.kinds)
         if not self.style.lishogi:  # (one item a move: those kept first)
-            kept = self._kept
-            yield from kept[:n]
-            k = len(kept)
+            yield from index.kept
+            k = len(index.kept)
         while k < n:
             it, k = self.move_item(index, k)
             yield it
@@ -846,7 +876,6 @@ class _Reader:
         headers: list[_Item] = []
         index = self.index = _Index()
         self._cached_start, self._cached = -1, []
-        kept = self._kept = []  # the first KEPT_ITEMS items of the index
         first_line = None
         kif_like = magic = lishogi_moves = in_moves = False
         for it in self.classify():
@@ -869,10 +898,7 @@ class _Reader:
                     preamble.append(it)
                     continue
                 in_moves = True
-            it.index = len(index.kinds)
             index.add(it)
-            if len(kept) < KEPT_ITEMS:
-                kept.append(it)
         if not kif_like and not magic:
             self.fatal("not a KIF record: no header, board, move or comment line found", line=first_line)
 
@@ -985,7 +1011,7 @@ class _Reader:
             if other is None or other.slug != game.variant.slug:
                 self.problem(f"the file says 変種：{declared.value.strip()}, read as {game.variant.name}",
                              line=declared.line)
-        self.style = _Style(game)
+        self.style = _Style.of(game)
         return game
 
     # start position
@@ -1185,15 +1211,15 @@ class _Reader:
         dead = self.dead
         if dead:
             if _KIND_CODE["move"] in index.kinds:
-                self.problem("the moves cannot be replayed without a start position", line=index.lines[0])
+                self.problem("the moves cannot be replayed without a start position", line=index.line(0))
                 self.truncated = True
             return tree
         board = game.start_board()
         # positions of the nodes that variations may branch from, so that a variation does not
         # replay its whole path (a record may hold thousands of 変化 blocks)
         variation = _KIND_CODE["variation"]
-        targets = {index.numbers[k] - 1 for k, code in enumerate(index.kinds) if code == variation}
-        positions = {ROOT: board.position()}
+        targets = {index.number(k) - 1 for k, code in enumerate(index.kinds) if code == variation}
+        positions = {ROOT: board.position()} if targets else {}
         prev_to = None
         stopped = False  # after a special or an error in the current block
         pending: list[str] = []  # comments before the first move of a variation
@@ -1928,7 +1954,7 @@ def _comment_lines(text: str) -> list[str]:
 class _Writer:
     def __init__(self, game: Game):
         self.game = game
-        self.style = _Style(game)
+        self.style = _Style.of(game)
         self.out: list[str] = []
         rules = game.rules
         self.start = game.start or rules.start
