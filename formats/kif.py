@@ -1645,18 +1645,17 @@ class _Reader:
             special(*self.specials[ROOT])
 
     @staticmethod
-    def give_move(visitor, board: Board, move: Move, it: _Item, totals: tuple, first_turn: int,
+    def give_move(visitor, board: Board | None, move: Move, it: _Item, totals: tuple, colour: int,
                   time_hook) -> tuple[tuple, str]:
-        """``move`` (item ``it``) given to ``visitor`` with ``board`` before it, and its time column:
-        (the running totals of the time column after it, Sente's and Gote's; the time as its
-        comment starts, ``[%emt ...]``)."""
+        """``move`` (item ``it``, played by ``colour``) given to ``visitor`` with ``board`` before
+        it, and its time column: (the running totals of the time column after it, Sente's and
+        Gote's; the time as its comment starts, ``[%emt ...]``)."""
         visitor.visit_move(board, move, it.text, it.line, it.column)
         if it.time is None:
             return totals, ""
         if time_hook is not None:
             time_hook(it.time)
         secs, total = it.time
-        colour = (len(board.move_stack) + first_turn) % 2
         spent = list(totals)
         spent[colour] += secs
         prefix = f"[%emt {_hms(secs)}]"
@@ -1692,7 +1691,8 @@ class _Reader:
                 if node in starting:
                     visitor.visit_comment(starting[node], True)
                 before = totals
-                totals, prefix = self.give_move(visitor, board, tree.moves[node], it, totals, first_turn, time_hook)
+                colour = (len(board.move_stack) + first_turn) % 2
+                totals, prefix = self.give_move(visitor, board, tree.moves[node], it, totals, colour, time_hook)
                 self.give_notes(visitor, node, prefix, special_hook)
                 alternative = tree.next[node] if tree.is_first_child(node) else -1
                 if alternative >= 0:
@@ -1723,12 +1723,13 @@ class _Reader:
 class _Giver:
     """Gives the moves of a record without 変化 blocks to a visitor while :meth:`_Reader.read_moves`
     replays them, as :meth:`_Reader.walk` gives them from the tree: each move with the board before
-    it (a board of the visitor's, one move behind the replay's), then, when the next move (or the
-    end) shows that nothing more follows it, the special move ending the line and its comment."""
+    it (a board of the visitor's, one move behind the replay's; None for a builder known not to
+    look at it: :func:`_looks_at_board`), then, when the next move (or the end) shows that nothing
+    more follows it, the special move ending the line and its comment."""
 
     def __init__(self, reader: _Reader, visitor, game: Game, root_comments: list):
         self.reader, self.visitor, self.root_comments = reader, visitor, root_comments
-        self.board = game.start_board()
+        self.board = game.start_board() if _looks_at_board(visitor) else None
         self.first_turn = _first_turn(game)
         self.time_hook = getattr(visitor, "visit_kif_time", None)
         self.special_hook = getattr(visitor, "visit_kif_special", None)
@@ -1741,7 +1742,7 @@ class _Giver:
         """``move`` (item ``it``) given to the visitor: its node number."""
         self.flush()
         self.totals, prefix = self.reader.give_move(self.visitor, self.board, move, it, self.totals,
-                                                    self.first_turn, self.time_hook)
+                                                    (self.nodes + self.first_turn) % 2, self.time_hook)
         node = self.nodes
         self.nodes += 1
         self.last = (node, move, prefix)
@@ -1755,7 +1756,8 @@ class _Giver:
         elif self.last is not None:
             node, move, prefix = self.last
             self.reader.give_notes(self.visitor, node, prefix, self.special_hook)
-            self.board.push(move)
+            if self.board is not None:
+                self.board.push(move)
             self.last = None
 
     finish = flush  # (the end: what follows the last move)
@@ -1838,6 +1840,13 @@ def _collects_tags(visitor) -> bool:
     return (isinstance(visitor, KifGameBuilder) and cls.visit_header is GameBuilder.visit_header
             and cls.new_game is KifGameBuilder.new_game
             and cls.end_headers in (GameBuilder.end_headers, MainLineBuilder.end_headers))
+
+
+def _looks_at_board(visitor) -> bool:
+    """Whether ``visitor`` may look at the board it is given with each move: all but the game
+    builders, whose ``visit_move`` (:class:`~formats.lsn.GameBuilder`'s, or
+    :class:`~formats.lsn.MainLineBuilder`'s) does not."""
+    return type(visitor).visit_move not in (GameBuilder.visit_move, MainLineBuilder.visit_move)
 
 
 def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Variant | None = None,
