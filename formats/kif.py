@@ -1226,68 +1226,72 @@ class _Reader:
         block_dead = False
         for it in self.items(index):
             kind = it.kind
-            if kind == "variation":
-                n = it.number
-                parent_line = next((ln for ln in reversed(lines) if ln.covers(n)), None) if n >= 1 else None
-                pending = []
-                if parent_line is None and n >= 1:
-                    # a 変化 one ply after the end of a line (激指 writes these): its continuation
-                    parent_line = next((ln for ln in reversed(lines) if ln.special is None and ln.count
-                                        and not ln.broken and ln.start + ln.count == n), None)
-                    if parent_line is not None:
-                        self.problem(f"変化：{n}手 starts after the last move of its line: read as the "
-                                     f"line's continuation", kind="warning", line=it.line, ply=n)
-                cur.end_position = board.position()
-                if not cur.count and cur.special is None and not cur.main and lines[-1] is cur:
-                    lines.pop()  # an empty block: nothing can branch from it
-                if parent_line is None:
-                    self.problem(f"変化：{n}手 does not branch from any line read so far", line=it.line,
-                                 column=1, ply=n, expected="a ply number of a move already read")
-                    self.dropped = True
-                    block_dead = True
+            if kind != "move":  # (most items are moves: one test for them)
+                if kind == "variation":
+                    n = it.number
+                    parent_line = next((ln for ln in reversed(lines) if ln.covers(n)), None) if n >= 1 else None
+                    pending = []
+                    if parent_line is None and n >= 1:
+                        # a 変化 one ply after the end of a line (激指 writes these): its continuation
+                        parent_line = next((ln for ln in reversed(lines) if ln.special is None and ln.count
+                                            and not ln.broken and ln.start + ln.count == n), None)
+                        if parent_line is not None:
+                            self.problem(f"変化：{n}手 starts after the last move of its line: read as the "
+                                         f"line's continuation", kind="warning", line=it.line, ply=n)
+                    cur.end_position = board.position()
+                    if not cur.count and cur.special is None and not cur.main and lines[-1] is cur:
+                        lines.pop()  # an empty block: nothing can branch from it
+                    if parent_line is None:
+                        self.problem(f"変化：{n}手 does not branch from any line read so far", line=it.line,
+                                     column=1, ply=n, expected="a ply number of a move already read")
+                        self.dropped = True
+                        block_dead = True
+                        continue
+                    if parent_line.special is not None and n == parent_line.start + parent_line.count:
+                        # an alternative to the line's ending (投了 ...): the moves continue the line
+                        self.problem(f"変化：{n}手 replaces the ending {parent_line.special}: read as the line's "
+                                     f"continuation", kind="warning", line=it.line, ply=n)
+                        self.specials.pop(parent_line.last(), None)
+                        parent_line.special = None
+                        parent_line.special_item = None
+                        parent_line.result_item = None
+                    parent = parent_line.node_before(n)
+                    cur = _Line(n, parent)
+                    lines.append(cur)
+                    if parent in positions:
+                        board = Board(game.rules, positions[parent])
+                    else:  # pragma: no cover - every branching point is in targets
+                        board = tree.board(game, parent)
+                    prev_to = tree.moves[parent].to_square if parent != ROOT else None
+                    stopped = False
+                    block_dead = False
                     continue
-                if parent_line.special is not None and n == parent_line.start + parent_line.count:
-                    # an alternative to the line's ending (投了 ...): the moves continue the line
-                    self.problem(f"変化：{n}手 replaces the ending {parent_line.special}: read as the line's "
-                                 f"continuation", kind="warning", line=it.line, ply=n)
-                    self.specials.pop(parent_line.last(), None)
-                    parent_line.special = None
-                    parent_line.special_item = None
-                    parent_line.result_item = None
-                parent = parent_line.node_before(n)
-                cur = _Line(n, parent)
-                lines.append(cur)
-                if parent in positions:
-                    board = Board(game.rules, positions[parent])
-                else:  # pragma: no cover - every branching point is in targets
-                    board = tree.board(game, parent)
-                prev_to = tree.moves[parent].to_square if parent != ROOT else None
-                stopped = False
-                block_dead = False
+                if block_dead:
+                    continue
+                if kind == "comment":
+                    if stopped and cur.special is None:
+                        continue  # comments on moves that were not read
+                    if cur.count:
+                        comments.setdefault(cur.last(), []).append(it.text)
+                    elif cur.main:
+                        root_comments.append(it.text)
+                    else:
+                        pending.append(it.text)
+                    continue
+                if kind == "result":
+                    cur.result_item = it
+                    continue
+                if kind in ("header", "moves-header", "program"):
+                    continue
+                if kind in ("row", "border", "turn"):
+                    self.problem("board diagram after the moves", line=it.line, column=1)
+                    continue
+                if kind == "junk":
+                    self.problem(f"unrecognised line {it.text.strip()!r}", line=it.line, column=1,
+                                 expected="a move line such as '   1 ７六歩(77)', a comment '*...' or 変化：N手")
+                    continue
                 continue
             if block_dead:
-                continue
-            if kind == "comment":
-                if stopped and cur.special is None:
-                    continue  # comments on moves that were not read
-                if cur.count:
-                    comments.setdefault(cur.last(), []).append(it.text)
-                elif cur.main:
-                    root_comments.append(it.text)
-                else:
-                    pending.append(it.text)
-                continue
-            if kind == "result":
-                cur.result_item = it
-                continue
-            if kind in ("header", "moves-header", "program"):
-                continue
-            if kind in ("row", "border", "turn"):
-                self.problem("board diagram after the moves", line=it.line, column=1)
-                continue
-            if kind == "junk":
-                self.problem(f"unrecognised line {it.text.strip()!r}", line=it.line, column=1,
-                             expected="a move line such as '   1 ７六歩(77)', a comment '*...' or 変化：N手")
                 continue
             # a move line
             if stopped:
@@ -1347,7 +1351,7 @@ class _Reader:
 
     def parse_move(self, board: Board, text: str, prev_to, it: _Item, ply: int) -> Move | None:
         style = self.style
-        where = dict(line=it.line, column=it.column, ply=ply, move=text)
+        where = {"line": it.line, "column": it.column, "ply": ply, "move": text}
         if style.lishogi and _RE_LION_STEP.match(text):
             return self.parse_lion_move(board, prev_to, it, ply)
         m = style.move_re.match(text)
