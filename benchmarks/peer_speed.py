@@ -19,6 +19,7 @@ with the median of the rounds reported and the ratio daikifu / peer:
 
     python benchmarks/peer_speed.py
     python benchmarks/peer_speed.py --rounds 5 --games 100 --shogi-games 10 --json
+    python benchmarks/peer_speed.py --only kif --rounds 9
 """
 
 from __future__ import annotations
@@ -221,47 +222,55 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="timed rounds per side; the median is reported")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--only", action="append", choices=("lsn", "kif", "shogi"),
+                        help="run only these pairs: lsn (1), kif (2, 2b), shogi (3 and perft); repeatable")
     args = parser.parse_args(argv)
+    only = set(args.only or ("lsn", "kif", "shogi"))
 
     note = print if not args.json else (lambda *a, **k: None)
     note("generating games ...", file=sys.stderr, flush=True)
-    lsn, lsn_plies = lsn_games(args.games, args.seed)
-    pgn, pgn_plies = pgn_games(args.games, args.seed)
-    kifs, kif_plies = kif_files()
-    recorded, shogi_plies = shogi_games(args.shogi_games, args.seed)
-    usi_games = [[shogi.Move.from_usi(_usi(m)) for m in g] for g in recorded]
-    read_lsn(lsn)  # rule sets compiled (or loaded) before the clock runs, as in a long-lived process
-    read_kif(kifs[0])
-
     results = []
-    note("(1) LSN read + validate vs python-chess PGN ...", file=sys.stderr, flush=True)
-    # different games on each side: compare plies per second
-    r = compare("read + validate", (read_lsn, lsn), (read_pgn, pgn), lsn_plies, args.rounds, "python-chess PGN reader",
-                f"LSN, {args.games} random Dai Kagamigi games vs PGN, {args.games} random chess games")
-    r["daikifu_plies_per_s"] = round(lsn_plies / statistics.median(r["daikifu_seconds"]))
-    r["peer_plies_per_s"] = round(pgn_plies / statistics.median(r["peer_seconds"]))
-    r["ratio"] = round(r["daikifu_plies_per_s"] / r["peer_plies_per_s"], 2)
-    r["peer_plies"] = pgn_plies
-    results.append(r)
-    note("(2) KIF vs python-shogi ...", file=sys.stderr, flush=True)
-    results.append(compare("KIF read", (read_our_kif, kifs), (read_their_kif, kifs), kif_plies, args.rounds,
-                           "python-shogi KIF reader", f"{len(kifs)} real shogi games (KIF); the peer does not "
-                           "check the moves"))
-    results.append(compare("KIF read + check", (read_our_kif, kifs), (read_and_check_their_kif, kifs), kif_plies,
-                           args.rounds, "python-shogi KIF reader + is_legal + push",
-                           f"the same {len(kifs)} games; the peer checks and plays every move, as daikifu does"))
-    note("(3) shogi legal moves + push vs python-shogi ...", file=sys.stderr, flush=True)
-    results.append(compare("shogi legal moves + push", (our_legal_moves, recorded), (their_legal_moves, usi_games),
-                           shogi_plies,
-                           args.rounds, "python-shogi", f"{args.shogi_games} random shogi games"))
-    start = clock()
-    count = perft(Board("shogi"), 3)
-    perft3 = clock() - start
+    if "lsn" in only:
+        lsn, lsn_plies = lsn_games(args.games, args.seed)
+        pgn, pgn_plies = pgn_games(args.games, args.seed)
+        read_lsn(lsn)  # rule sets compiled (or loaded) before the clock runs, as in a long-lived process
+        note("(1) LSN read + validate vs python-chess PGN ...", file=sys.stderr, flush=True)
+        # different games on each side: compare plies per second
+        r = compare("read + validate", (read_lsn, lsn), (read_pgn, pgn), lsn_plies, args.rounds,
+                    "python-chess PGN reader",
+                    f"LSN, {args.games} random Dai Kagamigi games vs PGN, {args.games} random chess games")
+        r["daikifu_plies_per_s"] = round(lsn_plies / statistics.median(r["daikifu_seconds"]))
+        r["peer_plies_per_s"] = round(pgn_plies / statistics.median(r["peer_seconds"]))
+        r["ratio"] = round(r["daikifu_plies_per_s"] / r["peer_plies_per_s"], 2)
+        r["peer_plies"] = pgn_plies
+        results.append(r)
+    if "kif" in only:
+        kifs, kif_plies = kif_files()
+        read_kif(kifs[0])
+        note("(2) KIF vs python-shogi ...", file=sys.stderr, flush=True)
+        results.append(compare("KIF read", (read_our_kif, kifs), (read_their_kif, kifs), kif_plies, args.rounds,
+                               "python-shogi KIF reader", f"{len(kifs)} real shogi games (KIF); the peer does not "
+                               "check the moves"))
+        results.append(compare("KIF read + check", (read_our_kif, kifs), (read_and_check_their_kif, kifs),
+                               kif_plies, args.rounds, "python-shogi KIF reader + is_legal + push",
+                               f"the same {len(kifs)} games; the peer checks and plays every move, as daikifu does"))
+    perft3 = count = None
+    if "shogi" in only:
+        recorded, shogi_plies = shogi_games(args.shogi_games, args.seed)
+        usi_games = [[shogi.Move.from_usi(_usi(m)) for m in g] for g in recorded]
+        note("(3) shogi legal moves + push vs python-shogi ...", file=sys.stderr, flush=True)
+        results.append(compare("shogi legal moves + push", (our_legal_moves, recorded),
+                               (their_legal_moves, usi_games), shogi_plies,
+                               args.rounds, "python-shogi", f"{args.shogi_games} random shogi games"))
+        start = clock()
+        count = perft(Board("shogi"), 3)
+        perft3 = clock() - start
 
     machine = _machine()
     if args.json:
+        perft_result = {"nodes": count, "seconds": round(perft3, 3)} if count is not None else None
         print(json.dumps({"machine": machine, "clock": "cpu (time.process_time)", "rounds": args.rounds,
-                          "results": results, "perft3": {"nodes": count, "seconds": round(perft3, 3)}}, indent=2))
+                          "results": results, "perft3": perft_result}, indent=2))
         return 0
     print(f"{machine}; one process, CPU time (time.process_time), daikifu and peer rounds interleaved, "
           f"median of {args.rounds} rounds each")
@@ -273,7 +282,8 @@ def main(argv=None) -> int:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
     for r in results:
         print(f"  {r['benchmark']}: {r['what']}")
-    print(f"perft 3 of shogi from the start: {count:,} nodes in {perft3:.3f} s")
+    if count is not None:
+        print(f"perft 3 of shogi from the start: {count:,} nodes in {perft3:.3f} s")
     return 0
 
 

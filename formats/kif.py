@@ -1424,7 +1424,7 @@ class _Reader:
             elif promo_text:
                 promotion = False
             else:
-                promotion = False if self.can_promote(board, origin, to) else None
+                promotion = False if self.can_promote(board, origin, to, piece) else None
             move = Move(origin, to, kills, promotion)
         return self.play(board, move, to, prev_to, where)
 
@@ -1515,8 +1515,8 @@ class _Reader:
         return self.play(board, move, to, prev_to, where2)
 
     @staticmethod
-    def can_promote(board: Board, origin: int, to: int) -> bool:
-        piece = board.piece_at(origin)
+    def can_promote(board: Board, origin: int, to: int, piece) -> bool:
+        """Whether ``piece``, on ``origin``, may promote moving to ``to`` (by the zone's shape)."""
         rules = board.rules
         code = rules.type_by_id[piece.id].index * 2 + piece.colour
         if not rules.promote[code]:
