@@ -352,6 +352,7 @@ def setup_dir_of(path: str | None) -> str | None:
 
 
 HEAD_BYTES = 1 << 16  # bytes looked at to recognise a streamed record's format
+READ_BUFFER = 1 << 13  # bytes read at a time from a streamed record (a game's text is held apart)
 
 
 class Prepended(io.RawIOBase):
@@ -370,7 +371,8 @@ class Prepended(io.RawIOBase):
         if self.head:
             n = min(len(buf), len(self.head))
             buf[:n] = self.head[:n]
-            self.head = self.head[n:]
+            # an empty view would still hold the head's bytes: let them go once given
+            self.head = self.head[n:] if n < len(self.head) else None
         else:
             data = self.stream.read(len(buf))
             n = len(data)
@@ -412,8 +414,9 @@ def read_stream(stream, *, name: str | None = None, fmt: str | None = None, vari
                                visitor=visitor)
         return
     # utf-8-sig: a byte-order mark is dropped, as decode_record drops it
-    text = io.TextIOWrapper(io.BufferedReader(Prepended(head, stream), 1 << 16), encoding="utf-8-sig",
+    text = io.TextIOWrapper(io.BufferedReader(Prepended(head, stream), READ_BUFFER), encoding="utf-8-sig",
                             errors="replace", newline="")
+    del head  # given through the reader, and let go once read
     for game in FORMATS["lsn"].read(text, file=name, variant=variant, lenient=lenient, variants=variants,
                                     visitor=visitor, **({"limits": limits} if limits is not None else {})):
         yield finish_game(game, name)

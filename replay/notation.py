@@ -26,7 +26,7 @@ import difflib
 import re
 
 from .board import Board, Move
-from .squares import CELLS, square_name
+from .squares import MAX_FILES, MAX_RANKS, square, square_name
 
 __all__ = ["move_notation", "notations", "parse_move", "quick_move", "NotationError", "check_move", "check_moves"]
 
@@ -295,29 +295,31 @@ def _plan(rules, text: str):
     return plan
 
 
-def _origins(rules, code: int, to: int, keep) -> tuple | None:
+def _origins(rules, code: int, to: int, keep) -> bytes | None:
     """The squares from which the piece ``code`` may end a one-leg move on ``to`` (by its move
-    tables, as :meth:`Board.may_make` says), among ``keep`` when given; None when the piece has
-    moves the tables do not hold (generators: any of its squares may be the origin).  Worked out
-    once per plan and colour, and kept with the plan (not cached apart: a long random game meets
-    most of the (piece, square) pairs once)."""
+    tables, as :meth:`Board.may_make` says), among ``keep`` when given, one byte each (see
+    :data:`_SQUARE_OF_BYTE`); None when the piece has moves the tables do not hold (generators:
+    any of its squares may be the origin).  Worked out once per plan and colour, and kept with the
+    plan (not cached apart: a long random game meets most of the (piece, square) pairs once)."""
     every = _all_origins(rules, code, to)
-    if every is None or keep is None:
-        return every
-    return tuple(fr for fr in every if fr in keep)
+    if every is None:
+        return None
+    return bytes(_BYTE_OF_SQUARE[fr] for fr in every if keep is None or fr in keep)
 
 
-_CELL = tuple(range(CELLS))
+# Origins are kept as bytes, a byte a square (the file and rank, 16 of each at most): a plan lives
+# as long as its text may come again, and a tuple of ints takes eight times the room.
+_SQUARE_OF_BYTE = tuple(square(f, r) for r in range(MAX_RANKS) for f in range(MAX_FILES))
+_BYTE_OF_SQUARE = {sq: n for n, sq in enumerate(_SQUARE_OF_BYTE)}
 
 
-def _all_origins(rules, code: int, to: int) -> tuple | None:
+def _all_origins(rules, code: int, to: int) -> list | None:
     zoned, complex_, by_delta = rules.zoned, rules.complex, rules.by_delta
     if zoned[code] is None:  # one table: the origins are the destination less each step it has
         if complex_[code]:
             return None
         on_board = rules.on_board
-        # (one int object per square: plans live long, and squares above 256 are not shared ints)
-        return tuple(_CELL[to - d] for d in by_delta[code] if d and 0 <= to - d < len(on_board) and on_board[to - d])
+        return [to - d for d in by_delta[code] if d and 0 <= to - d < len(on_board) and on_board[to - d]]
     out = []
     for fr in rules.squares:
         idx = zoned[code][fr]
@@ -325,7 +327,7 @@ def _all_origins(rules, code: int, to: int) -> tuple | None:
             return None
         if fr != to and (to - fr) in by_delta[idx]:
             out.append(fr)
-    return tuple(out)
+    return out
 
 
 def quick_move(board: Board, text: str) -> Move | None:
@@ -357,12 +359,13 @@ def quick_move(board: Board, text: str) -> Move | None:
     if origins is False:
         origins = plan[5 + c] = _origins(board.rules, code, to, keep)
     if origins is None:  # a piece with generators: each of its squares, unless its tables rule it out
-        origins = [fr for fr, cd in board._pieces[c].items() if cd == code and (keep is None or fr in keep)
-                   and board.may_make(Move(fr, to))]
+        froms = [fr for fr, cd in board._pieces[c].items() if cd == code and (keep is None or fr in keep)
+                 and board.may_make(Move(fr, to))]
+    else:
+        square_of = _SQUARE_OF_BYTE
+        froms = [fr for n in origins if b[fr := square_of[n]] == code]
     found = None
-    for fr in origins:
-        if b[fr] != code:
-            continue
+    for fr in froms:
         move = Move(fr, to, (), promo)  # _pseudo_reason: Board.illegal_reason, for a move that is not a drop
         move, reason = _settle_promotion(board._pseudo_reason, move, board._pseudo_reason(move))
         if reason is None and board._stays_safe(move, c):
