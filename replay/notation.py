@@ -359,13 +359,14 @@ def quick_move(board: Board, text: str) -> Move | None:
     if origins is False:
         origins = plan[5 + c] = _origins(board.rules, code, to, keep)
     if origins is None:  # a piece with generators: each of its squares, unless its tables rule it out
-        froms = [fr for fr, cd in board._pieces[c].items() if cd == code and (keep is None or fr in keep)
-                 and board.may_make(Move(fr, to))]
-    else:
-        square_of = _SQUARE_OF_BYTE
-        froms = [fr for n in origins if b[fr := square_of[n]] == code]
+        origins = bytes(_BYTE_OF_SQUARE[fr] for fr, cd in board._pieces[c].items() if cd == code
+                        and (keep is None or fr in keep) and board.may_make(Move(fr, to)))
     found = None
-    for fr in froms:
+    square_of = _SQUARE_OF_BYTE
+    for n in origins:
+        fr = square_of[n]
+        if b[fr] != code:
+            continue
         move = Move(fr, to, (), promo)  # _pseudo_reason: Board.illegal_reason, for a move that is not a drop
         move, reason = _settle_promotion(board._pseudo_reason, move, board._pseudo_reason(move))
         if reason is None and board._stays_safe(move, c):
