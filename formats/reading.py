@@ -403,13 +403,15 @@ def read_stream(stream, *, name: str | None = None, fmt: str | None = None, vari
     """
     head = stream.read(HEAD_BYTES)
     if len(head) < HEAD_BYTES or head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        yield from read_record(head + stream.read(), name=name, fmt=fmt, variant=variant, lenient=lenient,
+        held, head = [head], None  # (so that this frame holds neither the head nor the whole)
+        yield from read_record(held.pop() + stream.read(), name=name, fmt=fmt, variant=variant, lenient=lenient,
                                limits=limits, variants=variants, setup=setup, setup_dir=setup_dir,
                                visitor=visitor)
         return
     found = record_text(whole_lines(head), name=name, fmt=fmt)[1]
     if found != "lsn":
-        yield from read_record(head + stream.read(), name=name, fmt=found, variant=variant, lenient=lenient,
+        held, head = [head], None
+        yield from read_record(held.pop() + stream.read(), name=name, fmt=found, variant=variant, lenient=lenient,
                                limits=limits, variants=variants, setup=setup, setup_dir=setup_dir,
                                visitor=visitor)
         return
