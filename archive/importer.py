@@ -43,6 +43,7 @@ from daikifu.formats.limits import ReadLimits
 from daikifu.formats.lsn import MainLineBuilder, Visitor, read_games
 from daikifu.formats.reading import (HEAD_BYTES, NotARecordError, finish_game, read_record, record_text, setup_dir_of,
                                     whole_lines)
+from daikifu.formats.reading import READ_BUFFER
 from daikifu.formats.reading import Prepended as _Prepended
 from daikifu.replay.variant import VariantRegistry
 
@@ -195,7 +196,7 @@ codecs.register_error("daikifu-replace", _count_replacement)
 
 def _text(raw: _Prepended) -> io.TextIOWrapper:
     # newline="": lines keep their own line ends, so each game's text is stored exactly
-    return io.TextIOWrapper(io.BufferedReader(raw, 1 << 16), encoding="utf-8", errors="daikifu-replace",
+    return io.TextIOWrapper(io.BufferedReader(raw, READ_BUFFER), encoding="utf-8", errors="daikifu-replace",
                             newline="")
 
 
@@ -228,7 +229,7 @@ class _RecordBuilder(MainLineBuilder):
         # the hashes are whole when the reader's board is at the end of the main line (not in a
         # variation left open) and the first is the start's; else record_of replays the moves
         if (b is not None and game.valid and not self.stack and len(main.moves) == len(main.hashes) == b.ply
-                and b.peek() is main.moves[-1] and main.hashes[0] == _start_hash(game)):
+                and b.peek() == main.moves[-1] and main.hashes[0] == _start_hash(game)):
             main.hashes.append(b.zobrist)
         else:
             main.hashes = None
@@ -440,8 +441,8 @@ def _open_source(path: str):
 
 
 def _plan(paths, summary: ImportSummary, fmt: str | None = None):
-    """(path, format, head bytes, binary stream, size) for each file to read; ``fmt`` overrides
-    the format found by content."""
+    """(path, format, the file's bytes as a stream (its head already read, then the rest), its
+    binary stream, size) for each file to read; ``fmt`` overrides the format found by content."""
     for path, named in _expand(paths):
         try:
             fh, size, name = _open_source(path)
@@ -459,7 +460,9 @@ def _plan(paths, summary: ImportSummary, fmt: str | None = None):
             else:
                 summary.skipped.append(path)
             continue
-        yield path, found, head, fh, size
+        raw = _Prepended(head, fh)
+        del head  # (given once through ``raw``, then let go: this frame must not keep it)
+        yield path, found, raw, fh, size
 
 
 def import_records(archive: Archive, records: Iterable[Record], name: str, fmt: str | None = None,
@@ -551,18 +554,17 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
 
 
 def _import_serial(paths, override, how: _Reading, writer: _Writer, summary, report, state):
-    for path, fmt, head, fh, size in _plan(paths, summary, override):
+    for path, fmt, raw, fh, size in _plan(paths, summary, override):
         name = path
         try:
             writer.begin_file(name, fmt)
             _REPLACED[0] = 0
             if fmt != "lsn":
-                data = head + fh.read()
+                data = raw.readall()
                 for rec in _whole_records(data, name, fmt, how):
                     writer.store(rec)
                 report(len(data))
             else:
-                raw = _Prepended(head, fh)
                 for rec in _lsn_records(how.lsn(_text(raw), name, _RecordBuilder), name):
                     writer.store(rec)
                     report(raw.consumed)
@@ -584,17 +586,16 @@ def _tasks(paths, override, how: _Reading, summary, files: list, report, state) 
 
     ``files`` receives [name, format, replaced bytes] of each file as it is reached."""
     number = 0
-    for path, fmt, head, fh, size in _plan(paths, summary, override):
+    for path, fmt, raw, fh, size in _plan(paths, summary, override):
         index = len(files)
         files.append([path, fmt, 0])
         _REPLACED[0] = 0
         try:
             if fmt != "lsn":
-                payload = path if path != "-" else head + fh.read()
+                payload = path if path != "-" else raw.readall()
                 yield (number, fmt, path, payload, index, True, how)
                 number += 1
                 continue
-            raw = _Prepended(head, fh)
             chunk, chars = [], 0
             for item in read_games(_text(raw), visitor=_Splitter, file=path):
                 chunk.append(item)

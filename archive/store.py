@@ -38,7 +38,7 @@ import sqlite_utils
 
 from daikifu.formats.game import Game, GameError
 from daikifu.formats.lsn import format_ruleset, parse_ruleset
-from daikifu.replay import Board, Move, VariantRegistry
+from daikifu.replay import Board, MoveStack, VariantRegistry
 
 from . import schema
 from .schema import DEFAULT_DB, ENV_DB, STATUSES
@@ -52,6 +52,7 @@ _COLUMN_TAGS = {"Event": "event", "Site": "site", "Date": "date", "Round": "roun
 _CLOCK_RE = re.compile(r"\[%(clk|emt)\s+([^\]]*?)\s*\]")
 PAGE_SIZE = 4096  # of a new database (see docs/archive.md)
 _PREFIX_CANDIDATES = 20
+_HASHES_PER_QUERY = 1024  # hashes looked up at once for a stored prefix (see _find_extended)
 
 
 def _sql_count(n) -> int:
@@ -111,18 +112,6 @@ class Record:
         return unpack_source(self.source)
 
 
-_UCI: dict = {}
-
-
-def _uci(move: Move) -> str:
-    text = _UCI.get(move)
-    if text is None:
-        if len(_UCI) > 200_000:
-            _UCI.clear()
-        text = _UCI[move] = move.uci()
-    return text
-
-
 def _words(moves: str) -> Iterator[str]:
     """The moves of :attr:`Record.moves` one at a time (a list of them would hold a string object
     per ply: several times the record of a long game).
@@ -177,7 +166,7 @@ class MainLine:
     __slots__ = ("moves", "marked", "own", "sides", "branched", "hashes")
 
     def __init__(self, hashes=None):
-        self.moves: list[Move] = []
+        self.moves = MoveStack()  # an int a move (a long game of new moves holds no Move objects)
         self.marked: list = []  # (ply, comment, NAGs) of the main-line plies with a comment or NAGs
         self.own: list = []  # (starting comment, comment) of the main-line nodes that have one
         self.sides: list = []  # the comments of the variations that branch off each main-line node
@@ -289,8 +278,8 @@ def record_of(game: Game, main: MainLine, source_format: str = "lsn") -> Record:
     if game.start:
         start = game.start_board().position()
         rec.start = None if start == Board(game.rules).position() else start
-    uci = _UCI.get
-    moves = " ".join([uci(m) or _uci(m) for m in main.moves])
+    # (a chunk at a time: a list of every move's text would hold a string object per ply)
+    moves = " ".join(" ".join([m.uci() for m in main.moves[k:k + 256]]) for k in range(0, n, 256))
     hashes = main.hashes
     if hashes is None or len(hashes) != n + 1:
         board = game.start_board()
@@ -574,13 +563,18 @@ class Archive:
         n = rec.ply_count
         if not n:
             return None
-        # one query for all the hashes (json_each is much cheaper than a long IN list; the JSON
-        # text is made a slice at a time: a dict or list of the hashes costs far more than it)
-        text = "[" + ",".join(",".join(map(str, hashes[i:min(i + 4096, n)])) for i in range(0, n, 4096)) + "]"
-        rows = self.conn.execute(
-            "SELECT g.id, g.ply_count, g.end_hash FROM (SELECT DISTINCT value FROM json_each(?)) j "
-            f"JOIN games g ON g.end_hash = j.value LIMIT {_PREFIX_CANDIDATES}", (text,)).fetchall()
-        del text
+        # a query for each slice of the hashes, given as JSON (json_each is much cheaper than a
+        # long IN list; a slice at a time, so that the text of a long game's hashes is never whole)
+        found: dict = {}
+        for i in range(0, n, _HASHES_PER_QUERY):
+            text = "[" + ",".join(map(str, hashes[i:min(i + _HASHES_PER_QUERY, n)])) + "]"
+            for row in self.conn.execute(
+                    "SELECT g.id, g.ply_count, g.end_hash FROM (SELECT DISTINCT value FROM json_each(?)) j "
+                    f"JOIN games g ON g.end_hash = j.value LIMIT {_PREFIX_CANDIDATES - len(found)}", (text,)):
+                found[row[0]] = row
+            if len(found) >= _PREFIX_CANDIDATES:
+                break
+        rows = found.values()
         for gid, count, end in sorted(rows, key=lambda r: -r[1]):  # the longest stored prefix first
             if count < n and hashes[count] == end and self._same_setup(rec, gid) \
                     and self._same_line(rec, gid, count):
@@ -858,8 +852,14 @@ def _fts_query(text: str) -> str:
 
 
 def pack_source(text: str) -> bytes:
-    """How ``games.source`` is stored: the UTF-8 text compressed with zlib (``zlib.compress``)."""
-    return zlib.compress(text.encode("utf-8"), 6)
+    """How ``games.source`` is stored: the UTF-8 text compressed with zlib (``zlib.decompress``
+    reads it back).  An 8 KB window and a small state: a game's text repeats itself within a few
+    lines, and the default state (about 300 KB a call) would be several times a short game's text."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, 13, 5)
+    # (encoded a slice at a time: the bytes of a long game's whole text are never made)
+    packed = [packer.compress(text[i:i + 16384].encode("utf-8")) for i in range(0, len(text), 16384)]
+    packed.append(packer.flush())
+    return b"".join(packed)
 
 
 def unpack_source(data) -> str:

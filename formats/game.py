@@ -179,9 +179,9 @@ class GameNode:
     __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "nags", "notation",
                  "source_line", "source_column", "__dict__")
 
-    def __init__(self, parent: "GameNode | None" = None, move: Move | None = None):
+    def __init__(self, parent: "GameNode | None" = None, move: Move | None = None, share: bool = True):
         self.parent = parent
-        self.move = move if move is None else shared_move(move)
+        self.move = move if move is None or not share else shared_move(move)
         self.variations: list[GameNode] = []
         self.comment = ""
         self.starting_comment = ""
@@ -197,8 +197,10 @@ class GameNode:
         else:
             self.nags = [nag]
 
-    def add_variation(self, move: Move) -> "GameNode":
-        node = GameNode(self, move)
+    def add_variation(self, move: Move, share: bool = True) -> "GameNode":
+        """A new last child of this node, reached by ``move`` (the one object :func:`shared_move`
+        gives for it, unless ``share`` is False: a reader that lets its nodes go keeps no moves)."""
+        node = GameNode(self, move, share)
         if self.variations:
             self.variations.append(node)
         else:

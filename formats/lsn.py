@@ -35,7 +35,7 @@ from daikifu.replay.position import PositionError
 
 from .dialects import find_dialect
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
-from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, shared_move
+from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode
 from daikifu.replay.notation import NotationError, move_notation, parse_move, quick_move
 
 __all__ = ["Visitor", "GameBuilder", "MainLineBuilder", "HeadersOnly", "read_games", "read_game", "write_game",
@@ -179,6 +179,8 @@ class Visitor:
 class GameBuilder(Visitor):
     """Builds a :class:`Game` with its move tree (the default visitor)."""
 
+    share_moves = True  # the tree holds one object per distinct move (see shared_move)
+
     def __init__(self, default_variant: str | None = None, variants: VariantRegistry | None = None):
         self.default_variant = default_variant
         self.variants = variants  # where the Variant tag's name is looked up (None: the default registry)
@@ -218,7 +220,7 @@ class GameBuilder(Visitor):
     def visit_move(self, board, move, notation, line, column):
         if self.comment:
             self._flush()
-        self.node = self.node.add_variation(move)
+        self.node = self.node.add_variation(move, self.share_moves)
         self.node.notation = sys.intern(notation)  # a long game writes the same moves again and again
         self.node.source_line, self.node.source_column = line, column
         if self.pending_comment:
@@ -294,6 +296,8 @@ class MainLineBuilder(GameBuilder):
     >>> next(read_games(text, visitor=Notes))
     (3, [], [(0, '', []), (1, 'good', []), (2, '', []), (3, '', [1])])
     """
+
+    share_moves = False  # (its nodes are let go: sharing would keep every distinct move)
 
     def end_headers(self):
         game = super().end_headers()
@@ -1076,7 +1080,6 @@ class _Context:
             self.error(exc.reason, line, column, move=tok, expected=exc.expected, suggestions=exc.suggestions)
             self._failed()
             return False
-        move = shared_move(move)  # one object per distinct move, on the board and in the tree
         self.visitor.visit_move(board, move, tok, line, column)
         board.push(move)
         self.moves += 1

@@ -21,7 +21,7 @@ from typing import Callable, Iterator
 
 from daikifu.replay import Board, IllegalMoveError, Move, VariantRegistry
 
-from .game import Game, GameError, shared_move
+from .game import Game, GameError
 from .lsn import Visitor, make_visitor
 
 __all__ = ["RawMove", "RawMoves", "RawGame", "MoveTextError", "play", "time_prefix", "result_for", "iter_lines",
@@ -189,7 +189,7 @@ class _Player:
         ok = True
         for raw in moves:
             try:
-                move = shared_move(raw.read(board))  # one object per distinct move (see shared_move)
+                move = raw.read(board)
                 reason = board.illegal_reason(move)
                 if reason is not None:
                     raise IllegalMoveError(move, reason)

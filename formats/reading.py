@@ -352,6 +352,7 @@ def setup_dir_of(path: str | None) -> str | None:
 
 
 HEAD_BYTES = 1 << 16  # bytes looked at to recognise a streamed record's format
+READ_BUFFER = 1 << 13  # bytes read at a time from a streamed record (a game's text is held apart)
 
 
 class Prepended(io.RawIOBase):
@@ -370,7 +371,8 @@ class Prepended(io.RawIOBase):
         if self.head:
             n = min(len(buf), len(self.head))
             buf[:n] = self.head[:n]
-            self.head = self.head[n:]
+            # an empty view would still hold the head's bytes: let them go once given
+            self.head = self.head[n:] if n < len(self.head) else None
         else:
             data = self.stream.read(len(buf))
             n = len(data)
@@ -401,19 +403,22 @@ def read_stream(stream, *, name: str | None = None, fmt: str | None = None, vari
     """
     head = stream.read(HEAD_BYTES)
     if len(head) < HEAD_BYTES or head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        yield from read_record(head + stream.read(), name=name, fmt=fmt, variant=variant, lenient=lenient,
+        held, head = [head], None  # (so that this frame holds neither the head nor the whole)
+        yield from read_record(held.pop() + stream.read(), name=name, fmt=fmt, variant=variant, lenient=lenient,
                                limits=limits, variants=variants, setup=setup, setup_dir=setup_dir,
                                visitor=visitor)
         return
     found = record_text(whole_lines(head), name=name, fmt=fmt)[1]
     if found != "lsn":
-        yield from read_record(head + stream.read(), name=name, fmt=found, variant=variant, lenient=lenient,
+        held, head = [head], None
+        yield from read_record(held.pop() + stream.read(), name=name, fmt=found, variant=variant, lenient=lenient,
                                limits=limits, variants=variants, setup=setup, setup_dir=setup_dir,
                                visitor=visitor)
         return
     # utf-8-sig: a byte-order mark is dropped, as decode_record drops it
-    text = io.TextIOWrapper(io.BufferedReader(Prepended(head, stream), 1 << 16), encoding="utf-8-sig",
+    text = io.TextIOWrapper(io.BufferedReader(Prepended(head, stream), READ_BUFFER), encoding="utf-8-sig",
                             errors="replace", newline="")
+    del head  # given through the reader, and let go once read
     for game in FORMATS["lsn"].read(text, file=name, variant=variant, lenient=lenient, variants=variants,
                                     visitor=visitor, **({"limits": limits} if limits is not None else {})):
         yield finish_game(game, name)

@@ -14,7 +14,7 @@ notation, perft and self-play.
 import daikifu
 
 _EXPORTS = {
-    "Board": ".board", "Move": ".board", "Piece": ".board", "Outcome": ".board", "IllegalMoveError": ".board",
+    "Board": ".board", "Move": ".board", "MoveStack": ".board", "Piece": ".board", "Outcome": ".board", "IllegalMoveError": ".board",
     "FIRST": ".board", "SECOND": ".board",
     "PositionError": ".position", "Ruleset": ".rules", "compile_rules": ".rules",
     "square": ".squares", "square_file": ".squares", "square_rank": ".squares", "square_name": ".squares",

@@ -16,15 +16,16 @@ Two ways to check a move:
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from .position import ParsedPosition, PositionError, format_hands, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules, drop_region as _region
-from .squares import CELLS, STRIDE, square, square_name, square_rank
+from .squares import CELLS, MAX_FILES, MAX_RANKS, STRIDE, square, square_file, square_name, square_rank
 from .variant import Variant, load_variant
 
-__all__ = ["Board", "Move", "Piece", "Outcome", "IllegalMoveError", "FIRST", "SECOND"]
+__all__ = ["Board", "Move", "MoveStack", "Piece", "Outcome", "IllegalMoveError", "FIRST", "SECOND"]
 
 FIRST = 0  # Sente, the player at the bottom who moves first
 SECOND = 1  # Gote
@@ -48,10 +49,13 @@ class Move(NamedTuple):
 
     def uci(self) -> str:
         """A compact machine form: ``h2h3``, ``e4f5f6`` (kills between), ``h2h3+``/``h2h3=``, ``P*e5``."""
+        names = _SQUARE_NAMES  # (the archive writes one for every ply it stores)
         if self.drop is not None:
-            return f"{self.drop}*{square_name(self.to_square)}"
-        text = square_name(self.from_square) + "".join(map(square_name, self.kills)) + square_name(self.to_square)
-        return text + {True: "+", False: "=", None: ""}[self.promotion]
+            return f"{self.drop}*{names[self.to_square]}"
+        kills = self.kills
+        text = names[self.from_square] + ("".join([names[k] for k in kills]) if kills else "") + names[self.to_square]
+        promotion = self.promotion
+        return text if promotion is None else text + ("+" if promotion else "=")
 
     @property
     def is_pass(self) -> bool:
@@ -81,6 +85,103 @@ _U_ROYAL_TAKEN = 41
 _U_INDEX = (1 << 5) - 1  # an index + 1 among a side's royal squares (a larger one: a rare entry)
 _U_ROYAL_TAKEN_MASK = _U_INDEX << _U_ROYAL_TAKEN
 _U_RARE = 1 << 47
+
+# A move in a MoveStack is one int (4 bytes: a long game holds one per ply, and a game of new
+# moves would otherwise hold a Move object for each): the origin, or for a drop the number of the
+# dropped piece's ID (its type's index on a board), in bits 0-10; the destination in bits 11-20;
+# the promotion choice in bits 21-22; a drop sets _M_DROP.  A move that takes on the way is kept
+# whole, by its index, and marked _M_ODD.
+_M_FROM = (1 << 11) - 1
+_M_TO = 11
+_M_SQUARE = (1 << 10) - 1
+_M_PROMO = 21
+_M_DROP = 1 << 23
+_M_ODD = 1 << 24
+_PROMO_BITS = {None: 0, False: 1 << _M_PROMO, True: 2 << _M_PROMO}
+_PROMO_OF_BITS = (None, False, True)
+
+
+_SQUARE_NAMES = tuple(square_name(sq) if 0 <= square_file(sq) < MAX_FILES and 0 <= square_rank(sq) < MAX_RANKS
+                      else "?" for sq in range(CELLS))  # (a cell off every board has no name)
+
+
+class MoveStack(Sequence):
+    """Moves in the order played, each held as one int and made again when read (equal to the
+    move given).  A board's ``move_stack`` is one (read it; :meth:`Board.push` and
+    :meth:`Board.pop` change it); the archive keeps a game's main line in one.
+
+    >>> stack = MoveStack()
+    >>> stack.append(Move(165, 197)); stack.append(Move(None, 200, drop="P"))
+    >>> stack
+    MoveStack([Move(from_square=165, to_square=197, kills=(), promotion=None, drop=None), \
+Move(from_square=None, to_square=200, kills=(), promotion=None, drop='P')])
+    >>> stack == [Move(165, 197), Move(None, 200, (), None, "P")], len(stack), stack[-1].drop
+    (True, 2, 'P')
+    """
+
+    __slots__ = ("_ints", "_odd", "_ids", "_index")
+
+    def __init__(self, drop_ids=()):
+        self._ints = array("i")
+        self._odd: dict[int, Move] = {}  # index -> a move that takes on the way
+        self._ids = [None, *drop_ids]  # the dropped pieces' IDs by their number (a board: type index)
+        self._index = None  # ID -> number, made on the first drop appended
+
+    def append(self, move: Move) -> None:
+        ints = self._ints
+        if move.drop is not None:
+            index = self._index
+            if index is None:
+                index = self._index = {pid: n for n, pid in enumerate(self._ids) if n}
+            n = index.get(move.drop)
+            if n is None:
+                n = index[move.drop] = len(self._ids)
+                self._ids.append(move.drop)
+            m = n | move.to_square << _M_TO | _M_DROP | _PROMO_BITS[move.promotion]
+        else:
+            m = move.from_square | move.to_square << _M_TO | _PROMO_BITS[move.promotion]
+            if move.kills:
+                m |= _M_ODD
+                self._odd[len(ints)] = move
+        ints.append(m)
+
+    def _decode(self, m: int, index: int, odd: dict | None = None) -> Move:
+        """The move held as ``m`` at ``index`` (``odd``: the moves kept whole, if not this
+        stack's own)."""
+        if m & _M_ODD:
+            return (self._odd if odd is None else odd)[index]
+        to = (m >> _M_TO) & _M_SQUARE
+        promotion = _PROMO_OF_BITS[(m >> _M_PROMO) & 3]
+        if m & _M_DROP:
+            return Move(None, to, (), promotion, self._ids[m & _M_FROM])
+        return Move(m & _M_FROM, to, (), promotion)
+
+    def __len__(self) -> int:
+        return len(self._ints)
+
+    def __getitem__(self, index):
+        ints = self._ints
+        if isinstance(index, slice):
+            return [self._decode(ints[k], k) for k in range(*index.indices(len(ints)))]
+        if index < 0:
+            index += len(ints)
+        if not 0 <= index < len(ints):
+            raise IndexError("move index out of range")
+        return self._decode(ints[index], index)
+
+    def __iter__(self):
+        decode, ints = self._decode, self._ints
+        return (decode(ints[k], k) for k in range(len(ints)))
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (MoveStack, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"MoveStack({list(self)!r})"
 assert CELLS < _U_SQUARE
 
 
@@ -156,7 +257,9 @@ class Board:
         self._unmoved = set(self._pieces[0]) | set(self._pieces[1]) if R.uses_initial else None
         self._undo = array("q")  # one int per move played (see _push)
         self._rare = []  # the undo entries that do not fit in an int
-        self.move_stack: list[Move] = []
+        self.move_stack = MoveStack(p.id for p in R.types)  # a drop's number: its type's index
+        self._moves = self.move_stack._ints  # (_push and _pop write these themselves)
+        self._odd_moves = self.move_stack._odd
         self._zobrist = self._compute_zobrist()
         self._seen = None  # hash -> times seen, made when asked often (repetitions)
         self._asked = 0
@@ -258,7 +361,7 @@ class Board:
     @property
     def ply(self) -> int:
         """Plies played since the position the board was set up from."""
-        return len(self.move_stack)
+        return len(self._moves)
 
     def position(self) -> str:
         """The position string of the current position (as :func:`format_position` writes it,
@@ -326,7 +429,7 @@ class Board:
 
     def root_position(self) -> str:
         """The position string of the position before the first move of ``move_stack``."""
-        if not self.move_stack:
+        if not self._moves:
             return self.position()
         moves = list(self.move_stack)
         for _ in moves:
@@ -1088,7 +1191,7 @@ class Board:
     # mover's royal squares and of the destination among the opponent's (0: not royal), so that
     # taking the move back puts each royal square back where it was in its tuple.  A move that
     # takes on the way (``kills``), or whose fields do not fit, keeps what it changed in ``_rare``
-    # and sets _U_RARE.  The move itself is the last of ``move_stack``, the hash before it the
+    # and sets _U_RARE.  The move itself is the last of ``_moves``, the hash before it the
     # history's last but one.
 
     def _push(self, move: Move) -> None:
@@ -1107,6 +1210,7 @@ class Board:
             t = R.type_by_id[move.drop].index
             code = t * 2 + c
             moved = code
+            played = t | to << _M_TO | _M_DROP | _PROMO_BITS[move.promotion]
             h = self.hands[c]
             n = h[t]
             h[t] = n - 1
@@ -1121,8 +1225,11 @@ class Board:
             b[fr] = EMPTY
             del mine[fr]
             z ^= zsq[code][fr]
+            played = fr | to << _M_TO | _PROMO_BITS[move.promotion]
             kills = move.kills
             if kills:
+                played |= _M_ODD
+                self._odd_moves[len(self._moves)] = move
                 captured = []
                 for k in kills:
                     cap = b[k]
@@ -1198,7 +1305,7 @@ class Board:
                 self._lion_sq = new
         z ^= R.z_turn
         self._undo.append(entry | moved)
-        self.move_stack.append(move)
+        self._moves.append(played)
         self._zobrist = z
         self.turn = c ^ 1
         self.move_number += 1
@@ -1209,7 +1316,7 @@ class Board:
 
     def _pop(self) -> None:
         entry = self._undo.pop()
-        move = self.move_stack.pop()
+        played = self._moves.pop()
         R = self.rules
         b = self._board
         moved = entry & _U_CODE
@@ -1231,16 +1338,18 @@ class Board:
         self.move_number -= 1
         mine = self._pieces[c]
         theirs = self._pieces[c ^ 1]
-        to = move.to_square
+        to = (played >> _M_TO) & _M_SQUARE
         code_now = b[to]
         b[to] = EMPTY
         del mine[to]
         if R.complex[code_now]:
             self._complex_sq[c].discard(to)
-        if move.drop is not None:
+        if played & _M_DROP:
             self.hands[c][moved >> 1] += 1
         else:
-            fr = move.from_square
+            if played & _M_ODD:
+                del self._odd_moves[len(self._moves)]
+            fr = played & _M_FROM
             b[fr] = moved
             mine[fr] = moved
             if R.complex[moved]:
@@ -1309,21 +1418,22 @@ class Board:
             return None
         z = self._zobrist
         first = self._history.index(z)
-        moves = self.move_stack[first:] if first < len(self.move_stack) else []
-        if len(moves) != len(self._history) - 1 - first:
+        played = self._moves[first:]  # (ints: the cycle of a long game may be long)
+        if len(played) != len(self._history) - 1 - first:
             return None
+        odd = {k: m for k, m in self._odd_moves.items() if k >= first}
         # walk back through the cycle: was each side in check after every move that left it to
         # move (two flags each, not a list: the cycle of a long game may be long)
         always = [True, True]
         moved_into = [False, False]
-        for _ in range(len(moves)):
+        for _ in range(len(played)):
             side = self.turn
             moved_into[side] = True
             if always[side] and not self.is_check():
                 always[side] = False
             self._pop()
-        for m in moves:
-            self._push(m)
+        for k, m in enumerate(played, first):
+            self._push(self.move_stack._decode(m, k, odd))
         for colour in (0, 1):
             victim = colour ^ 1
             if moved_into[victim] and always[victim]:

@@ -26,7 +26,7 @@ import difflib
 import re
 
 from .board import Board, Move
-from .squares import CELLS, square_name
+from .squares import CELLS, MAX_FILES, MAX_RANKS, square, square_name
 
 __all__ = ["move_notation", "notations", "parse_move", "quick_move", "NotationError", "check_move", "check_moves"]
 
@@ -295,37 +295,57 @@ def _plan(rules, text: str):
     return plan
 
 
-def _origins(rules, code: int, to: int, keep) -> tuple | None:
+def _origins(rules, code: int, to: int, keep) -> bytes | None:
     """The squares from which the piece ``code`` may end a one-leg move on ``to`` (by its move
-    tables, as :meth:`Board.may_make` says), among ``keep`` when given; None when the piece has
-    moves the tables do not hold (generators: any of its squares may be the origin).  Worked out
-    once per plan and colour, and kept with the plan (not cached apart: a long random game meets
-    most of the (piece, square) pairs once)."""
-    every = _all_origins(rules, code, to)
-    if every is None or keep is None:
-        return every
-    return tuple(fr for fr in every if fr in keep)
-
-
-_CELL = tuple(range(CELLS))
-
-
-def _all_origins(rules, code: int, to: int) -> tuple | None:
+    tables, as :meth:`Board.may_make` says), among ``keep`` when given, one byte each (see
+    :data:`_SQUARE_OF_BYTE`); None when the piece has moves the tables do not hold (generators:
+    any of its squares may be the origin).  Worked out once per plan and colour, and kept with the
+    plan (not cached apart: a long random game meets most of the (piece, square) pairs once)."""
+    reverse = _REVERSE.get(id(rules))
+    if reverse is None or reverse[0] is not rules:
+        reverse = _reverse_steps(rules)
+    steps, on_board = reverse[1][code], reverse[2]
+    byte_of = _BYTE_OF_SQUARE
+    if steps is not None:  # one table: the origins are the destination less each step it has
+        if keep is None:
+            return bytes([byte_of[to - d] for d in steps if on_board[to - d]])
+        return bytes([byte_of[fr] for d in steps if on_board[fr := to - d] and fr in keep])
     zoned, complex_, by_delta = rules.zoned, rules.complex, rules.by_delta
-    if zoned[code] is None:  # one table: the origins are the destination less each step it has
-        if complex_[code]:
-            return None
-        on_board = rules.on_board
-        # (one int object per square: plans live long, and squares above 256 are not shared ints)
-        return tuple(_CELL[to - d] for d in by_delta[code] if d and 0 <= to - d < len(on_board) and on_board[to - d])
+    if zoned[code] is None:
+        return None  # (complex: see _reverse_steps)
     out = []
     for fr in rules.squares:
         idx = zoned[code][fr]
         if complex_[idx]:
             return None
-        if fr != to and (to - fr) in by_delta[idx]:
-            out.append(fr)
-    return tuple(out)
+        if fr != to and (to - fr) in by_delta[idx] and (keep is None or fr in keep):
+            out.append(byte_of[fr])
+    return bytes(out)
+
+
+_REVERSE: dict = {}
+
+
+def _reverse_steps(rules) -> tuple:
+    """(rules, the steps of each piece code as a tuple (None for a piece whose tables depend on
+    its square, or with moves they do not hold), whether each cell is on the board, padded with
+    CELLS cells off it so that a cell less any step may be looked up without a bounds check)."""
+    steps = tuple(None if rules.zoned[code] is not None or rules.complex[code] or rules.by_delta[code] is None
+                  else tuple(d for d in rules.by_delta[code] if d) for code in range(len(rules.zoned)))
+    on_board = list(map(bool, rules.on_board)) + [False] * CELLS
+    if len(_REVERSE) > 64:
+        _REVERSE.clear()
+    found = _REVERSE[id(rules)] = (rules, steps, on_board)
+    return found
+
+
+# Origins are kept as bytes, a byte a square (the file and rank, 16 of each at most): a plan lives
+# as long as its text may come again, and a tuple of ints takes eight times the room.
+_SQUARE_OF_BYTE = tuple(square(f, r) for r in range(MAX_RANKS) for f in range(MAX_FILES))
+_BYTE_OF_SQUARE = [0] * CELLS
+for _n, _sq in enumerate(_SQUARE_OF_BYTE):
+    _BYTE_OF_SQUARE[_sq] = _n
+del _n, _sq
 
 
 def quick_move(board: Board, text: str) -> Move | None:
@@ -357,10 +377,12 @@ def quick_move(board: Board, text: str) -> Move | None:
     if origins is False:
         origins = plan[5 + c] = _origins(board.rules, code, to, keep)
     if origins is None:  # a piece with generators: each of its squares, unless its tables rule it out
-        origins = [fr for fr, cd in board._pieces[c].items() if cd == code and (keep is None or fr in keep)
-                   and board.may_make(Move(fr, to))]
+        origins = bytes(_BYTE_OF_SQUARE[fr] for fr, cd in board._pieces[c].items() if cd == code
+                        and (keep is None or fr in keep) and board.may_make(Move(fr, to)))
     found = None
-    for fr in origins:
+    square_of = _SQUARE_OF_BYTE
+    for n in origins:
+        fr = square_of[n]
         if b[fr] != code:
             continue
         move = Move(fr, to, (), promo)  # _pseudo_reason: Board.illegal_reason, for a move that is not a drop

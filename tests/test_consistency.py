@@ -292,3 +292,33 @@ def test_is_attacked_agrees_with_every_piece_s_moves(variant):
                            for s, found in targets.items() if board.piece_at(s).colour == by
                            for to, kills in found)
             assert board.is_attacked(sq, by) == expected, (board.position(), square_name(sq), by)
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_a_move_stack_gives_back_every_move_as_given(variant):
+    """A board keeps its moves as ints (a drop as its type's number, a move that takes on the
+    way whole): every legal move, in every position of a capture-biased game, comes back equal,
+    from the board's stack and from a stack of its own, which numbers the dropped pieces itself."""
+    from daikifu.replay import MoveStack
+
+    rng = random.Random(5)
+    board, played, own = Board(variant), [], MoveStack()
+    for _ in range(60):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        for m in moves:
+            stack = MoveStack()
+            stack.append(m)
+            assert stack[0] == m and stack[-1] == m and list(stack) == [m], m
+            board.push(m)
+            assert board.peek() == m and board.move_stack[-1] == m and len(board.move_stack) == len(played) + 1
+            assert board.pop() == m
+        choice = _capture_biased_choice(rng, board, moves)
+        board.push(choice)
+        played.append(choice)
+        own.append(choice)
+        assert board.move_stack == played and own == played and board.move_stack[1:] == played[1:]
+    assert list(board.copy().move_stack) == played
+    with pytest.raises(IndexError):
+        own[len(own)]
