@@ -31,7 +31,7 @@ import re
 from daikifu.replay import Board, Move
 from daikifu.replay.squares import square_file, square_rank
 
-from .game import Game, GameNode, shared_move
+from .game import Game, GameNode
 from .kif import (_KIND_CODE, _RE_MOVES_HEADER, KifError, _comment_lines, _Item, _Reader, _Style, _time_of, _Writer,
                   _write_with)
 
@@ -229,7 +229,7 @@ class _Ki2Reader(_Reader):
         except _Problem as exc:
             self.problem(exc.message, expected=exc.expected, suggestions=self.suggest(board, exc.to, prev_to), **where)
             return None
-        move = shared_move(moves[0])  # one object per distinct move, on the board and in the tree
+        move = moves[0]
         board.push(move)
         return move
 

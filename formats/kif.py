@@ -1333,7 +1333,10 @@ class _Reader:
                 else:
                     self.dropped = True
                 continue
-            node = tree.add(cur.last(), move, it.index) if giver is None else giver.move(it, move)
+            if giver is None:  # (the tree holds one object per distinct move)
+                node = tree.add(cur.last(), shared_move(move), it.index)
+            else:  # (the visitor shares the moves it keeps, if it keeps them)
+                node = giver.move(it, move)
             if pending:
                 self.starting[node] = "\n".join(pending)
                 pending = []
@@ -1436,7 +1439,6 @@ class _Reader:
             # alone does not tell under Chu's rule), else none
             if board.illegal_reason(move) == "the piece cannot promote on this move":
                 move = move._replace(promotion=None)
-        move = shared_move(move)  # one object per distinct move, on the board and in the tree
         try:
             board.play(move)
         except IllegalMoveError as exc:
