@@ -871,7 +871,8 @@ class _Reader:
         """The game, given to ``visitor`` (default: a :class:`KifGameBuilder`, which builds the
         :class:`Game`); what its ``end_game`` returns."""
         # one pass over the lines: the items before the first move (headers, diagram, comments)
-        # are kept, those after it only in the compact index, and made again when read
+        # are kept, those after it in the compact index (see _Index); then the moves are replayed,
+        # given to the visitor as they are (no 変化 block: read_in_one_pass) or after (emit)
         preamble: list[_Item] = []
         headers: list[_Item] = []
         index = self.index = _Index()
@@ -1870,7 +1871,11 @@ def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Var
     the variant's), the moves depth-first with the board before each (a 変化 block right after the
     move it replaces), comments, the result, the problems; the list then holds what its
     ``end_game`` returns.  The record is held in a few bytes a line while it is read, and no
-    move tree is built unless the visitor builds one:
+    move tree is built unless the visitor builds one.  A record without 変化 blocks is read in one
+    pass, each move given to the visitor as it is replayed; a game builder that only collects the
+    tags (as :class:`KifGameBuilder` does) may then be given those only the replay tells,
+    ``Termination`` and ``ImportStatus``, after the moves, and the builders whose ``visit_move``
+    does not look at the board are given None for it:
 
     >>> from daikifu.formats.lsn import Visitor
     >>> class Plies(Visitor):
