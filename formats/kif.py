@@ -227,6 +227,9 @@ def _hms(seconds: int) -> str:
     return f"{h}:{m:02d}:{s:02d}"
 
 
+_EMT = {secs: f"[%emt {_hms(secs)}]" for secs in range(600)}  # a move's time as its comment starts
+
+
 # --- decoding ------------------------------------------------------------------------------------
 
 
@@ -731,7 +734,7 @@ def _classify_line(line: str, i: int) -> _Item | None:
     if first == "*":
         lead = line.lstrip(_SPACE)
         if lead.startswith("*"):
-            return _Item("comment", i, text=lead[1:])
+            return _Item("comment", i, lead[1:])  # (kind, line, text)
     if first in "&＆":
         return None  # bookmark
     # a line starting with an ASCII digit (a move, or the file numbers over a diagram) is none
@@ -1665,7 +1668,7 @@ class _Reader:
         secs, total = it.time
         spent = list(totals)
         spent[colour] += secs
-        prefix = f"[%emt {_hms(secs)}]"
+        prefix = _EMT.get(secs) or f"[%emt {_hms(secs)}]"
         if total is not None and total != spent[colour]:
             prefix += f"[%kiftotal {_hms(total)}]"
             spent[colour] = total
