@@ -207,7 +207,11 @@ class _RecordBuilder(MainLineBuilder):
     """Reads a game for its :class:`Record` without building its move tree: the main line is kept
     as a :class:`MainLine` (moves, annotated plies, comments) and its position hashes are taken
     from the reader's own board, so they need not be computed again by replaying the moves.  The
-    game it returns carries the summary in ``_mainline`` (see :func:`_record`)."""
+    game it returns carries the summary in ``_mainline`` (see :func:`_record`).  Given no board
+    (``board_optional``: a reader that would keep one in step for it alone), it collects no hashes
+    and :func:`record_of` replays the moves once the reader's own board is let go."""
+
+    board_optional = True
 
     def begin_game(self, number, line):
         super().begin_game(number, line)
@@ -215,7 +219,7 @@ class _RecordBuilder(MainLineBuilder):
         self.board = None
 
     def visit_move(self, board, move, notation, line, column):
-        if not self.stack:  # a move of the main line: the board is the position before it
+        if not self.stack and board is not None:  # a move of the main line: the board is the position before it
             self.main.hashes.append(board.zobrist)
             self.board = board
         super().visit_move(board, move, notation, line, column)
@@ -302,9 +306,10 @@ class _Reading:
                           variants=self.variants, limits=self.limits)
 
 
-def _whole_records(data: bytes, name: str, fmt: str, how: _Reading) -> list[Record]:
-    """The records of a file read whole (every format but LSN, which is streamed)."""
-    return [_record(g, fmt) for g in read_record(data, name=name, fmt=fmt, lenient=how.lenient, variant=how.variant,
+def _whole_records(held: list, name: str, fmt: str, how: _Reading) -> list[Record]:
+    """The records of a file read whole (every format but LSN, which is streamed): ``held`` holds
+    its bytes, taken from it so that they are let go once decoded."""
+    return [_record(g, fmt) for g in read_record(held.pop(), name=name, fmt=fmt, lenient=how.lenient, variant=how.variant,
                                                  variants=how.variants, limits=how.limits, setup=how.setup,
                                                  setup_dir=setup_dir_of(name), visitor=_RecordBuilder)]
 
@@ -318,7 +323,7 @@ def _work(task):
                 payload = Path(payload).read_bytes()
             except OSError as exc:
                 return task[0], None, [f"cannot read: {exc.strerror}"]
-        return task[0], _whole_records(payload, name, kind, how), []
+        return task[0], _whole_records([payload], name, kind, how), []
     records = []
     for number, line, source in payload:
         games = list(how.lsn(source, name, _RecordBuilder))
@@ -560,10 +565,9 @@ def _import_serial(paths, override, how: _Reading, writer: _Writer, summary, rep
             writer.begin_file(name, fmt)
             _REPLACED[0] = 0
             if fmt != "lsn":
-                data = raw.readall()
-                for rec in _whole_records(data, name, fmt, how):
+                for rec in _whole_records([raw.readall()], name, fmt, how):
                     writer.store(rec)
-                report(len(data))
+                report(raw.consumed)
             else:
                 for rec in _lsn_records(how.lsn(_text(raw), name, _RecordBuilder), name):
                     writer.store(rec)

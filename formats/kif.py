@@ -1855,7 +1855,10 @@ def _collects_tags(visitor) -> bool:
 def _looks_at_board(visitor) -> bool:
     """Whether ``visitor`` may look at the board it is given with each move: all but the game
     builders, whose ``visit_move`` (:class:`~formats.lsn.GameBuilder`'s, or
-    :class:`~formats.lsn.MainLineBuilder`'s) does not."""
+    :class:`~formats.lsn.MainLineBuilder`'s) does not, and those that can do without it
+    (``board_optional``)."""
+    if getattr(visitor, "board_optional", False):
+        return False
     return type(visitor).visit_move not in (GameBuilder.visit_move, MainLineBuilder.visit_move)
 
 

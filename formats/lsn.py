@@ -155,6 +155,9 @@ class Visitor:
     """
 
     SKIP = object()
+    # True for a visitor whose visit_move also takes None for the board: a reader that would keep
+    # a second board in step only for the visitor (KIF's one pass, see read_kif) then gives None
+    board_optional = False
 
     def begin_game(self, number: int, line: int) -> None: ...
     def visit_header(self, name: str, value: str) -> None: ...
@@ -221,7 +224,9 @@ class GameBuilder(Visitor):
         if self.comment:
             self._flush()
         self.node = self.node.add_variation(move, self.share_moves)
-        self.node.notation = sys.intern(notation)  # a long game writes the same moves again and again
+        # a long game writes the same moves again and again: a tree shares their texts (a builder
+        # that lets its nodes go does not: the interpreter's table of them would only grow)
+        self.node.notation = sys.intern(notation) if self.share_moves else notation
         self.node.source_line, self.node.source_column = line, column
         if self.pending_comment:
             self.node.starting_comment = " ".join(self.pending_comment)

@@ -285,7 +285,7 @@ def test_records_and_verdicts_without_a_tree_are_the_same_in_one_pass(name, read
     how = _Reading(lenient=lenient)
 
     def records():
-        return [{f: getattr(r, f) for f in Record.__slots__} for r in _whole_records(data, name, fmt, how)]
+        return [{f: getattr(r, f) for f in Record.__slots__} for r in _whole_records([data], name, fmt, how)]
 
     def judged():
         return list(verdicts(data, name, lenient=lenient))

@@ -54,7 +54,7 @@ def test_records_without_a_tree_equal_the_records_of_the_whole_games(path, lenie
     fmt = _format(path)
     expected = [_fields(make_record(g, fmt)) for g in _games(path, lenient)]
     how = _Reading(lenient=lenient)
-    got = [_fields(r) for r in _whole_records(path.read_bytes(), str(path), fmt, how)]
+    got = [_fields(r) for r in _whole_records([path.read_bytes()], str(path), fmt, how)]
     assert got == expected
     if fmt == "lsn":  # the streamed reading of the serial import
         text = path.read_text(encoding="utf-8")
