@@ -76,8 +76,8 @@ _MOVES: dict = {}
 
 def shared_move(move: Move) -> Move:
     """The one :class:`Move` object equal to ``move`` (moves are values): a long game repeats the
-    same moves, so its tree and the reader's board then hold one object per distinct move, not
-    one per ply.
+    same moves, so its tree then holds one object per distinct move, not one per ply (a board
+    keeps its moves as ints: see :class:`~daikifu.replay.MoveStack`).
 
     >>> from daikifu.replay import Move
     >>> shared_move(Move(10, 20)) is shared_move(Move(10, 20))

@@ -241,7 +241,7 @@ def _resolve(board: Board, text: str) -> Move:
 
 _PLANS: dict = {}
 _DROP, _STEP = 0, 1
-# move texts whose plan is kept per rule set (about 300 bytes each; all are let go when full): the
+# move texts whose plan is kept per rule set (about 250 bytes each; all are let go when full): the
 # texts of a variant's ordinary games, while a long game of new moves stays in bounded memory
 MAX_PLANS = 8192
 
