@@ -34,7 +34,6 @@ from itertools import chain, repeat
 from pathlib import Path
 from typing import Iterator
 
-import sqlite_utils
 
 from daikifu.formats.game import Game, GameError
 from daikifu.formats.lsn import format_ruleset, parse_ruleset
@@ -346,7 +345,7 @@ class Archive:
             raise ArchiveError(f"no archive at {self.path}: import games first (daikifu import FILE --db {self.path})")
         if readonly:
             self._open_readonly(timeout)
-            self.db = sqlite_utils.Database(self.conn)
+            self._db = None
             self._players = {}
             self._depth = 0
             return
@@ -362,9 +361,19 @@ class Archive:
             raise ArchiveError(f"{self.path}: not a daikifu archive ({exc})") from None
         except RuntimeError as exc:
             raise ArchiveError(f"{self.path}: {exc}") from None
-        self.db = sqlite_utils.Database(self.conn)
+        self._db = None
         self._players: dict[str, int] = {}
         self._depth = 0
+
+    @property
+    def db(self):
+        """A :class:`sqlite_utils.Database` on the archive's connection, for ad-hoc queries (made
+        on first use: importing sqlite-utils costs a command that does not use it a third of its
+        start-up)."""
+        if self._db is None:
+            import sqlite_utils
+            self._db = sqlite_utils.Database(self.conn)
+        return self._db
 
     def _open_readonly(self, timeout: float) -> None:
         """Open with SQLite's read-only mode: nothing (not even a migration) can write.  An
