@@ -86,6 +86,26 @@ def load_or_compile(variant, options: dict):
     return rules
 
 
+def cached_value(suffix: str, key: bytes, make):
+    """``make()``, or what it gave for the same ``key`` in an earlier process (kept in a file
+    ending in ``.suffix``, named by a hash of ``key`` and of the source).  An exception from
+    ``make`` is not kept."""
+    directory = cache_directory()
+    if directory is None:
+        return make()
+    h = hashlib.sha256(_fingerprint())
+    h.update(key)
+    path = directory / f"{h.hexdigest()[:40]}.{suffix}"
+    try:
+        with open(path, "rb") as fh:
+            return pickle.load(fh)
+    except Exception:  # missing, unreadable or stale: make it instead
+        pass
+    value = make()
+    _store(directory, path, value)
+    return value
+
+
 def _store(directory: Path, path: Path, rules) -> None:
     try:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -97,13 +117,13 @@ def _store(directory: Path, path: Path, rules) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-        _prune(directory)
+        _prune(directory, path.suffix)
     except Exception:  # an unwritable cache only costs the next process time
         pass
 
 
-def _prune(directory: Path) -> None:
-    files = sorted(directory.glob("*.rules"), key=lambda p: p.stat().st_mtime)
+def _prune(directory: Path, suffix: str = ".rules") -> None:
+    files = sorted(directory.glob(f"*{suffix}"), key=lambda p: p.stat().st_mtime)
     for old in files[:-KEEP]:
         try:
             old.unlink()

@@ -284,15 +284,26 @@ def _fail(path, message):
 
 
 def load_variant_file(path: str | os.PathLike) -> Variant:
-    """Read and check one variant file."""
+    """Read and check one variant file (the variant read is kept in the rule-set cache, by the
+    file's path and content: reading a big variant's TOML costs a new process more than loading
+    its compiled rules)."""
+    from .rulecache import cached_value
+
     path = Path(path)
     try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        _fail(path, f"not valid TOML: {exc}")
+        raw = path.read_bytes()
     except OSError as exc:
         _fail(path, f"cannot read: {exc.strerror}")
+    return cached_value("variant", str(path).encode() + b"\0" + raw, lambda: _variant_from_toml(raw, path))
+
+
+def _variant_from_toml(raw: bytes, path: Path) -> Variant:
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        _fail(path, f"not valid TOML: not UTF-8 ({exc.reason} at byte {exc.start})")
+    except tomllib.TOMLDecodeError as exc:
+        _fail(path, f"not valid TOML: {exc}")
     return variant_from_dict(data, str(path))
 
 

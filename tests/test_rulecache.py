@@ -96,3 +96,29 @@ def test_changed_variant_is_another_file(cache_dir):
     variant = load_variant("shogi")
     other = replace(variant, rules={**variant.rules, "stalemate": "draw"})
     assert rulecache.cache_key(variant, {}) != rulecache.cache_key(other, {})
+
+
+def test_a_variant_file_is_read_again_only_when_it_changes(cache_dir, tmp_path, monkeypatch):
+    """The variant read from a file is kept by the file's path and content: the second load
+    parses nothing, and an edited file is read afresh (never the old definition)."""
+    from pathlib import Path
+
+    from daikifu.replay import variant as variant_module
+
+    source = Path(load_variant("shogi").path).read_text(encoding="utf-8")
+    path = tmp_path / "mine.toml"
+    path.write_text(source.replace('name = "Shogi"', 'name = "Mine"', 1), encoding="utf-8")
+    kept = len(list(cache_dir.glob("*.variant")))
+    parsed = []
+    original = variant_module.variant_from_dict
+    monkeypatch.setattr(variant_module, "variant_from_dict", lambda *a: parsed.append(1) or original(*a))
+    first = variant_module.load_variant_file(path)
+    again = variant_module.load_variant_file(path)
+    assert len(parsed) == 1 and len(list(cache_dir.glob("*.variant"))) == kept + 1
+    assert again is not first and (again.name, again.slug, again.start, len(again.pieces)) == \
+        ("Mine", first.slug, first.start, len(first.pieces))
+    path.write_text(source.replace('name = "Shogi"', 'name = "Edited"', 1), encoding="utf-8")
+    assert variant_module.load_variant_file(path).name == "Edited" and len(parsed) == 2
+    path.write_bytes(b"\xff\xfe not toml")
+    with pytest.raises(variant_module.VariantError, match="not valid TOML"):
+        variant_module.load_variant_file(path)
