@@ -1086,7 +1086,7 @@ class _Context:
             self._failed()
             return False
         self.visitor.visit_move(board, move, tok, line, column)
-        board.push(move)
+        board._push(move)  # (push, without its call)
         self.moves += 1
         return True
 

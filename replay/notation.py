@@ -367,12 +367,13 @@ def quick_move(board: Board, text: str) -> Move | None:
     if plan[0] == _DROP:
         move = plan[3]
         return move if board.illegal_reason(move) is None else None
-    _, t, to, keep, promo = plan[:5]
+    to = plan[2]
     b = board._board
     p = b[to]
     if p >= 2 and (p & 1) == c:
         return None  # onto the mover's own piece: a pass, or illegal
-    code = t * 2 + c
+    code = plan[1] * 2 + c
+    keep, promo = plan[3], plan[4]
     origins = plan[5 + c]
     if origins is False:
         origins = plan[5 + c] = _origins(board.rules, code, to, keep)
@@ -386,7 +387,9 @@ def quick_move(board: Board, text: str) -> Move | None:
         if b[fr] != code:
             continue
         move = Move(fr, to, (), promo)  # _pseudo_reason: Board.illegal_reason, for a move that is not a drop
-        move, reason = _settle_promotion(board._pseudo_reason, move, board._pseudo_reason(move))
+        reason = board._pseudo_reason(move)
+        if reason is not None:
+            move, reason = _settle_promotion(board._pseudo_reason, move, reason)
         if reason is None and board._stays_safe(move, c):
             if found is not None:
                 return None  # ambiguous: the general way says so
