@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import codecs
+import gc
 import io
 import multiprocessing
 import os
@@ -53,6 +54,7 @@ __all__ = ["import_paths", "ImportSummary", "FileSummary", "ImportInterrupted", 
 
 COMMIT_SECONDS = 1.0  # commit at least this often
 COMMIT_GAMES = 2000  # ... and after this many games
+COLLECT_SECONDS = 5.0  # how often cycles are collected when automatic garbage collection is off
 MAX_ERRORS = 1000  # errors kept per file (in the imports row and the summary)
 CHUNK_CHARS = 1 << 16  # text per task sent to a worker process
 
@@ -341,6 +343,7 @@ def _work(task):
 
 def _worker_init():
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's business
+    gc.enable()  # (a forked worker keeps the parent's setting: only the writer collects on its own)
 
 
 # --- the import -----------------------------------------------------------------------------------
@@ -389,6 +392,7 @@ class _Writer:
         self.file: FileSummary | None = None
         self.last_commit = time.monotonic()
         self.since_commit = 0
+        self.last_collect = self.last_commit
 
     def begin_file(self, name: str, fmt: str) -> FileSummary:
         f = FileSummary(file=name, format=fmt)
@@ -404,8 +408,15 @@ class _Writer:
         f.count(rec, verdict)
         self.since_commit += 1
         self.interrupt.check()
-        if self.since_commit >= COMMIT_GAMES or time.monotonic() - self.last_commit >= self.commit_seconds:
+        now = time.monotonic()
+        if self.since_commit >= COMMIT_GAMES or now - self.last_commit >= self.commit_seconds:
             self.commit()
+        if now - self.last_collect >= COLLECT_SECONDS:
+            # with automatic garbage collection off (the command line turns it off: see
+            # archive/commands.py) reference cycles are collected here, so they cannot pile up
+            if not gc.isenabled():
+                gc.collect()
+            self.last_collect = time.monotonic()
 
     def save_counts(self, finished: bool = False) -> None:
         f = self.file
