@@ -26,7 +26,6 @@ from __future__ import annotations
 import codecs
 import gc
 import io
-import multiprocessing
 import os
 import signal
 import sys
@@ -630,6 +629,8 @@ def _tasks(paths, override, how: _Reading, summary, files: list, report, state) 
 
 
 def _import_parallel(paths, override, how: _Reading, writer: _Writer, summary, report, state, jobs: int):
+    import multiprocessing  # (here: one job does without it, and it is slow to import)
+
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     files: list = []

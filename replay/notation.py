@@ -22,7 +22,6 @@ never merges into an ID.
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from .board import Board, Move
@@ -607,6 +606,8 @@ def _suggest(board: Board, text: str, n: int = 3) -> list[str]:
     written = list(notations(board).values())
     squares = set(re.findall(_SQ, text))
     target = text.upper()
+    import difflib  # (here: only a bad move needs it)
+
     matcher = difflib.SequenceMatcher()
     matcher.set_seq2(target)
     scored = []
