@@ -306,12 +306,14 @@ class Ruleset:
         dead = self.dead[code]
         last = self.last_rank[colour]
 
+        new = tuple.__new__  # Move(sq, to, (), promotion) without the call of Move.__new__
+
         def moves(to):
             if promo and to != sq and (zone[sq] or zone[to]):
                 if (self.forced_stuck and to in dead) or (self.forced_last_rank and last[to]):
-                    return (Move(sq, to, (), True),)
-                return (Move(sq, to, (), True), Move(sq, to, (), False))
-            return (Move(sq, to, (), None),)
+                    return (new(Move, (sq, to, (), True, None)),)
+                return (new(Move, (sq, to, (), True, None)), new(Move, (sq, to, (), False, None)))
+            return (new(Move, (sq, to, (), None, None)),)
 
         leaps = tuple((sq + off, m, moves(sq + off)) for off, m in self.leaps[idx] if on[sq + off])
         rays = []
@@ -327,19 +329,26 @@ class Ruleset:
                 rays.append(tuple(ray))
         return leaps, tuple(rays)
 
-    def drop_table(self, code: int) -> tuple[list, bool]:
-        """The drops of the piece ``code``: a list indexed by square of the drop move there, or None
+    def drop_table(self, code: int) -> tuple[tuple, bool]:
+        """The drops of the piece ``code``: a tuple indexed by square of the drop move there, or None
         where it may never be dropped (a square where it could never move, when the rules say
         so); and whether there is such a square."""
         table = self._drop_tables.get(code)
         if table is None:
-            from .board import Move
-            pid = self.types[(code >> 1) - 1].id
+            # the moves are the same for both sides: made once per piece type (kept under minus
+            # the type's index: a piece code is 2 or more)
+            everywhere = self._drop_tables.get(-(code >> 1))
+            if everywhere is None:
+                from .board import Move
+                pid = self.types[(code >> 1) - 1].id
+                moves = [None] * CELLS
+                for sq in self.squares:
+                    moves[sq] = tuple.__new__(Move, (None, sq, (), None, pid))  # Move(None, sq, (), None, pid)
+                everywhere = self._drop_tables[-(code >> 1)] = tuple(moves)
             dead = self.dead[code] if self.drop_no_dead else ()
-            moves = [None] * CELLS
-            for sq in self.squares:
-                if sq not in dead:
-                    moves[sq] = Move(None, sq, (), None, pid)
+            moves = everywhere
+            if dead:
+                moves = tuple(None if sq in dead else m for sq, m in enumerate(everywhere))
             table = self._drop_tables[code] = (moves, bool(dead))
         return table
 
