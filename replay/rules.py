@@ -348,7 +348,10 @@ class Ruleset:
             dead = self.dead[code] if self.drop_no_dead else ()
             moves = everywhere
             if dead:
-                moves = tuple(None if sq in dead else m for sq, m in enumerate(everywhere))
+                moves = list(everywhere)
+                for sq in dead:
+                    moves[sq] = None
+                moves = tuple(moves)
             table = self._drop_tables[code] = (moves, bool(dead))
         return table
 
