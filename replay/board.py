@@ -1058,7 +1058,8 @@ class Board:
         if self._exposed(c):
             self._pop()
             raise IllegalMoveError(move, "it leaves the mover's royal piece in check")
-        if move.drop is not None and self.rules.drop_mate_forbidden:
+        R = self.rules
+        if move.drop is not None and R.drop_mate_forbidden and R.type_by_id[move.drop].index in R.drop_mate_forbidden:
             self._pop()
             if self._is_drop_mate(move):
                 raise IllegalMoveError(move, f"dropping {move.drop} may not give checkmate")
