@@ -174,21 +174,23 @@ class GameNode:
     [1]
     """
 
-    # slots: a long game holds one node per ply.  ``__dict__`` (made only when first used) lets a
-    # reader hang its own data on a node (the KIF reader's times)
-    __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "nags", "notation",
-                 "source_line", "source_column", "__dict__")
+    # slots for what every node has: a long game holds one node per ply.  What few nodes have
+    # (comments, NAGs) and what a reader hangs on a node (the KIF reader's times) go into a
+    # ``__dict__`` made only when first used; until then the class gives the empty values.
+    __slots__ = ("parent", "move", "variations", "notation", "source_line", "source_column", "__dict__")
+    comment: str = ""
+    starting_comment: str = ""
+    nags: list[int] | tuple = ()
 
-    def __init__(self, parent: "GameNode | None" = None, move: Move | None = None, share: bool = True):
+    def __init__(self, parent: "GameNode | None" = None, move: Move | None = None, share: bool = True,
+                 notation: str | None = None, line: int | None = None, column: int | None = None):
         self.parent = parent
-        self.move = move if move is None or not share else shared_move(move)
+        # (shared_move's lookup, written out: a reader makes a node per ply)
+        self.move = move if move is None or not share else _MOVES.get(move) or shared_move(move)
         self.variations: list[GameNode] = []
-        self.comment = ""
-        self.starting_comment = ""
-        self.nags: list[int] | tuple = ()
-        self.notation: str | None = None  # the move as written in the source, when read from text
-        self.source_line: int | None = None
-        self.source_column: int | None = None
+        self.notation = notation  # the move as written in the source, when read from text
+        self.source_line = line
+        self.source_column = column
 
     def add_nag(self, nag: int) -> None:
         """Add a NAG after the move (see ``nags``)."""
@@ -197,10 +199,12 @@ class GameNode:
         else:
             self.nags = [nag]
 
-    def add_variation(self, move: Move, share: bool = True) -> "GameNode":
+    def add_variation(self, move: Move, share: bool = True, notation: str | None = None,
+                      line: int | None = None, column: int | None = None) -> "GameNode":
         """A new last child of this node, reached by ``move`` (the one object :func:`shared_move`
-        gives for it, unless ``share`` is False: a reader that lets its nodes go keeps no moves)."""
-        node = GameNode(self, move, share)
+        gives for it, unless ``share`` is False: a reader that lets its nodes go keeps no moves),
+        written ``notation`` at ``line`` and ``column`` of the source when read from text."""
+        node = GameNode(self, move, share, notation, line, column)
         if self.variations:
             self.variations.append(node)
         else:

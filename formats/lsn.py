@@ -59,6 +59,8 @@ _TOKEN_RE = re.compile(r"""
       | (?P<word>[^\s{}();]+)
       | (?P<other>\S)
     )""", re.X)
+_TOKEN_SKIPPING_NUMBERS_RE = re.compile(_TOKEN_RE.pattern.replace(
+    r"\s*  ", r"(?:\s|\d+\.+(?=\s))*  ", 1), re.X)  # the same, move numbers skipped as white space
 _OUTSIDE_SCAN_RE = re.compile(r"[{;]")  # outside a comment: a comment starts
 _MOVE_NUMBER_RE = re.compile(r"(\d+)\.+(.*)\Z", re.S)
 _GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
@@ -223,11 +225,11 @@ class GameBuilder(Visitor):
     def visit_move(self, board, move, notation, line, column):
         if self.comment:
             self._flush()
-        self.node = self.node.add_variation(move, self.share_moves)
         # a long game writes the same moves again and again: a tree shares their texts (a builder
         # that lets its nodes go does not: the interpreter's table of them would only grow)
-        self.node.notation = sys.intern(notation) if self.share_moves else notation
-        self.node.source_line, self.node.source_column = line, column
+        share = self.share_moves
+        self.node = self.node.add_variation(move, share, sys.intern(notation) if share else notation,
+                                            line, column)
         if self.pending_comment:
             self.node.starting_comment = " ".join(self.pending_comment)
             self.pending_comment = []
@@ -886,7 +888,17 @@ class _Context:
         self.claim_errors()
         line = first_line
         end = len(body)
-        match = _TOKEN_RE.match
+        # a move number followed by white space is skipped with the white space before a token
+        # (it does nothing) unless the reader stops at a ply, where numbers are counted (word())
+        match = (_TOKEN_RE if self.until_ply is not None else _TOKEN_SKIPPING_NUMBERS_RE).match
+        visit_move = self.visitor.visit_move
+        board = self.board
+        # a move text found by quick_move is played here; anything else, and every move while the
+        # reader is not simply reading moves (stopped, skipping, after the result, a dialect's
+        # notation), goes through _play or word()
+        quick = quick_move if self.parse_move is _parse_move else None
+        plain = (quick is not None and not self.stopped and self.skip_level is None and self.result is None
+                 and self.until_ply is None)
         while pos < end:
             m = match(body, pos)
             if m is None:  # only whitespace is left
@@ -906,9 +918,18 @@ class _Context:
             if kind == "word" and self.result is None:
                 tok = m.group(kind)
                 if tok[0].isalpha():  # most words are moves: the checks of word(), in short
-                    if (tok[-1] not in "!?" and "$" not in tok and len(tok) <= _MAX_MOVE and not self.stopped
-                            and self.skip_level is None and self.until_ply is None):
-                        self._play(tok, line, column)
+                    if tok[-1] not in "!?" and "$" not in tok and len(tok) <= _MAX_MOVE:
+                        if plain:
+                            move = quick(board, tok)
+                            if move is not None:
+                                visit_move(board, move, tok, line, column)
+                                board._push(move)  # (push, without its call)
+                                self.moves += 1
+                                continue
+                        if not self.stopped and self.skip_level is None and self.until_ply is None:
+                            self._play(tok, line, column)
+                        else:
+                            self.word(tok, line, column)
                     else:
                         self.word(tok, line, column)
                 elif tok[-1] != "." or self.until_ply is not None or not tok.rstrip(".").isdecimal():
@@ -955,6 +976,11 @@ class _Context:
                 self.error(f"unexpected {m.group(kind)!r}", line, column, expected="a move")
                 if not self.lenient:
                     self.stop()
+            # what the token did may have stopped the reading, begun a skip or ended the movetext
+            plain = (quick is not None and not self.stopped and self.skip_level is None and self.result is None
+                     and self.until_ply is None)
+            if self.result is not None:
+                match = _TOKEN_RE.match  # a move number after the result is reported, not skipped
         if self.active and self.stack:
             self.error("variation not closed", line, len(body) - line_start + 1, expected="')'")
             if not self.lenient:

@@ -205,6 +205,9 @@ class IllegalMoveError(ValueError):
         super().__init__(f"illegal move {move}: {reason}")
 
 
+_STARTS: dict = {}  # id(rules) -> (rules, a board in its start position), for Board._set_start
+
+
 class Board:
     """A position of a variant with the history of moves that led to it."""
 
@@ -226,6 +229,8 @@ class Board:
         possible one: the side not to move in check, unless ``allow_exposed``: for explaining such a
         position, see :mod:`replay.legality`); the board is then left as it was.
         """
+        if text == self.rules.start and self._set_start():
+            return
         before = dict(self.__dict__)
         try:
             parsed = self.rules.parsed_start() if text == self.rules.start else parse_position(self.rules, text)
@@ -234,6 +239,47 @@ class Board:
             self.__dict__.clear()
             self.__dict__.update(before)
             raise
+
+    def _set_start(self) -> bool:
+        """Set up the rule set's start position by copying a board set up once (a reader sets up a
+        board per game); False when the start position is not a possible one (_setup says why)."""
+        R = self.rules
+        found = _STARTS.get(id(R))
+        if found is None or found[0] is not R:
+            first = Board.__new__(Board)
+            first.rules, first.variant = R, self.variant
+            try:
+                first._setup(R.parsed_start())
+            except PositionError:
+                return False
+            if len(_STARTS) > 64:
+                _STARTS.clear()
+            found = _STARTS[id(R)] = (R, first)
+        first = found[1]
+        self._board = first._board[:]
+        self._pieces = [first._pieces[0].copy(), first._pieces[1].copy()]
+        self._complex_sq = [first._complex_sq[0].copy(), first._complex_sq[1].copy()]
+        self._royals = first._royals[:]
+        self.hands = [first.hands[0][:], first.hands[1][:]]
+        self.turn = first.turn
+        self.move_number = first.move_number
+        self._lion_sq = first._lion_sq
+        self._unmoved = None if first._unmoved is None else first._unmoved.copy()
+        self._start_history(first._zobrist)
+        return True
+
+    def _start_history(self, zobrist: int) -> None:
+        """No moves played yet, in the position of hash ``zobrist``."""
+        R = self.rules
+        self._undo = array("q")  # one int per move played (see _push)
+        self._rare = []  # the undo entries that do not fit in an int
+        self.move_stack = MoveStack(p.id for p in R.types)  # a drop's number: its type's index
+        self._moves = self.move_stack._ints  # (_push and _pop write these themselves)
+        self._odd_moves = self.move_stack._odd
+        self._zobrist = zobrist
+        self._seen = None  # hash -> times seen, made when asked often (repetitions)
+        self._asked = 0
+        self._history = array("Q", [zobrist])  # the hash of every position played, 8 bytes each
 
     def _setup(self, parsed: ParsedPosition, allow_exposed: bool = False) -> None:
         R = self.rules
@@ -255,15 +301,7 @@ class Board:
         self.move_number = parsed.move_number
         self._lion_sq = self._lion_state(parsed.lion_capture)
         self._unmoved = set(self._pieces[0]) | set(self._pieces[1]) if R.uses_initial else None
-        self._undo = array("q")  # one int per move played (see _push)
-        self._rare = []  # the undo entries that do not fit in an int
-        self.move_stack = MoveStack(p.id for p in R.types)  # a drop's number: its type's index
-        self._moves = self.move_stack._ints  # (_push and _pop write these themselves)
-        self._odd_moves = self.move_stack._odd
-        self._zobrist = self._compute_zobrist()
-        self._seen = None  # hash -> times seen, made when asked often (repetitions)
-        self._asked = 0
-        self._history = array("Q", [self._zobrist])  # the hash of every position played, 8 bytes each
+        self._start_history(self._compute_zobrist())
         if not allow_exposed and self._exposed(self.turn ^ 1):
             raise PositionError("the side not to move is in check: its royal piece could be captured")
 
@@ -1020,7 +1058,8 @@ class Board:
         if self._exposed(c):
             self._pop()
             raise IllegalMoveError(move, "it leaves the mover's royal piece in check")
-        if move.drop is not None and self.rules.drop_mate_forbidden:
+        R = self.rules
+        if move.drop is not None and R.drop_mate_forbidden and R.type_by_id[move.drop].index in R.drop_mate_forbidden:
             self._pop()
             if self._is_drop_mate(move):
                 raise IllegalMoveError(move, f"dropping {move.drop} may not give checkmate")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from .board import Board, Move
+from .rules import CAPTURE, EMPTY, MOVE
 from .squares import CELLS, MAX_FILES, MAX_RANKS, square, square_name
 
 __all__ = ["move_notation", "notations", "parse_move", "quick_move", "NotationError", "check_move", "check_moves"]
@@ -264,13 +265,20 @@ def _plan(rules, text: str):
         t = kept[2].get(simple.group(1))
         to = kept[3].get(simple.group(3))
         if t is not None and to is not None:
-            plan = [_STEP, t, to, None, _PROMO[simple.group(4)], False, False]
+            plan = _step_plan(t, to, None, _PROMO[simple.group(4)])
     if plan is None:
         plan = _first_plan(rules, text)
     if len(plans) > MAX_PLANS:
         plans.clear()
     plans[text] = plan
     return plan
+
+
+def _step_plan(t: int, to: int, keep, promo) -> list:
+    """The plan of a one-leg move of a piece of type ``t`` to ``to`` (from a square in ``keep``
+    when given), its promotion as written; the origins and the checks of quick_move per colour
+    are worked out on first use."""
+    return [_STEP, t, to, keep, promo, False, False, None, None]
 
 
 def _plans_of(rules) -> tuple:
@@ -301,8 +309,7 @@ def _first_plan(rules, text: str):
         if simple:  # what _parse_syntax finds first, without its cache
             to = _square_table(rules).get(simple.group(2))
             if to is not None:
-                plan = [_STEP, rules.type_by_id[index[ident].id].index, to, None, _PROMO[simple.group(3)],
-                        False, False]
+                plan = _step_plan(rules.type_by_id[index[ident].id].index, to, None, _PROMO[simple.group(3)])
                 break
         syntax = _syntax(rules, text, ident, index)
         if syntax is None:
@@ -319,9 +326,22 @@ def _first_plan(rules, text: str):
                                                                  else square_name(sq)[1:] == origin))
             else:
                 keep = None
-            plan = [_STEP, t, squares[0][1], keep, promo, False, False]  # origins per colour, on first use
+            plan = _step_plan(t, squares[0][1], keep, promo)
         break  # only the first reading: the general way decides when it does not give one move
     return plan
+
+
+def _lean(rules, code: int):
+    """What :func:`quick_move` needs to check a move of the piece ``code`` itself, as
+    Board._pseudo_reason would, when the move text writes no promotion: (the piece's steps by
+    delta, the promotion zone to stay out of or None when it cannot promote, whether the mover's
+    royal piece must be kept safe by a test of its own); None sends its moves through
+    Board._pseudo_reason (generators, tables by square, promotion on entry, Lion trading).
+    Shared by the plans of a rule set."""
+    if not rules.table_moves or rules.zoned[code] is not None or rules.complex[code]:
+        return None
+    return (rules.by_delta[code], rules.zone[code & 1] if rules.promote[code] else None,
+            not rules.royal_capture and not rules.royal[code])
 
 
 def _origins(rules, code: int, to: int, keep) -> bytes | None:
@@ -390,7 +410,11 @@ def quick_move(board: Board, text: str) -> Move | None:
     >>> quick_move(board, "P-c4"), quick_move(board, "P-c5")
     (Move(from_square=165, to_square=197, kills=(), promotion=None, drop=None), None)
     """
-    plan = _plan(board.rules, text)
+    rules = board.rules
+    plans = _PLANS.get(id(rules))  # (_plan's lookup, written out: this runs for every ply)
+    plan = plans[1].get(text, False) if plans is not None and plans[0] is rules else False
+    if plan is False:
+        plan = _plan(rules, text)
     if plan is None:
         return None
     c = board.turn
@@ -403,28 +427,74 @@ def quick_move(board: Board, text: str) -> Move | None:
     if p >= 2 and (p & 1) == c:
         return None  # onto the mover's own piece: a pass, or illegal
     code = plan[1] * 2 + c
-    keep, promo = plan[3], plan[4]
+    promo = plan[4]
     origins = plan[5 + c]
     if origins is False:
-        origins = plan[5 + c] = _origins(board.rules, code, to, keep)
+        origins = plan[5 + c] = _origins(rules, code, to, plan[3])
+        plan[7 + c] = _lean(rules, code) if promo is None else None
     if origins is None:  # a piece with generators: each of its squares, unless its tables rule it out
+        keep = plan[3]
         origins = bytes(_BYTE_OF_SQUARE[fr] for fr, cd in board._pieces[c].items() if cd == code
                         and (keep is None or fr in keep) and board.may_make(Move(fr, to)))
+    # the common case is checked here (lean): a move of the piece's own steps, with no promotion
+    # written, neither into nor out of its promotion zone; the rest goes through _pseudo_reason
+    lean = plan[7 + c]
+    if lean is not None:
+        steps, zone, guard = lean
+        need = MOVE if p == EMPTY else CAPTURE
+        royal = None  # the royal piece to keep safe here (None: _stays_safe decides)
+        if guard:
+            royals = board._royals[c]
+            if len(royals) == 1:
+                royal = royals[0]
     found = None
     square_of = _SQUARE_OF_BYTE
     for n in origins:
         fr = square_of[n]
         if b[fr] != code:
             continue
-        move = Move(fr, to, (), promo)  # _pseudo_reason: Board.illegal_reason, for a move that is not a drop
-        reason = board._pseudo_reason(move)
-        if reason is not None:
-            move, reason = _settle_promotion(board._pseudo_reason, move, reason)
-        if reason is None and board._stays_safe(move, c):
-            if found is not None:
-                return None  # ambiguous: the general way says so
-            found = move
+        if lean is not None and (zone is None or not (zone[fr] or zone[to])):
+            for kind, step, k, m in steps.get(to - fr, ()):
+                if m & need:
+                    if kind == "slide":
+                        t = fr + step
+                        for _ in range(k - 1):
+                            if b[t]:
+                                break
+                            t += step
+                        else:
+                            break
+                    else:
+                        break
+            else:
+                continue  # no step of its tables gets there: Board._pseudo_reason says so too
+            if royal is None:
+                move = _new_move(Move, (fr, to, (), None, None))
+                if not board._stays_safe(move, c):
+                    continue
+            else:  # Board._stays_safe, written out
+                b[fr] = EMPTY
+                b[to] = code
+                attacked = board.is_attacked(royal, c ^ 1)
+                b[to] = p
+                b[fr] = code
+                if attacked:
+                    continue
+                move = _new_move(Move, (fr, to, (), None, None))
+        else:
+            move = Move(fr, to, (), promo)  # _pseudo_reason: Board.illegal_reason, for a move that is not a drop
+            reason = board._pseudo_reason(move)
+            if reason is not None:
+                move, reason = _settle_promotion(board._pseudo_reason, move, reason)
+            if reason is not None or not board._stays_safe(move, c):
+                continue
+        if found is not None:
+            return None  # ambiguous: the general way says so
+        found = move
     return found
+
+
+_new_move = tuple.__new__  # Move(...) without the Python call of a named tuple's __new__
 
 
 def _legal_candidates(board: Board, reading: _Reading) -> list[Move]:

@@ -322,3 +322,23 @@ def test_a_move_stack_gives_back_every_move_as_given(variant):
     assert list(board.copy().move_stack) == played
     with pytest.raises(IndexError):
         own[len(own)]
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_boards_in_the_start_position_share_nothing(variant):
+    """A new board copies the start position from one set up before: a game played on one board
+    (captures, drops, promotions, royal moves) leaves a new board, and the played one set back to
+    the start, equal to a board whose start position was read from its text."""
+    games = _random_game(variant, 11, 80)
+    board = next(games)[0]
+    for _ in games:  # (the generator plays the game on that one board)
+        pass
+    start = board.rules.start
+    assert board.ply > 0
+    board.set_position(start)
+    for fresh in (Board(variant), board):
+        parsed = Board(variant, start + " ")  # not the start text itself: read, not copied
+        assert fresh.position() == parsed.position()
+        assert fresh.zobrist == parsed.zobrist == _fresh_hash(fresh)
+        assert fresh.legal_moves() == parsed.legal_moves()
+        assert fresh.ply == 0 and list(fresh.move_stack) == [] and fresh.hands == parsed.hands

@@ -16,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 from daikifu.replay import Board, list_variants
+from daikifu.replay.squares import square_name
 
 from test_consistency import _random_game, random_positions
 
@@ -105,3 +106,41 @@ def test_an_alias_the_quick_way_cannot_read_sends_every_text_the_search_way(tmp_
     assert notation._plans_of(rules)[2] is None
     for t in _texts(rules):
         assert notation._plan(rules, t) == notation._first_plan(rules, t), t
+
+
+def _quick_agrees(board: Board) -> None:
+    """``quick_move`` finds a move only where the general reading (``parse_move`` without it)
+    finds the same one, and leaves the board as it was: for the text of every legal move, the text
+    without origin of every pseudo-legal one (ambiguous texts, moves that leave the royal piece
+    attacked), both without their promotion choice, and each piece to every square its tables
+    reach, whatever stands between."""
+    from daikifu.replay.notation import NotationError, _resolve, _write, move_notation, quick_move
+
+    where = board.position()
+    texts = {move_notation(board, m) for m in board.legal_moves()}
+    texts |= {_write(board, m, False) for chunk in board._pseudo_chunks() for m in chunk}
+    texts |= {t.rstrip("+=") for t in texts}  # a promotion choice left unwritten
+    R = board.rules
+    for fr, code in board._pieces[board.turn].items():
+        ident = R.types[(code >> 1) - 1].id
+        idx = code if R.zoned[code] is None else R.zoned[code][fr]
+        for delta in R.by_delta[idx] or ():
+            if 0 <= fr + delta < len(R.on_board) and R.on_board[fr + delta]:
+                texts |= {f"{ident}-{square_name(fr + delta)}", f"{ident}x{square_name(fr + delta)}"}
+    for text in sorted(texts):
+        quick = quick_move(board, text)
+        assert board.position() == where, text
+        if quick is not None:
+            try:
+                general = _resolve(board, text)
+            except NotationError as exc:
+                raise AssertionError(f"{where}: quick_move reads {text!r} as {quick}; the general way: {exc}") from None
+            assert quick == general, (where, text)
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_quick_move_agrees_with_the_general_reading(variant):
+    for board, _ in _random_game(variant, seed=14, plies=24):
+        _quick_agrees(board)
+    for board in random_positions(variant, seed=15, count=6, density=0.25):
+        _quick_agrees(board)

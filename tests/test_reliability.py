@@ -214,14 +214,14 @@ def test_import_stores_every_valid_game_around_a_hostile_one(tmp_path, jobs):
 def test_a_game_whose_reading_fails_is_an_invalid_game_and_the_next_is_read(monkeypatch):
     from daikifu.formats import lsn
 
-    real = lsn._Context._play  # every move read goes through it
+    real = lsn.quick_move  # every move text read is tried by it first
 
-    def play(self, tok, line, column):
+    def quick_move(board, tok):
         if tok == "P-g4":
             raise RuntimeError("a bug")
-        return real(self, tok, line, column)
+        return real(board, tok)
 
-    monkeypatch.setattr(lsn._Context, "_play", play)
+    monkeypatch.setattr(lsn, "quick_move", quick_move)
     games = list(read_games(games_of("1. P-c4 *", "1. P-g4 *", "1. P-c4 P-c6 *")))
     assert [g.valid for g in games] == [True, False, True]
     err = only_error(games[1])
