@@ -53,7 +53,7 @@ __all__ = ["import_paths", "ImportSummary", "FileSummary", "ImportInterrupted", 
 
 COMMIT_SECONDS = 1.0  # commit at least this often
 COMMIT_GAMES = 2000  # ... and after this many games
-COLLECT_SECONDS = 5.0  # how often cycles are collected when automatic garbage collection is off
+COLLECT_SECONDS = 5.0  # how often cycles are collected when automatic garbage collection is off (_collect_cycles)
 MAX_ERRORS = 1000  # errors kept per file (in the imports row and the summary)
 CHUNK_CHARS = 1 << 16  # text per task sent to a worker process
 
@@ -326,6 +326,7 @@ def _work(task):
                 return task[0], None, [f"cannot read: {exc.strerror}"]
         return task[0], _whole_records([payload], name, kind, how), []
     records = []
+    _collect_cycles()
     for number, line, source in payload:
         games = list(how.lsn(source, name, _RecordBuilder))
         for game in games:
@@ -342,7 +343,21 @@ def _work(task):
 
 def _worker_init():
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's business
-    gc.enable()  # (a forked worker keeps the parent's setting: only the writer collects on its own)
+    _LAST_COLLECT[0] = time.monotonic()  # (a forked worker keeps the parent's collector setting)
+
+
+_LAST_COLLECT = [0.0]
+
+
+def _collect_cycles() -> None:
+    """With automatic garbage collection off (``daikifu import`` turns it off for the rest of its
+    process, and its forked workers keep that), a full collection every :data:`COLLECT_SECONDS`,
+    so that the few reference cycles an import makes (a few per game) cannot pile up; the
+    automatic collections would traverse the rule sets and tables the import keeps again and
+    again, to free next to nothing."""
+    if not gc.isenabled() and time.monotonic() - _LAST_COLLECT[0] >= COLLECT_SECONDS:
+        gc.collect()
+        _LAST_COLLECT[0] = time.monotonic()
 
 
 # --- the import -----------------------------------------------------------------------------------
@@ -391,7 +406,6 @@ class _Writer:
         self.file: FileSummary | None = None
         self.last_commit = time.monotonic()
         self.since_commit = 0
-        self.last_collect = self.last_commit
 
     def begin_file(self, name: str, fmt: str) -> FileSummary:
         f = FileSummary(file=name, format=fmt)
@@ -407,15 +421,9 @@ class _Writer:
         f.count(rec, verdict)
         self.since_commit += 1
         self.interrupt.check()
-        now = time.monotonic()
-        if self.since_commit >= COMMIT_GAMES or now - self.last_commit >= self.commit_seconds:
+        if self.since_commit >= COMMIT_GAMES or time.monotonic() - self.last_commit >= self.commit_seconds:
             self.commit()
-        if now - self.last_collect >= COLLECT_SECONDS:
-            # with automatic garbage collection off (the command line turns it off: see
-            # archive/commands.py) reference cycles are collected here, so they cannot pile up
-            if not gc.isenabled():
-                gc.collect()
-            self.last_collect = time.monotonic()
+        _collect_cycles()
 
     def save_counts(self, finished: bool = False) -> None:
         f = self.file
@@ -546,6 +554,7 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
     if commit_seconds is None:
         commit_seconds = float(os.environ.get("DAIKIFU_COMMIT_SECONDS") or COMMIT_SECONDS)
     writer = _Writer(archive, skip_invalid, summary, progress, commit_seconds, interrupt)
+    _LAST_COLLECT[0] = time.monotonic()
     archive.tune_for_import()
     try:
         with interrupt, archive.transaction():

@@ -1,6 +1,7 @@
 """Garbage collection during an import: the command line, in a process of its own, turns the
-automatic collector off (it would traverse the rule tables again and again) and the importer then
-collects reference cycles itself every few seconds; called from Python nothing changes."""
+automatic collector off (it would traverse the rule tables again and again) and the importer and
+its workers then collect reference cycles themselves every few seconds; called from Python
+nothing changes."""
 
 from __future__ import annotations
 
@@ -63,10 +64,22 @@ def test_import_called_from_python_keeps_automatic_collection(tmp_path):
     assert gc.isenabled()
 
 
-def test_workers_collect_as_usual(collector_restored):
-    gc.disable()
-    importer._worker_init()
-    assert gc.isenabled()
+def test_a_worker_keeps_the_setting_and_collects_itself(tmp_path, monkeypatch, collector_restored):
+    """A forked worker keeps the parent's setting (off, for the command line), and then collects
+    cycles itself as the writer does; with the collector on it leaves it alone."""
+    monkeypatch.setattr(importer, "COLLECT_SECONDS", 0.0)
+    calls = _count_collections(monkeypatch)
+    text = (SAMPLE / "shogi.lsn").read_text(encoding="utf-8")
+    from daikifu.formats.lsn import read_games
+    chunk = list(read_games(text, visitor=importer._Splitter, file="shogi.lsn"))
+    task = (0, "lsn", "shogi.lsn", chunk, 0, True, importer._Reading())
+    for enabled in (False, True):
+        gc.enable() if enabled else gc.disable()
+        importer._worker_init()
+        assert gc.isenabled() == enabled
+        _, records, problems = importer._work(task)
+        assert len(records) == 12 and not problems
+    assert len(calls) == 1
 
 
 def test_import_in_a_process_of_its_own(tmp_path):
