@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from daikifu.clikit import (CONTEXT, VARIANT, echo_json as _echo_json, fail, fit as _fit, json_option, registry,
-                            text_width as _width)
+from daikifu.clikit import (CONTEXT, VARIANT, batch_collection, echo_json as _echo_json, fail, fit as _fit, json_option,
+                            registry, text_width as _width)
 
 # the store, the readers and the rules core are imported where they are used: a command's --help
 # loads none of them
@@ -144,6 +144,7 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
 
     from .importer import ImportInterrupted, import_paths
 
+    batch_collection()  # (the importer collects reference cycles every few seconds)
     archive = _open(ctx, db_path, create=True)
     bar = None
     show_bar = not as_json and sys.stderr.isatty()

@@ -24,8 +24,8 @@
 from __future__ import annotations
 
 import codecs
+import gc
 import io
-import multiprocessing
 import os
 import signal
 import sys
@@ -53,6 +53,7 @@ __all__ = ["import_paths", "ImportSummary", "FileSummary", "ImportInterrupted", 
 
 COMMIT_SECONDS = 1.0  # commit at least this often
 COMMIT_GAMES = 2000  # ... and after this many games
+COLLECT_SECONDS = 5.0  # how often cycles are collected when automatic garbage collection is off
 MAX_ERRORS = 1000  # errors kept per file (in the imports row and the summary)
 CHUNK_CHARS = 1 << 16  # text per task sent to a worker process
 
@@ -341,6 +342,7 @@ def _work(task):
 
 def _worker_init():
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's business
+    gc.enable()  # (a forked worker keeps the parent's setting: only the writer collects on its own)
 
 
 # --- the import -----------------------------------------------------------------------------------
@@ -389,6 +391,7 @@ class _Writer:
         self.file: FileSummary | None = None
         self.last_commit = time.monotonic()
         self.since_commit = 0
+        self.last_collect = self.last_commit
 
     def begin_file(self, name: str, fmt: str) -> FileSummary:
         f = FileSummary(file=name, format=fmt)
@@ -404,8 +407,15 @@ class _Writer:
         f.count(rec, verdict)
         self.since_commit += 1
         self.interrupt.check()
-        if self.since_commit >= COMMIT_GAMES or time.monotonic() - self.last_commit >= self.commit_seconds:
+        now = time.monotonic()
+        if self.since_commit >= COMMIT_GAMES or now - self.last_commit >= self.commit_seconds:
             self.commit()
+        if now - self.last_collect >= COLLECT_SECONDS:
+            # with automatic garbage collection off (the command line turns it off: see
+            # archive/commands.py) reference cycles are collected here, so they cannot pile up
+            if not gc.isenabled():
+                gc.collect()
+            self.last_collect = time.monotonic()
 
     def save_counts(self, finished: bool = False) -> None:
         f = self.file
@@ -619,6 +629,8 @@ def _tasks(paths, override, how: _Reading, summary, files: list, report, state) 
 
 
 def _import_parallel(paths, override, how: _Reading, writer: _Writer, summary, report, state, jobs: int):
+    import multiprocessing  # (here: one job does without it, and it is slow to import)
+
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     files: list = []

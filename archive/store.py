@@ -127,6 +127,17 @@ def _words(moves: str) -> Iterator[str]:
         start = stop + 1
 
 
+_SPLIT_PLIES = 1 << 14  # a game up to this long has its moves split at once (see _moves_of)
+
+
+def _moves_of(rec: Record):
+    """The moves of a valid record one by one: a list of them made at once (a quarter faster to
+    store) unless the game is so long that the list would be big, then :func:`_words`."""
+    if rec.ply_count > _SPLIT_PLIES:
+        return _words(rec.moves)
+    return rec.moves.split(" ") if rec.moves else ()
+
+
 def digest_of(variant: str, ruleset: str, start: str | None, moves) -> str:
     """The content key of a valid game: variant slug, rule set string, start position string
     (empty for the variant's own) and the main-line moves in compact form (a list, or one string
@@ -525,7 +536,7 @@ class Archive:
         if rec.valid:
             n = rec.ply_count
             c.executemany("INSERT INTO positions (hash, game_id, ply, next) VALUES (?,?,?,?)",
-                          zip(rec.hashes, repeat(game_id, n + 1), range(n + 1), chain(_words(rec.moves), (None,))))
+                          zip(rec.hashes, repeat(game_id, n + 1), range(n + 1), chain(_moves_of(rec), (None,))))
             if rec.annotations:
                 c.executemany("INSERT INTO annotations (game_id, ply, move, comment, nags, clock) "
                               "VALUES (?,?,?,?,?,?)", [(game_id, *a) for a in rec.annotations])

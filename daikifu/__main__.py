@@ -1,6 +1,6 @@
 """``python -m daikifu``: the command line."""
 
-from daikifu.cli import main
+from daikifu.cli import run
 
 if __name__ == "__main__":
-    main()
+    run()

@@ -20,10 +20,26 @@ if TYPE_CHECKING:
     from daikifu.replay.variant import VariantRegistry
 
 __all__ = ["CONTEXT", "WIDTH", "json_option", "echo_json", "wrap", "registry", "VARIANT", "KEY_VALUE",
-           "position_option", "option_option", "fail", "text_width", "fit"]
+           "position_option", "option_option", "fail", "text_width", "fit", "batch_collection"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 WIDTH = 100
+
+# whether the command runs in a process of its own (the console script, ``python -m daikifu``),
+# not called from Python (tests, CliRunner): set by daikifu.cli.run
+OWN_PROCESS = [False]
+
+
+def batch_collection() -> None:
+    """Automatic garbage collection off for the rest of the process, when the command runs in a
+    process of its own (else nothing changes).  For commands that build large tables that live to
+    the end (rule sets, move tables, notation plans: a hundred thousand objects and more, which
+    every automatic collection would traverse again) and make few reference cycles; the command
+    must still collect now and then (``daikifu import`` does: see ``importer.COLLECT_SECONDS``)."""
+    if OWN_PROCESS[0]:
+        import gc
+        gc.disable()
+
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 

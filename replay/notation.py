@@ -22,7 +22,6 @@ never merges into an ID.
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from .board import Board, Move
@@ -252,15 +251,55 @@ def _plan(rules, text: str):
     :func:`_readings` when it is a drop or a move of one leg (no capture on the way, no igui): a
     tuple for a drop, a list for a move (its last two items the origins for each colour, worked
     out on first use), or None when the text takes the general way (cached per rule set)."""
-    plans = _PLANS.get(id(rules))
-    if plans is None or plans[0] is not rules:
-        if len(_PLANS) > 64:
-            _PLANS.clear()
-        plans = _PLANS[id(rules)] = (rules, {})
-    plans = plans[1]
+    kept = _PLANS.get(id(rules))
+    if kept is None or kept[0] is not rules:
+        kept = _plans_of(rules)
+    plans = kept[1]
     plan = plans.get(text, False)
     if plan is not False:
         return plan
+    plan = None
+    # the usual text, an ID and a destination (P-c4, Gxd5+): its plan without trying the IDs
+    simple = _ID_SIMPLE_RE.match(text) if kept[2] is not None else None
+    if simple is not None:
+        t = kept[2].get(simple.group(1))
+        to = kept[3].get(simple.group(3))
+        if t is not None and to is not None:
+            plan = _step_plan(t, to, None, _PROMO[simple.group(4)])
+    if plan is None:
+        plan = _first_plan(rules, text)
+    if len(plans) > MAX_PLANS:
+        plans.clear()
+    plans[text] = plan
+    return plan
+
+
+def _step_plan(t: int, to: int, keep, promo) -> list:
+    """The plan of a one-leg move of a piece of type ``t`` to ``to`` (from a square in ``keep``
+    when given), its promotion as written; the origins and the checks of quick_move per colour
+    are worked out on first use."""
+    return [_STEP, t, to, keep, promo, False, False, None, None]
+
+
+def _plans_of(rules) -> tuple:
+    """(rules, its plans by text, piece type index by ID and alias or None, square by name).
+
+    The IDs and aliases give a plan without :func:`_first_plan`'s search when each is written as
+    :data:`_ID_RE` reads one: then no other of them can start a text that one of them starts
+    and that goes on with a separator or a square (a file letter is lower case), so it is the
+    one the search would take first (it tries the longest first)."""
+    index = rules.piece_index()
+    ids = None
+    if all(_ID_RE.fullmatch(key) for key in index):
+        ids = {key: rules.type_by_id[piece.id].index for key, piece in index.items()}
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    kept = _PLANS[id(rules)] = (rules, {}, ids, _square_table(rules))
+    return kept
+
+
+def _first_plan(rules, text: str):
+    """The plan of ``text`` (see :func:`_plan`) from the first reading that parses."""
     plan = None
     index = rules.piece_index()
     for ident in _id_buckets(index).get(text[0].upper(), ()):
@@ -270,8 +309,7 @@ def _plan(rules, text: str):
         if simple:  # what _parse_syntax finds first, without its cache
             to = _square_table(rules).get(simple.group(2))
             if to is not None:
-                plan = [_STEP, rules.type_by_id[index[ident].id].index, to, None, _PROMO[simple.group(3)],
-                        False, False, None, None]
+                plan = _step_plan(rules.type_by_id[index[ident].id].index, to, None, _PROMO[simple.group(3)])
                 break
         syntax = _syntax(rules, text, ident, index)
         if syntax is None:
@@ -288,12 +326,8 @@ def _plan(rules, text: str):
                                                                  else square_name(sq)[1:] == origin))
             else:
                 keep = None
-            # the origins and the checks of quick_move per colour, on first use
-            plan = [_STEP, t, squares[0][1], keep, promo, False, False, None, None]
+            plan = _step_plan(t, squares[0][1], keep, promo)
         break  # only the first reading: the general way decides when it does not give one move
-    if len(plans) > MAX_PLANS:
-        plans.clear()
-    plans[text] = plan
     return plan
 
 
@@ -319,12 +353,12 @@ def _origins(rules, code: int, to: int, keep) -> bytes | None:
     reverse = _REVERSE.get(id(rules))
     if reverse is None or reverse[0] is not rules:
         reverse = _reverse_steps(rules)
-    steps, on_board = reverse[1][code], reverse[2]
+    steps, byte_on_board = reverse[1][code], reverse[2]
     byte_of = _BYTE_OF_SQUARE
     if steps is not None:  # one table: the origins are the destination less each step it has
         if keep is None:
-            return bytes([byte_of[to - d] for d in steps if on_board[to - d]])
-        return bytes([byte_of[fr] for d in steps if on_board[fr := to - d] and fr in keep])
+            return bytes([n for d in steps if (n := byte_on_board[to - d]) is not None])
+        return bytes([byte_of[fr] for d in steps if byte_on_board[fr := to - d] is not None and fr in keep])
     zoned, complex_, by_delta = rules.zoned, rules.complex, rules.by_delta
     if zoned[code] is None:
         return None  # (complex: see _reverse_steps)
@@ -343,11 +377,12 @@ _REVERSE: dict = {}
 
 def _reverse_steps(rules) -> tuple:
     """(rules, the steps of each piece code as a tuple (None for a piece whose tables depend on
-    its square, or with moves they do not hold), whether each cell is on the board, padded with
-    CELLS cells off it so that a cell less any step may be looked up without a bounds check)."""
+    its square, or with moves they do not hold), each cell's byte (see :data:`_SQUARE_OF_BYTE`)
+    when it is on the board, else None, padded with CELLS cells off it so that a cell less any
+    step may be looked up without a bounds check)."""
     steps = tuple(None if rules.zoned[code] is not None or rules.complex[code] or rules.by_delta[code] is None
                   else tuple(d for d in rules.by_delta[code] if d) for code in range(len(rules.zoned)))
-    on_board = list(map(bool, rules.on_board)) + [False] * CELLS
+    on_board = [_BYTE_OF_SQUARE[sq] if on else None for sq, on in enumerate(rules.on_board)] + [None] * CELLS
     if len(_REVERSE) > 64:
         _REVERSE.clear()
     found = _REVERSE[id(rules)] = (rules, steps, on_board)
@@ -584,6 +619,8 @@ def _square_table(rules) -> dict:
 
 _PROMO = {"+": True, "=": False, "": None, None: None}
 _SIMPLE_RE = re.compile(rf"([-x]?)({_SQ})([+=]?)\Z")  # what _BODY_RE reads as one leg and no origin
+_ID_RE = re.compile(r"[+!]?[A-Z][A-Z0-9']*")  # an ID or alias as the variant files write them
+_ID_SIMPLE_RE = re.compile(rf"({_ID_RE.pattern})([-x]?)({_SQ})([+=]?)\Z")  # an ID, then _SIMPLE_RE
 
 
 def _parse_syntax(rules, text, ident, index):
@@ -672,6 +709,8 @@ def _suggest(board: Board, text: str, n: int = 3) -> list[str]:
     written = list(notations(board).values())
     squares = set(re.findall(_SQ, text))
     target = text.upper()
+    import difflib  # (here: only a bad move needs it)
+
     matcher = difflib.SequenceMatcher()
     matcher.set_seq2(target)
     scored = []

@@ -22,7 +22,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 
 __all__ = ["cache_directory", "load_or_compile", "ENV_CACHE"]
@@ -109,6 +108,8 @@ def cached_value(suffix: str, key: bytes, make):
 def _store(directory: Path, path: Path, rules) -> None:
     try:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        import tempfile  # (here: only a process that compiles writes, and tempfile is slow to import)
+
         fd, tmp = tempfile.mkstemp(dir=directory, suffix=".part")
         try:
             with os.fdopen(fd, "wb") as fh:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -298,6 +297,8 @@ def load_variant_file(path: str | os.PathLike) -> Variant:
 
 
 def _variant_from_toml(raw: bytes, path: Path) -> Variant:
+    import tomllib  # (here: a variant file is read again only when it changed, see load_variant_file)
+
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:

@@ -365,6 +365,30 @@ def test_parallel_import_gives_the_same_archive(tmp_path):
     assert results[0][2] == 1 and results[0][1][0]["line"] > 1
 
 
+def test_positions_rows_are_the_same_for_long_and_short_games(tmp_path, monkeypatch):
+    """A game's moves are split at once unless the game is very long (then taken one at a time):
+    both ways store the same position rows, a game without moves included."""
+    from daikifu.archive import store
+
+    games = few_games(1, seed=5)
+    text = "".join(write_game(g) + "\n" for g in games)
+    text += '[Variant "Shogi"]\n[Result "*"]\n\n*\n'
+    path = tmp_path / "g.lsn"
+    path.write_text(text, encoding="utf-8")
+    tables = []
+    for split in (store._SPLIT_PLIES, 0):
+        monkeypatch.setattr(store, "_SPLIT_PLIES", split)
+        with Archive(tmp_path / f"s{split}.db") as archive:
+            from daikifu.archive.importer import import_paths
+            summary = import_paths(archive, [str(path)])
+            assert summary.games == len(games) + 1 and summary.invalid == summary.duplicates == 0
+            tables.append(archive.conn.execute("SELECT hash, game_id, ply, next FROM positions "
+                                               "ORDER BY game_id, ply").fetchall())
+    assert tables[0] == tables[1]
+    assert [row[2:] for row in tables[0] if row[1] == len(games) + 1] == [(0, None)]
+    assert sum(row[3] is not None for row in tables[0]) == sum(len(g.mainline_moves()) for g in games)
+
+
 def test_formats_are_recognised_by_content(tmp_path):
     from daikifu.formats.kif import write_kif
     folder = tmp_path / "records"

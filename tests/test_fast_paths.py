@@ -62,6 +62,52 @@ def test_the_random_positions_include_checks_and_mates():
     assert sum(b.is_check() for b in boards) >= 3
 
 
+def _texts(rules) -> list[str]:
+    """Move texts of every shape the quick path reads, and near misses: each ID and alias (and
+    lower case, and with a digit after it), each separator and promotion suffix, squares on and
+    off the board, origins, drops."""
+    squares = ["a1", "e5", f"{'abcdefghijklmnop'[rules.files - 1]}{rules.ranks}", "p16", "a17"]
+    out = []
+    for key in rules.piece_index():
+        for sq in squares:
+            for sep in ("", "-", "x"):
+                for promo in ("", "+", "="):
+                    out.append(f"{key}{sep}{sq}{promo}")
+            out += [f"{key.lower()}-{sq}", f"{key}1-{sq}", f"{key}a1-{sq}", f"{key}*{sq}", f"{key}b-{sq}"]
+    return out
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_quick_plans_agree_with_the_first_reading(variant):
+    """A move text's plan found from its ID and destination alone is the one the search over IDs
+    (longest first, each reading in turn) finds."""
+    from daikifu.replay import notation
+
+    rules = Board(variant).rules
+    notation._PLANS.pop(id(rules), None)
+    assert notation._plans_of(rules)[2] is not None, "every bundled ID and alias takes the quick way"
+    for text in _texts(rules):
+        assert notation._plan(rules, text) == notation._first_plan(rules, text), text
+
+
+def test_an_alias_the_quick_way_cannot_read_sends_every_text_the_search_way(tmp_path):
+    from daikifu.replay import notation
+    from daikifu.replay.variant import load_variant_file
+
+    shogi = next(v for v in PLAYABLE if v.slug == "shogi")
+    text = open(shogi.path, encoding="utf-8").read()
+    path = tmp_path / "odd.toml"
+    assert 'aliases = ["FU"]' in text
+    path.write_text(text.replace('slug = "shogi"', 'slug = "odd-shogi"', 1).replace(
+        'aliases = ["FU"]', 'aliases = ["FU", "P.X"]', 1), encoding="utf-8")
+    variant = load_variant_file(path)
+    assert "P.X" in variant.piece_index()
+    rules = Board(variant).rules
+    assert notation._plans_of(rules)[2] is None
+    for t in _texts(rules):
+        assert notation._plan(rules, t) == notation._first_plan(rules, t), t
+
+
 def _quick_agrees(board: Board) -> None:
     """``quick_move`` finds a move only where the general reading (``parse_move`` without it)
     finds the same one, and leaves the board as it was: for the text of every legal move, the text

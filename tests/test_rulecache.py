@@ -122,3 +122,22 @@ def test_a_variant_file_is_read_again_only_when_it_changes(cache_dir, tmp_path, 
     path.write_bytes(b"\xff\xfe not toml")
     with pytest.raises(variant_module.VariantError, match="not valid TOML"):
         variant_module.load_variant_file(path)
+
+
+def test_loaded_tables_are_immutable_and_not_tracked_by_the_collector(cache_dir):
+    """The hashing keys and the move deltas are most of a big rule set's objects: once loaded
+    (or compiled) they are tuples of plain values, equal entries one object, so the garbage
+    collector stops looking at them and the cache file holds each entry once."""
+    import gc
+
+    variant = load_variant("dai-kagamigi")
+    options = variant.resolve_options(None)
+    rulecache.load_or_compile(variant, options)
+    for rules in (Ruleset(variant, options), rulecache.load_or_compile(variant, options)):
+        gc.collect()
+        rows = [row for row in rules.z_square if any(row)]
+        assert len(rows) == 2 * len(variant.pieces)
+        assert all(type(row) is tuple and not gc.is_tracked(row) for row in rows)
+        entries = [e for table in rules.by_delta for v in table.values() for e in v]
+        assert all(type(v) is tuple for table in rules.by_delta for v in table.values())
+        assert len({id(e) for e in entries}) == len(set(entries)) < len(entries) / 4
