@@ -17,9 +17,17 @@ with the median of the rounds reported and the ratio daikifu / peer:
       the recorded move: ``Board.legal_moves`` + ``Board.push`` against python-shogi's
       ``list(board.legal_moves)`` + ``board.push``; and perft 3 from the start.
 
+With ``--instructions`` the pair (1) is also counted in machine instructions (valgrind's callgrind,
+which must be installed: ``apt install valgrind``): each side reads its games once and twice in
+a new process with a fixed hash seed, and the difference is one warm read.  Instruction counts do
+not depend on what else the machine is doing, so their ratio holds still where the timed ratio
+moves by a fifth on a shared machine (it says nothing of caches and branch prediction, which the
+timed rounds do).
+
     python benchmarks/peer_speed.py
     python benchmarks/peer_speed.py --rounds 5 --games 100 --shogi-games 10 --json
     python benchmarks/peer_speed.py --only kif --rounds 9
+    python benchmarks/peer_speed.py --only lsn --instructions
 """
 
 from __future__ import annotations
@@ -213,7 +221,46 @@ def compare(name: str, ours: tuple, theirs: tuple, plies: int, rounds: int, peer
             "daikifu_seconds": [round(t, 4) for t in mine], "peer_seconds": [round(t, 4) for t in peers]}
 
 
+def count_instructions(lsn: str, pgn: str, lsn_plies: int, pgn_plies: int) -> dict:
+    """Instructions per ply of (1) on each side, counted by callgrind in new processes (see the
+    module's docstring)."""
+    import os
+    import re
+    import shutil
+    import subprocess
+    import tempfile
+
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (apt install valgrind)")
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    per_ply = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for side, text, plies in (("daikifu", lsn, lsn_plies), ("peer", pgn, pgn_plies)):
+            path = Path(tmp) / f"{side}.txt"
+            path.write_text(text, encoding="utf-8")
+            counts = []
+            for reads in (1, 2):
+                run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
+                                      sys.executable, __file__, "--count-reads", side, str(path), str(reads)],
+                                     capture_output=True, text=True, env=env, check=True)
+                counts.append(int(re.search(r"Collected : (\d+)", run.stderr).group(1)))
+            per_ply[side] = (counts[1] - counts[0]) / plies
+    return {"daikifu_instructions_per_ply": round(per_ply["daikifu"]),
+            "peer_instructions_per_ply": round(per_ply["peer"]),
+            "ratio": round(per_ply["peer"] / per_ply["daikifu"], 2)}
+
+
+def _count_reads(side: str, path: str, reads: int) -> None:
+    """The child process of --instructions: read the file ``reads`` times."""
+    text = Path(path).read_text(encoding="utf-8")
+    for _ in range(reads):
+        (read_lsn if side == "daikifu" else read_pgn)(text)
+
+
 def main(argv=None) -> int:
+    if argv is None and sys.argv[1:2] == ["--count-reads"]:
+        _count_reads(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--games", type=int, default=60, help="random games per side for (1) (default 60)")
@@ -222,6 +269,8 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="timed rounds per side; the median is reported")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count (1) in machine instructions per ply with valgrind (slow: minutes)")
     parser.add_argument("--only", action="append", choices=("lsn", "kif", "shogi"),
                         help="run only these pairs: lsn (1), kif (2, 2b), shogi (3 and perft); repeatable")
     args = parser.parse_args(argv)
@@ -243,6 +292,9 @@ def main(argv=None) -> int:
         r["peer_plies_per_s"] = round(pgn_plies / statistics.median(r["peer_seconds"]))
         r["ratio"] = round(r["daikifu_plies_per_s"] / r["peer_plies_per_s"], 2)
         r["peer_plies"] = pgn_plies
+        if args.instructions:
+            note("(1) counting instructions (valgrind) ...", file=sys.stderr, flush=True)
+            r["instructions"] = count_instructions(lsn, pgn, lsn_plies, pgn_plies)
         results.append(r)
     if "kif" in only:
         kifs, kif_plies = kif_files()
@@ -282,6 +334,11 @@ def main(argv=None) -> int:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
     for r in results:
         print(f"  {r['benchmark']}: {r['what']}")
+        if "instructions" in r:
+            n = r["instructions"]
+            print(f"  {r['benchmark']}, in instructions per ply (callgrind): daikifu "
+                  f"{n['daikifu_instructions_per_ply']:,}, peer {n['peer_instructions_per_ply']:,}: "
+                  f"{n['ratio']:.2f}x")
     if count is not None:
         print(f"perft 3 of shogi from the start: {count:,} nodes in {perft3:.3f} s")
     return 0
