@@ -18,6 +18,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import NamedTuple
 
 from .position import ParsedPosition, PositionError, format_hands, parse_position
@@ -203,6 +204,11 @@ class IllegalMoveError(ValueError):
         self.move = move
         self.reason = reason
         super().__init__(f"illegal move {move}: {reason}")
+
+
+def _pick_few(squares: list):
+    """What ``itemgetter(*squares)`` does for two squares or more, for none or one: a tuple."""
+    return lambda table: tuple(table[sq] for sq in squares)
 
 
 _STARTS: dict = {}  # id(rules) -> (rules, a board in its start position), for Board._set_start
@@ -809,8 +815,8 @@ class Board:
             yield from self._drop_chunks(None)
 
     def _drop_chunks(self, lines):
-        """The legal drops, a list per piece type in hand; in check, only on the squares ``lines``
-        (each then played to check), else anywhere the drop rules allow."""
+        """The legal drops, a sequence per piece type in hand; in check, only on the squares
+        ``lines`` (each then played to check), else anywhere the drop rules allow."""
         R = self.rules
         c = self.turn
         b = self._board
@@ -823,25 +829,34 @@ class Board:
                 continue
             if targets is None:
                 targets = [sq for sq in R.squares if not b[sq]] if lines is None else sorted(lines)
+                # the drops of each type on those squares read from its table in one call
+                pick = itemgetter(*targets) if len(targets) > 1 else _pick_few(targets)
             code = t * 2 + c
             table, some_dead = R.drop_table(code)
-            moves = list(map(table.__getitem__, targets))
+            moves = pick(table)  # a tuple; a dead square's entry is None, which filter(None) leaves out
             if some_dead:
-                moves = [m for m in moves if m is not None]
-            full = self._full_regions(t, c)
-            if full:
+                moves = list(filter(None, moves))
+            if R.drop_caps[t]:
+                full = self._full_regions(t, c)
                 capped = set().union(*(R.region_squares(per)[key] for per, regions in full for key in regions))
                 if capped:
                     moves = [m for m in moves if m.to_square not in capped]
             if lines is not None:
                 moves = [m for m in moves if self._stays_safe(m, c)]
-            if t in R.drop_mate_forbidden and enemy_royals:
+            if t in R.drop_mate_forbidden and enemy_royals and moves:
                 # the drop mates only if it checks; without hoppers of the mover's that could use
-                # it as a screen, only the dropped piece itself can give that check
+                # it as a screen, only the dropped piece itself can give that check: only the drops
+                # on the squares it would check from are tried
                 deltas = (None if enemy_royal is None or self._complex_may_attack(enemy_royal, c)
                           else R.attack_deltas(code))
-                moves = [m for m in moves if (deltas is not None and enemy_royal - m.to_square not in deltas)
-                         or not self._is_drop_mate(m)]
+                if deltas is None:
+                    tried = moves
+                else:
+                    checking = {enemy_royal - d for d in deltas}
+                    tried = [m for m in moves if m.to_square in checking]
+                mates = [m for m in tried if self._is_drop_mate(m)]
+                if mates:
+                    moves = [m for m in moves if m not in mates]
             yield moves
 
     def _open_lines(self, sq: int) -> set:
