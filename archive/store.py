@@ -127,7 +127,9 @@ def _words(moves: str) -> Iterator[str]:
         start = stop + 1
 
 
-_SPLIT_PLIES = 1 << 14  # a game up to this long has its moves split at once (see _moves_of)
+# a game up to this long has its moves split at once (see _moves_of): a list of its moves costs
+# about 60 bytes a ply, seven times the text of a long game, so longer ones are read one by one
+_SPLIT_PLIES = 512
 
 
 def _moves_of(rec: Record):

@@ -276,13 +276,15 @@ def _plan(rules, text: str):
 
 def _step_plan(t: int, to: int, keep, promo) -> list:
     """The plan of a one-leg move of a piece of type ``t`` to ``to`` (from a square in ``keep``
-    when given), its promotion as written; the origins and the checks of quick_move per colour
-    are worked out on first use."""
-    return [_STEP, t, to, keep, promo, False, False, None, None]
+    when given), its promotion as written; the origins per colour are worked out on first use.
+    (A plan is kept per distinct text: a long game of new moves holds thousands, so it holds
+    nothing that depends only on the piece: that is in the rule set's entry, see _plans_of.)"""
+    return [_STEP, t, to, keep, promo, False, False]
 
 
 def _plans_of(rules) -> tuple:
-    """(rules, its plans by text, piece type index by ID and alias or None, square by name).
+    """(rules, its plans by text, piece type index by ID and alias or None, square by name,
+    what :func:`quick_move` needs to check a move of each piece code itself (see :func:`_lean`)).
 
     The IDs and aliases give a plan without :func:`_first_plan`'s search when each is written as
     :data:`_ID_RE` reads one: then no other of them can start a text that one of them starts
@@ -294,7 +296,8 @@ def _plans_of(rules) -> tuple:
         ids = {key: rules.type_by_id[piece.id].index for key, piece in index.items()}
     if len(_PLANS) > 64:
         _PLANS.clear()
-    kept = _PLANS[id(rules)] = (rules, {}, ids, _square_table(rules))
+    leans = [_lean(rules, code) for code in range(len(rules.zoned))]
+    kept = _PLANS[id(rules)] = (rules, {}, ids, _square_table(rules), leans)
     return kept
 
 
@@ -415,6 +418,7 @@ def quick_move(board: Board, text: str) -> Move | None:
     plan = plans[1].get(text, False) if plans is not None and plans[0] is rules else False
     if plan is False:
         plan = _plan(rules, text)
+        plans = _PLANS[id(rules)]
     if plan is None:
         return None
     c = board.turn
@@ -431,14 +435,13 @@ def quick_move(board: Board, text: str) -> Move | None:
     origins = plan[5 + c]
     if origins is False:
         origins = plan[5 + c] = _origins(rules, code, to, plan[3])
-        plan[7 + c] = _lean(rules, code) if promo is None else None
     if origins is None:  # a piece with generators: each of its squares, unless its tables rule it out
         keep = plan[3]
         origins = bytes(_BYTE_OF_SQUARE[fr] for fr, cd in board._pieces[c].items() if cd == code
                         and (keep is None or fr in keep) and board.may_make(Move(fr, to)))
     # the common case is checked here (lean): a move of the piece's own steps, with no promotion
     # written, neither into nor out of its promotion zone; the rest goes through _pseudo_reason
-    lean = plan[7 + c]
+    lean = plans[4][code] if promo is None else None
     if lean is not None:
         steps, zone, guard = lean
         need = MOVE if p == EMPTY else CAPTURE
