@@ -22,7 +22,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from .position import ParsedPosition, PositionError, format_hands, parse_position
-from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, Ruleset, compile_rules, drop_region as _region
+from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, ZONE_TABLE, Ruleset, compile_rules, drop_region as _region
 from .squares import CELLS, MAX_FILES, MAX_RANKS, STRIDE, square, square_file, square_name, square_rank
 from .variant import Variant, load_variant
 
@@ -513,6 +513,7 @@ class Board:
         b = self._board
         R = self.rules
         ra = R.ray_attack[by]
+        verify, zoned = R.verify, R.zoned
         d = 0
         for step in DIRECTIONS:
             t = sq + step
@@ -522,17 +523,20 @@ class Board:
                 t += step
                 k += 1
                 p = b[t]
-            if ra[p][d] >= k and (not R.verify[p] or self._reaches(t, p, sq)):
+            if ra[p][d] >= k and (not verify[p] or (ra[zoned[p][t]][d] >= k if verify[p] == ZONE_TABLE
+                                                     else self._reaches(t, p, sq))):
                 if found is None:
                     return True
                 found.append(t)
             d += 1
         for off, codes in R.leap_attack[by]:
-            p = b[sq + off]
-            if p in codes and (not R.verify[p] or self._reaches(sq + off, p, sq)):
+            t = sq + off
+            p = b[t]
+            if p in codes and (not verify[p] or (-off in R.leap_captures[zoned[p][t]] if verify[p] == ZONE_TABLE
+                                                 else self._reaches(t, p, sq))):
                 if found is None:
                     return True
-                found.append(sq + off)
+                found.append(t)
         if found is not None:
             return bool(found)
         if self._complex_sq[by]:
@@ -890,8 +894,25 @@ class Board:
             return out
         b = self._board
         colour = code & 1
-        leaps, rays = R._move_tables.get(code * CELLS + sq) or R.move_table(code, sq)
+        plain, leaps, rays = R._move_tables.get(code * CELLS + sq) or R.move_table(code, sq)
         out = []
+        if plain:
+            # every target may be moved to and captured on: one look-up says whether it may be
+            landable = R.landable[colour]
+            for to, moves in leaps:
+                if landable[b[to]]:
+                    out += moves
+            for ray in rays:
+                for to, moves in ray:
+                    p = b[to]
+                    if p:
+                        if landable[p]:
+                            out += moves
+                        break
+                    out += moves
+            if R.dedupe[idx]:
+                return list(dict.fromkeys(out))
+            return out
         for to, m, moves in leaps:
             p = b[to]
             if not p:

@@ -33,6 +33,7 @@ from .xbetza import COMPASS, XBetzaError, parse as parse_betza
 EMPTY = 0
 OFF = 1
 MAX_TYPES = 2047  # piece types a variant may have: (types + 1) * 2 piece codes below 4096
+ZONE_TABLE, ZONE_MOVES = 1, 2  # Ruleset.verify: how an attack of a piece that moves by zone is confirmed
 MOVE = 1  # mode bit: may end on an empty square
 CAPTURE = 2  # mode bit: may capture an enemy piece
 
@@ -66,6 +67,11 @@ class Ruleset:
             self._fail(f"{ntypes} piece types: at most {MAX_TYPES}")
         ncodes = (ntypes + 1) * 2
         self.ncodes = ncodes
+        # landable[colour][code]: whether a piece of ``colour`` may end a move on a square holding
+        # ``code`` (empty, or an enemy piece; not off the board, not its own side's): one look-up
+        # in the move generator's loop for a target any piece may move to and capture on
+        self.landable = tuple(tuple(code == EMPTY or (code > OFF and (code & 1) != colour) for code in range(ncodes))
+                              for colour in (0, 1))
         self.squares = tuple(square(f, r) for r in range(self.ranks) for f in range(self.files))
         self.on_board = bytearray(CELLS)
         for sq in self.squares:
@@ -88,7 +94,10 @@ class Ruleset:
         self.ray_attack = [[], []]
         self.leap_attack = [(), ()]
         self.zoned = [None] * ncodes
-        self.verify = [False] * ncodes  # attack tables over-approximate: confirm by generating
+        # a piece that moves by zone has attack tables that hold the union of its zones': an attack
+        # found in them is confirmed by its zone's table (ZONE_TABLE), or by generating its moves
+        # when one of its zones has generators (ZONE_MOVES); 0 for every other piece
+        self.verify = [0] * ncodes
         self.royal = [False] * ncodes
         self.promote = [0] * ncodes
         self.unpromoted = [0] * ncodes  # code -> code of the unpromoted form (itself if none)
@@ -135,7 +144,7 @@ class Ruleset:
                     for sq in self.squares:
                         by_square[sq] = indices[self.zone_of[colour][sq]]
                     self.zoned[code] = tuple(by_square)
-                    self.verify[code] = True
+                    self.verify[code] = ZONE_MOVES if any(self.complex[i] for i in indices) else ZONE_TABLE
                     self.ray_attack[colour][code] = tuple(
                         max(self.ray_attack[colour][i][d] for i in indices) for d in range(8))
                     self.complex[code] = tuple(g for i in indices for g in self.complex[i])
@@ -145,6 +154,9 @@ class Ruleset:
         # per table: the (file, rank) offsets its generators can capture on, or None when some
         # generator's are not worked out; check detection skips a piece that cannot reach
         self.complex_offsets = [_capture_offsets(gens) for gens in self.complex]
+        # per table: the offsets its leaps capture by; with ray_attack of the same table index, an
+        # attack found in the union tables of a piece that moves by zone is confirmed by a look-up
+        self.leap_captures = [frozenset(off for off, m in leaps if m & CAPTURE) for leaps in self.leaps]
         # read-only from here on: each delta's entries a tuple, equal ones one object (a big
         # variant has tens of thousands of them but a few hundred different ones), so that the
         # cache file holds each once and the garbage collector stops tracking them
@@ -284,11 +296,13 @@ class Ruleset:
     def move_table(self, code: int, sq: int) -> tuple:
         """The ready-made moves of the piece ``code`` on ``sq``, for fast move generation.
 
-        ``(leaps, rays)``: ``leaps`` holds ``(to, modes, moves)`` for each leap that stays on the
-        board, ``rays`` one tuple of such entries per slide, nearest square first; ``moves`` are
-        the :class:`~replay.board.Move` objects the board adds when the square may be reached
-        (with and without promotion where the piece may choose).  Built on first use per piece and
-        square: only squares pieces stand on are ever built.
+        ``(plain, leaps, rays)``: ``leaps`` holds an entry for each leap that stays on the board,
+        ``rays`` one tuple of entries per slide, nearest square first.  When every leap and every
+        step of every slide may both move and capture (``plain``), an entry is ``(to, moves)``;
+        otherwise ``(to, modes, moves)``.  ``moves`` are the :class:`~replay.board.Move` objects
+        the board adds when the square may be reached (with and without promotion where the
+        piece may choose).  Built on first use per piece and square: only squares pieces stand on
+        are ever built.
         """
         key = code * CELLS + sq
         table = self._move_tables.get(key)
@@ -315,7 +329,11 @@ class Ruleset:
                 return (new(Move, (sq, to, (), True, None)), new(Move, (sq, to, (), False, None)))
             return (new(Move, (sq, to, (), None, None)),)
 
-        leaps = tuple((sq + off, m, moves(sq + off)) for off, m in self.leaps[idx] if on[sq + off])
+        both = MOVE | CAPTURE
+        plain = (all(m == both for _, m in self.leaps[idx])
+                 and all(m == both for _, ms in self.rays[idx] for m in ms))
+        leaps = tuple((sq + off, moves(sq + off)) if plain else (sq + off, m, moves(sq + off))
+                      for off, m in self.leaps[idx] if on[sq + off])
         rays = []
         for off, ms in self.rays[idx]:
             ray = []
@@ -324,10 +342,10 @@ class Ruleset:
                 to += off
                 if not on[to]:
                     break
-                ray.append((to, m, moves(to)))
+                ray.append((to, moves(to)) if plain else (to, m, moves(to)))
             if ray:
                 rays.append(tuple(ray))
-        return leaps, tuple(rays)
+        return plain, leaps, tuple(rays)
 
     def drop_table(self, code: int) -> tuple[tuple, bool]:
         """The drops of the piece ``code``: a tuple indexed by square of the drop move there, or None

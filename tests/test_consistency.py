@@ -294,6 +294,44 @@ def test_is_attacked_agrees_with_every_piece_s_moves(variant):
             assert board.is_attacked(sq, by) == expected, (board.position(), square_name(sq), by)
 
 
+ZONED = [v for v in PLAYABLE if any(z is not None for z in Board(v).rules.zoned)]
+
+
+@pytest.mark.parametrize("variant", ZONED, ids=lambda v: v.slug)
+def test_a_piece_that_moves_by_zone_attacks_by_the_zone_it_stands_in(variant):
+    """For a piece whose moves depend on its zone (Dai-Ryu's), the attack tables hold every
+    zone's moves and ``is_attacked`` narrows them to the zone the piece stands in: alone on the
+    board with one enemy piece, on every pair of squares, it attacks that piece exactly when its
+    moves from where it stands capture it."""
+    from position_support import position_text
+
+    board = Board(variant, position_text({}, variant.files, variant.ranks))
+    rules, b = board.rules, board._board
+    zoned = [code for code in range(2, rules.ncodes) if rules.zoned[code] is not None]
+    assert zoned
+    target = next(p.index for p in variant.pieces if not p.royal)
+    checked = 0
+    on_board = set(rules.squares)
+    for code in zoned:
+        colour = code & 1
+        tables = {rules.zoned[code][s] for s in rules.squares}
+        for s in rules.squares:
+            b[s] = code
+            # every square some zone's moves reach from s (where the union could be wrong), and a
+            # seventh of the others (where no attack may be found)
+            reach = {s + d for idx in tables for d in rules.by_delta[idx]} & on_board
+            for t in sorted(reach) + list(rules.squares[s % 7::7]):
+                if t == s:
+                    continue
+                b[t] = target * 2 + (colour ^ 1)
+                expected = any(to == t for to, kills in board._piece_targets(s, code))
+                assert board.is_attacked(t, colour) == expected, (code, square_name(s), square_name(t))
+                checked += expected
+                b[t] = 0
+            b[s] = 0
+    assert checked
+
+
 @pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
 def test_a_move_stack_gives_back_every_move_as_given(variant):
     """A board keeps its moves as ints (a drop as its type's number, a move that takes on the
