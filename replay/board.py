@@ -768,8 +768,9 @@ class Board:
           (an over-approximation from the attack tables) and moves that capture on the way are
           played to check; drops need no check at all;
         * in check, a move other than the royal's that neither captures nor lands on an empty
-          square of a line from the royal leaves every attack standing: only the others are played
-          to check, and drops only on those lines.
+          square between the royal and a checker on one of its lines leaves every attack standing
+          (it blocks no slide, and a leap cannot be blocked): only the others are played to
+          check, and drops only on those squares.
         """
         R = self.rules
         c = self.turn
@@ -781,10 +782,10 @@ class Board:
             return
         checkers = self._checkers(royal, c ^ 1) if royal is not None else ()
         if checkers:
-            lines = self._open_lines(royal)
+            lines = self._lines_to(royal, checkers)
             safe = self._stays_safe
             # a one-leg move of another piece answers the check only by taking a checker or by
-            # landing on a line from the royal: a piece whose tables reach none of those squares
+            # landing between it and the royal: a piece whose tables reach none of those squares
             # has no move to try (its moves are not even generated)
             targets = lines.union(checkers)
             zoned, complex_, by_delta = R.zoned, R.complex, R.by_delta
@@ -836,10 +837,11 @@ class Board:
                 # the drops of each type on those squares read from its table in one call
                 pick = itemgetter(*targets) if len(targets) > 1 else _pick_few(targets)
             code = t * 2 + c
-            table, some_dead = R.drop_table(code)
+            table, some_dead = R._drop_tables.get(code) or R.drop_table(code)
             moves = pick(table)  # a tuple; a dead square's entry is None, which filter(None) leaves out
             if some_dead:
                 moves = list(filter(None, moves))
+            capped = ()
             if R.drop_caps[t]:
                 full = self._full_regions(t, c)
                 capped = set().union(*(R.region_squares(per)[key] for per, regions in full for key in regions))
@@ -850,28 +852,47 @@ class Board:
             if t in R.drop_mate_forbidden and enemy_royals and moves:
                 # the drop mates only if it checks; without hoppers of the mover's that could use
                 # it as a screen, only the dropped piece itself can give that check: only the drops
-                # on the squares it would check from are tried
+                # on the squares it would check from are tried, and of those, when its moves are
+                # leaps and slides, only the ones from which it does check are played out
                 deltas = (None if enemy_royal is None or self._complex_may_attack(enemy_royal, c)
                           else R.attack_deltas(code))
                 if deltas is None:
                     tried = moves
+                elif lines is None:
+                    # out of check every empty square not ruled out is among the moves: the
+                    # checking squares are looked up rather than the moves searched
+                    tried = [table[s] for s in {enemy_royal - d for d in deltas}
+                             if 0 <= s < CELLS and not b[s] and table[s] is not None and s not in capped]
                 else:
                     checking = {enemy_royal - d for d in deltas}
                     tried = [m for m in moves if m.to_square in checking]
+                if tried and not R.complex[code]:
+                    tried = [m for m in tried if self._drop_checks(m.to_square, code, enemy_royal)]
                 mates = [m for m in tried if self._is_drop_mate(m)]
                 if mates:
                     moves = [m for m in moves if m not in mates]
             yield moves
 
-    def _open_lines(self, sq: int) -> set:
-        """The empty squares on the eight lines from ``sq`` up to the first piece on each."""
+    def _drop_checks(self, sq: int, code: int, royal: int) -> bool:
+        """Whether the piece ``code``, a piece of leaps and slides, dropped on the empty square
+        ``sq`` would attack ``royal`` (set on the board for the look, not played)."""
+        b = self._board
+        b[sq] = code
+        checks = self.is_attacked(royal, code & 1)
+        b[sq] = EMPTY
+        return checks
+
+    def _lines_to(self, sq: int, ends) -> set:
+        """The empty squares on those of the eight lines from ``sq`` whose first piece stands on
+        one of the squares ``ends``, up to that piece."""
         b = self._board
         out = set()
         for step in DIRECTIONS:
             t = sq + step
             while not b[t]:
-                out.add(t)
                 t += step
+            if t in ends:
+                out.update(range(sq + step, t, step))
         return out
 
     def _pseudo_chunks(self):
