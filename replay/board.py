@@ -915,25 +915,8 @@ class Board:
             return out
         b = self._board
         colour = code & 1
-        plain, leaps, rays = R._move_tables.get(code * CELLS + sq) or R.move_table(code, sq)
+        leaps, rays = R._move_tables.get(code * CELLS + sq) or R.move_table(code, sq)
         out = []
-        if plain:
-            # every target may be moved to and captured on: one look-up says whether it may be
-            landable = R.landable[colour]
-            for to, moves in leaps:
-                if landable[b[to]]:
-                    out += moves
-            for ray in rays:
-                for to, moves in ray:
-                    p = b[to]
-                    if p:
-                        if landable[p]:
-                            out += moves
-                        break
-                    out += moves
-            if R.dedupe[idx]:
-                return list(dict.fromkeys(out))
-            return out
         for to, m, moves in leaps:
             p = b[to]
             if not p:

@@ -67,11 +67,6 @@ class Ruleset:
             self._fail(f"{ntypes} piece types: at most {MAX_TYPES}")
         ncodes = (ntypes + 1) * 2
         self.ncodes = ncodes
-        # landable[colour][code]: whether a piece of ``colour`` may end a move on a square holding
-        # ``code`` (empty, or an enemy piece; not off the board, not its own side's): one look-up
-        # in the move generator's loop for a target any piece may move to and capture on
-        self.landable = tuple(tuple(code == EMPTY or (code > OFF and (code & 1) != colour) for code in range(ncodes))
-                              for colour in (0, 1))
         self.squares = tuple(square(f, r) for r in range(self.ranks) for f in range(self.files))
         self.on_board = bytearray(CELLS)
         for sq in self.squares:
@@ -296,13 +291,11 @@ class Ruleset:
     def move_table(self, code: int, sq: int) -> tuple:
         """The ready-made moves of the piece ``code`` on ``sq``, for fast move generation.
 
-        ``(plain, leaps, rays)``: ``leaps`` holds an entry for each leap that stays on the board,
-        ``rays`` one tuple of entries per slide, nearest square first.  When every leap and every
-        step of every slide may both move and capture (``plain``), an entry is ``(to, moves)``;
-        otherwise ``(to, modes, moves)``.  ``moves`` are the :class:`~replay.board.Move` objects
-        the board adds when the square may be reached (with and without promotion where the
-        piece may choose).  Built on first use per piece and square: only squares pieces stand on
-        are ever built.
+        ``(leaps, rays)``: ``leaps`` holds ``(to, modes, moves)`` for each leap that stays on the
+        board, ``rays`` one tuple of such entries per slide, nearest square first; ``moves`` are
+        the :class:`~replay.board.Move` objects the board adds when the square may be reached
+        (with and without promotion where the piece may choose).  Built on first use per piece and
+        square: only squares pieces stand on are ever built.
         """
         key = code * CELLS + sq
         table = self._move_tables.get(key)
@@ -329,11 +322,7 @@ class Ruleset:
                 return (new(Move, (sq, to, (), True, None)), new(Move, (sq, to, (), False, None)))
             return (new(Move, (sq, to, (), None, None)),)
 
-        both = MOVE | CAPTURE
-        plain = (all(m == both for _, m in self.leaps[idx])
-                 and all(m == both for _, ms in self.rays[idx] for m in ms))
-        leaps = tuple((sq + off, moves(sq + off)) if plain else (sq + off, m, moves(sq + off))
-                      for off, m in self.leaps[idx] if on[sq + off])
+        leaps = tuple((sq + off, m, moves(sq + off)) for off, m in self.leaps[idx] if on[sq + off])
         rays = []
         for off, ms in self.rays[idx]:
             ray = []
@@ -342,10 +331,10 @@ class Ruleset:
                 to += off
                 if not on[to]:
                     break
-                ray.append((to, moves(to)) if plain else (to, m, moves(to)))
+                ray.append((to, m, moves(to)))
             if ray:
                 rays.append(tuple(ray))
-        return plain, leaps, tuple(rays)
+        return leaps, tuple(rays)
 
     def drop_table(self, code: int) -> tuple[tuple, bool]:
         """The drops of the piece ``code``: a tuple indexed by square of the drop move there, or None
