@@ -853,7 +853,8 @@ class Board:
                 # the drop mates only if it checks; without hoppers of the mover's that could use
                 # it as a screen, only the dropped piece itself can give that check: only the drops
                 # on the squares it would check from are tried, and of those, when its moves are
-                # leaps and slides, only the ones from which it does check are played out
+                # leaps and slides, only the ones that check and leave the royal no move are
+                # played out
                 deltas = (None if enemy_royal is None or self._complex_may_attack(enemy_royal, c)
                           else R.attack_deltas(code))
                 if deltas is None:
@@ -866,21 +867,33 @@ class Board:
                 else:
                     checking = {enemy_royal - d for d in deltas}
                     tried = [m for m in moves if m.to_square in checking]
-                if tried and not R.complex[code]:
-                    tried = [m for m in tried if self._drop_checks(m.to_square, code, enemy_royal)]
+                if tried and enemy_royal is not None and not R.complex[code]:
+                    tried = [m for m in tried if self._drop_may_mate(m.to_square, code, enemy_royal)]
                 mates = [m for m in tried if self._is_drop_mate(m)]
                 if mates:
                     moves = [m for m in moves if m not in mates]
             yield moves
 
-    def _drop_checks(self, sq: int, code: int, royal: int) -> bool:
-        """Whether the piece ``code``, a piece of leaps and slides, dropped on the empty square
-        ``sq`` would attack ``royal`` (set on the board for the look, not played)."""
+    def _drop_may_mate(self, sq: int, code: int, royal: int) -> bool:
+        """A first look at whether dropping the piece ``code``, a piece of leaps and slides, on the
+        empty square ``sq`` mates the royal piece on ``royal``: False when the drop does not
+        attack it, or when the royal piece has a move of its own out of every attack (most checks
+        by drop); True when the drop must be played out to know (:meth:`_is_drop_mate`).  The
+        piece is set on the board for the look, not played."""
+        R = self.rules
         b = self._board
         b[sq] = code
-        checks = self.is_attacked(royal, code & 1)
-        b[sq] = EMPTY
-        return checks
+        try:
+            if not self.is_attacked(royal, code & 1):
+                return False
+            king = b[royal]
+            idx = king if R.zoned[king] is None else R.zoned[king][royal]
+            if not R.table_moves or R.complex[idx]:
+                return True
+            # its moves from the tables take nothing on the way: each is looked at on the squares
+            return not any(self._stays_safe(m, king & 1) for m in self._piece_moves(royal, king))
+        finally:
+            b[sq] = EMPTY
 
     def _lines_to(self, sq: int, ends) -> set:
         """The empty squares on those of the eight lines from ``sq`` whose first piece stands on
