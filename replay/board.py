@@ -739,13 +739,10 @@ class Board:
         if not caps:
             return []
         out = []
+        mine = self._pieces[colour]
         for types, per, limit in caps:
-            counts: dict = {}
-            for sq, code in self._pieces[colour].items():
-                if code >> 1 in types:
-                    key = _region(per, sq)
-                    counts[key] = counts.get(key, 0) + 1
-            out.append((per, {key for key, n in counts.items() if n >= limit}))
+            keys = [_region(per, sq) for sq, code in mine.items() if code >> 1 in types]
+            out.append((per, set(keys) if limit == 1 else {key for key in set(keys) if keys.count(key) >= limit}))
         return out
 
     def legal_moves(self) -> list[Move]:
@@ -838,15 +835,15 @@ class Board:
                 pick = itemgetter(*targets) if len(targets) > 1 else _pick_few(targets)
             code = t * 2 + c
             table, some_dead = R._drop_tables.get(code) or R.drop_table(code)
-            moves = pick(table)  # a tuple; a dead square's entry is None, which filter(None) leaves out
-            if some_dead:
-                moves = list(filter(None, moves))
             capped = ()
             if R.drop_caps[t]:
-                full = self._full_regions(t, c)
-                capped = set().union(*(R.region_squares(per)[key] for per, regions in full for key in regions))
-                if capped:
-                    moves = [m for m in moves if m.to_square not in capped]
+                capped = set().union(*(R.region_squares(per)[key]
+                                       for per, regions in self._full_regions(t, c) for key in regions))
+            # a tuple, or without the squares of the regions where a cap is reached a list; a dead
+            # square's entry is None, which filter(None) leaves out
+            moves = [table[s] for s in targets if s not in capped] if capped else pick(table)
+            if some_dead:
+                moves = list(filter(None, moves))
             if lines is not None:
                 moves = [m for m in moves if self._stays_safe(m, c)]
             if t in R.drop_mate_forbidden and enemy_royals and moves:
