@@ -513,7 +513,6 @@ class Board:
         b = self._board
         R = self.rules
         ra = R.ray_attack[by]
-        verify, zoned = R.verify, R.zoned
         d = 0
         for step in DIRECTIONS:
             t = sq + step
@@ -523,20 +522,19 @@ class Board:
                 t += step
                 k += 1
                 p = b[t]
-            if ra[p][d] >= k and (not verify[p] or (ra[zoned[p][t]][d] >= k if verify[p] == ZONE_TABLE
-                                                     else self._reaches(t, p, sq))):
+            # a piece that moves by zone: its attack tables hold every zone's moves (R.verify)
+            if ra[p][d] >= k and (not R.verify[p] or (ra[R.zoned[p][t]][d] >= k if R.verify[p] == ZONE_TABLE
+                                                       else self._reaches(t, p, sq))):
                 if found is None:
                     return True
                 found.append(t)
             d += 1
         for off, codes in R.leap_attack[by]:
-            t = sq + off
-            p = b[t]
-            if p in codes and (not verify[p] or (-off in R.leap_captures[zoned[p][t]] if verify[p] == ZONE_TABLE
-                                                 else self._reaches(t, p, sq))):
+            p = b[sq + off]
+            if p in codes and (not R.verify[p] or self._zone_leap_attacks(sq + off, p, sq)):
                 if found is None:
                     return True
-                found.append(t)
+                found.append(sq + off)
         if found is not None:
             return bool(found)
         if self._complex_sq[by]:
@@ -567,6 +565,14 @@ class Board:
                     and (g.capture_offsets is None or d in g.capture_offsets)]
             if gens:
                 yield s, code, gens
+
+    def _zone_leap_attacks(self, s: int, code: int, target: int) -> bool:
+        """Whether the piece ``code`` on ``s``, which moves by zone, captures on ``target`` by one
+        of its leaps from there (the leap attack tables hold every zone's)."""
+        R = self.rules
+        if R.verify[code] == ZONE_TABLE:
+            return target - s in R.leap_captures[R.zoned[code][s]]
+        return self._reaches(s, code, target)
 
     def _reaches(self, s: int, code: int, target: int) -> bool:
         """Whether the piece ``code`` on ``s`` can capture on ``target`` (used to confirm attacks)."""
