@@ -522,9 +522,7 @@ class Board:
                 t += step
                 k += 1
                 p = b[t]
-            # a piece that moves by zone: its attack tables hold every zone's moves (R.verify)
-            if ra[p][d] >= k and (not R.verify[p] or (ra[R.zoned[p][t]][d] >= k if R.verify[p] == ZONE_TABLE
-                                                       else self._reaches(t, p, sq))):
+            if ra[p][d] >= k and (not R.verify[p] or self._zone_slide_attacks(t, p, sq, d, k)):
                 if found is None:
                     return True
                 found.append(t)
@@ -566,9 +564,21 @@ class Board:
             if gens:
                 yield s, code, gens
 
+    # A piece that moves by zone (R.verify) is in the attack tables by the moves of all its zones:
+    # an attack found there is confirmed by the tables of the zone it stands in.
+
+    def _zone_slide_attacks(self, s: int, code: int, target: int, d: int, k: int) -> bool:
+        """Whether the piece ``code`` on ``s``, which moves by zone, captures on ``target`` by a
+        slide from there (``k`` squares away, in direction ``d`` seen from the target, the squares
+        between empty)."""
+        R = self.rules
+        if R.verify[code] == ZONE_TABLE:
+            return R.ray_attack[code & 1][R.zoned[code][s]][d] >= k
+        return self._reaches(s, code, target)
+
     def _zone_leap_attacks(self, s: int, code: int, target: int) -> bool:
         """Whether the piece ``code`` on ``s``, which moves by zone, captures on ``target`` by one
-        of its leaps from there (the leap attack tables hold every zone's)."""
+        of its leaps from there."""
         R = self.rules
         if R.verify[code] == ZONE_TABLE:
             return target - s in R.leap_captures[R.zoned[code][s]]
