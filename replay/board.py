@@ -904,7 +904,7 @@ class Board:
             if not R.table_moves or R.complex[idx]:
                 return True
             # its moves from the tables take nothing on the way: each is looked at on the squares
-            return not any(self._stays_safe(m, king & 1) for m in self._piece_moves(royal, king))
+            return not self._royal_escapes(royal)
         finally:
             b[sq] = EMPTY
 
@@ -1074,11 +1074,16 @@ class Board:
         >>> board.has_legal_move(), board.is_checkmate()
         (False, True)
         """
-        c = self.turn
-        royal = self._protected_royal(c)
-        if royal is not None and any(self._stays_safe(m, c) for m in self._piece_moves(royal, self._board[royal])):
+        royal = self._protected_royal(self.turn)
+        if royal is not None and self._royal_escapes(royal):
             return True
         return any(self._legal_chunks())
+
+    def _royal_escapes(self, royal: int) -> bool:
+        """Whether the royal piece on ``royal`` has a move of its own after which it is not
+        attacked."""
+        king = self._board[royal]
+        return any(self._stays_safe(m, king & 1) for m in self._piece_moves(royal, king))
 
     _has_legal_move = has_legal_move
 
