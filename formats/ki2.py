@@ -35,7 +35,7 @@ from .game import Game, GameNode
 from .kif import (_KIND_CODE, _RE_MOVES_HEADER, KifError, _comment_lines, _Item, _Reader, _Style, _time_of, _Writer,
                   _write_with)
 
-__all__ = ["read_ki2", "write_ki2", "looks_like_ki2", "ki2_move_text"]
+__all__ = ["read_ki2", "write_ki2", "looks_like_ki2", "ki2_move_text", "japanese_move_text"]
 
 _MARKERS = "▲△☗☖"
 _SENTE_MARKERS = "▲☗"
@@ -43,6 +43,7 @@ _MOVE_CHUNK = re.compile(r"[▲△☗☖]([^▲△☗☖]*)")
 _RE_KI2_MOVE_LINE = re.compile(r"^\s*[▲△☗☖](?:[同仝]|[１-９1-9][一二三四五六七八九])")
 _RE_KIF_MOVE_LINE = re.compile(r"^\s*\d+\s+(?:[同仝]|[１-９][一二三四五六七八九]).*\(\d\d\)")
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
+_NEVER_STRAIGHT = ("+R", "+B")  # 龍 and 馬
 _VERTICAL = {"上": "上", "行": "上", "入": "上", "引": "引", "寄": "寄"}
 
 
@@ -102,11 +103,13 @@ def _filter(origins: list, to: int, colour: int, rel: str, vert: str) -> list:
     return out
 
 
-def _markers(origins: list, origin: int, to: int, colour: int) -> str | None:
-    """The shortest markers that single ``origin`` out of ``origins`` ("" if it is alone)."""
+def _markers(origins: list, origin: int, to: int, colour: int, straight: bool = True) -> str | None:
+    """The shortest markers that single ``origin`` out of ``origins`` ("" if it is alone);
+    ``straight=False`` for the pieces that are never written 直 (a Dragon, a Horse: the JSA's
+    notation tells two of them apart by 右 and 左)."""
     if len(origins) <= 1:
         return ""
-    for rel, vert in [("", v) for v in "上引寄"] + [("直", "")] + [(r, "") for r in "右左"] + \
+    for rel, vert in [("", v) for v in "上引寄"] + ([("直", "")] if straight else []) + [(r, "") for r in "右左"] + \
                      [(r, v) for r in "右左" for v in "上引寄"]:
         if _filter(origins, to, colour, rel, vert) == [origin]:
             return rel + vert
@@ -134,8 +137,13 @@ def ki2_move_text(style: _Style, board: Board, move: Move, prev_to: int | None) 
     pid = board.piece_at(move.from_square).id
     dest = "同　" if prev_to == move.to_square else style.square_text(move.to_square)
     origins = list(_origins(board, pid, move.to_square))
-    marks = _markers(origins, move.from_square, move.to_square, board.turn) or ""
+    marks = _markers(origins, move.from_square, move.to_square, board.turn, pid not in _NEVER_STRAIGHT) or ""
     return dest + style.piece_name(pid) + marks + {True: "成", False: "不成", None: ""}[move.promotion]
+
+
+def japanese_move_text(board: Board, move: Move, prev_to: int | None = None) -> str:
+    """:func:`ki2_move_text` for the rule set ``board`` plays (a style needs only a rule set)."""
+    return ki2_move_text(_Style.of(board), board, move, prev_to)
 
 
 # --- reading -------------------------------------------------------------------------------------
