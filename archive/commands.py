@@ -291,10 +291,13 @@ LONG_GAME = 2000
 @click.argument("game_ref", metavar="GAME")
 @click.option("--ply", type=click.IntRange(0), metavar="N",
               help="Show the position after N plies (default: the end of the main line).")
+@click.option("--style", type=click.Choice(("algebraic", "japanese", "western", "shogi"), case_sensitive=False),
+              help="How moves are written: algebraic (LSN), japanese (▲７六歩) or western (P-7f); shogi means "
+                   "japanese.  Default: the variant's own style (shogi for shogi and Chu Shogi).")
 @db_option
 @json_option
 @click.pass_context
-def show_command(ctx, game_ref, ply, db_path, as_json):
+def show_command(ctx, game_ref, ply, style, db_path, as_json):
     """Show one game: tags, moves, and a diagram of the position after --ply N plies.
 
     GAME is a game id (see `daikifu games`) or the start of a game's digest.  For an invalid game
@@ -305,11 +308,13 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
     Examples:
       daikifu show 12
       daikifu show 12 --ply 30
+      daikifu show 12 --style western
       daikifu show 3f9a2c --json
     """
     from .store import ArchiveError
     from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import move_dict
+    from daikifu.formats.styles import move_style, move_text
 
     archive = _open(ctx, db_path)
     with archive:
@@ -334,9 +339,11 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
         raise click.BadParameter(f"game {game_id} has {len(nodes)} plies", param_hint="'--ply'")
     board = game.start_board() if game is not None else None
     shown = (board.position(), board.zobrist, board.diagram()) if board is not None else (None, None, None)
+    shown_style = move_style(game.variant if game is not None else None, style)
     moves = []
     for n, node in enumerate(nodes, start=1):
         entry = move_dict(board, node.move)
+        entry["text"] = move_text(board, node.move, shown_style)
         entry["ply"] = n
         entry["comment"] = node.comment
         entry["nags"] = list(node.nags)
@@ -349,6 +356,7 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
         data = dict(row)
         data["moves"] = moves
         data["ply"] = stop
+        data["style"] = shown_style
         data["moves_complete"] = not partial
         data["position"], data["hash"], data["diagram"] = shown
         _echo_json(data)
@@ -374,13 +382,13 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
         echo(f"  warning: {error_text(w)}")
     echo("")
     if moves:
-        width = max(len(m["move"]) for m in moves) + 2
+        width = max(len(m["text"]) for m in moves) + 2
         for i in range(0, len(moves), 2):
             pair = moves[i:i + 2]
-            echo(f"{i // 2 + 1:>4}. " + "".join(m["move"].ljust(width) for m in pair).rstrip())
+            echo(f"{i // 2 + 1:>4}. " + "".join(m["text"].ljust(width) for m in pair).rstrip())
         for m in moves:
             if m["comment"]:
-                echo(f"  {m['ply']}. {m['move']}: {m['comment']}")
+                echo(f"  {m['ply']}. {m['text']}: {m['comment']}")
         if partial:
             echo(f"  ... {total - stop} more plies (daikifu show {game_id} lists them all)")
     else:

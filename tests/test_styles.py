@@ -3,6 +3,7 @@ lishogi writes it, and the variant files' own styles."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -142,3 +143,46 @@ def test_variant_styles_and_squares():
 def test_a_variant_file_with_an_unknown_style_is_refused():
     with pytest.raises(VariantError, match="style 'kanji' must be one of"):
         variant_from_dict({"slug": "x", "name": "X", "files": 3, "ranks": 3, "style": "kanji", "status": "incomplete"})
+
+
+# --- the viewer and `daikifu show` write the same text -------------------------------------------
+
+
+# a few files in the default suite (KI2 with markers, KIF with drops and promotions, a handicap
+# game), every file under -m slow (an archive and an app each: about a minute)
+QUICK = ("jkf_kobayashi_kinsho196702.ki2", "skc_simple.ki2", "jkf_20081220kyoochi.kif", "kfjs_kanju-kemuri.kif")
+VIEWED = [pytest.param(p, id=p.name, marks=() if p.name in QUICK else pytest.mark.slow) for p in SHOGI_FILES]
+
+
+@pytest.mark.parametrize("path", VIEWED)
+def test_the_viewer_and_show_write_the_moves_as_the_record(tmp_path, path):
+    from click.testing import CliRunner
+    from lxml import html
+
+    from daikifu.archive.importer import import_paths
+    from daikifu.archive.store import Archive
+    from daikifu.cli import main
+    from daikifu.web import create_app
+    db = tmp_path / "real.db"
+    with Archive(db) as a:
+        import_paths(a, [str(path)])
+        row = next(iter(a.games(status="all")))  # the file's first game
+    client = create_app(db).test_client()
+    game = next(iter(read_record(path.read_bytes(), name=path.name)))
+    ours = line_texts(game.start_board(), game.mainline_moves(), "japanese")
+    if not ours:
+        pytest.skip("a record without moves")
+    result = CliRunner().invoke(main, ["show", str(row["id"]), "--db", str(db), "--json"])
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.output)
+    assert shown["style"] == "japanese"
+    assert [m["text"] for m in shown["moves"]] == ours
+    text = CliRunner().invoke(main, ["show", str(row["id"]), "--db", str(db)]).output
+    assert all(t in text for t in ours)
+    western = CliRunner().invoke(main, ["show", str(row["id"]), "--db", str(db), "--json", "--style", "western"])
+    assert [m["text"] for m in json.loads(western.output)["moves"]] == line_texts(
+        game.start_board(), game.mainline_moves(), "western")
+    doc = html.fromstring(client.get(f"/games/{row['id']}").data)
+    viewer = [a.text_content() for a in doc.xpath("//*[@id='move-list']//a[contains(@class, 'move')]")
+              if a.get("href", "").startswith("?ply=") and a.get("data-ply") != "0"]
+    assert viewer[:len(ours)] == ours

@@ -39,7 +39,8 @@ from lxml import etree
 
 from daikifu.replay import FIRST, SECOND, Board, Move
 from daikifu.replay.rules import Ruleset
-from daikifu.replay.squares import FILE_LETTERS, square, square_file, square_name, square_rank
+from daikifu.formats.styles import file_labels, rank_labels
+from daikifu.replay.squares import square, square_file, square_name, square_rank
 
 __all__ = ["board_svg", "piece_symbol_defs", "symbol_id", "piece_label", "promoted_types", "hands",
            "move_highlight", "highlight_squares"]
@@ -197,14 +198,17 @@ def _captured_by_last(board: Board, last: Move) -> list[int]:
 
 def board_svg(board: Board, *, last: Move | None = None, flip: bool = False,
               error_square: int | Iterable[int] | None = None, cell: int = 40, coords: bool = True,
-              element_id: str | None = None, highlight: dict | None = None, title: str | None = None) -> str:
+              element_id: str | None = None, highlight: dict | None = None, title: str | None = None,
+              style: str = "algebraic") -> str:
     """The position on ``board`` as one ``<svg>`` string (see the module docstring for its layout).
 
     ``last``: the move that led to the position (marked); ``highlight`` instead gives the marks
     directly (:func:`highlight_squares`' dict, square numbers).  ``error_square``: one square or
     several to mark as the place of an error.  ``flip`` shows the board from the second player's
     side.  ``cell`` is the side of a square in pixels; ``coords`` adds file letters and rank
-    numbers.  ``title`` becomes the SVG's accessible name.
+    numbers.  ``title`` becomes the SVG's accessible name.  ``style`` (:mod:`formats.styles`) names
+    the coordinates: algebraic (files a, b, ... below, ranks 1, 2, ... on the left) or, for
+    japanese and western, as shogi boards do (files 9..1 above, ranks 一.. or a.. on the right).
     """
     rules = board.rules
     files, ranks = rules.files, rules.ranks
@@ -238,7 +242,7 @@ def board_svg(board: Board, *, last: Move | None = None, flip: bool = False,
             class_="sq zone" if in_zone else "sq", fill=COLOURS["zone"] if in_zone else COLOURS["square"])
     _zone_lines(svg, rules, margin, cell, flip)
     if coords:
-        _coordinates(svg, files, ranks, margin, cell, flip)
+        _coordinates(svg, rules, margin, cell, flip, style)
 
     marks = highlight
     if marks is None and last is not None:
@@ -286,12 +290,17 @@ def _zone_lines(svg, rules: Ruleset, margin: int, cell: int, flip: bool) -> None
         element(layer, "line", x1=margin, x2=margin + files * cell, y1=y, y2=y, data_after_rank=r)
 
 
-def _coordinates(svg, files: int, ranks: int, margin: int, cell: int, flip: bool) -> None:
+def _coordinates(svg, rules: Ruleset, margin: int, cell: int, flip: bool, style: str) -> None:
+    files, ranks = rules.files, rules.ranks
+    shogi = style != "algebraic"
     layer = element(svg, "g", class_="coords", fill=COLOURS["coord"], font_size=max(9, round(cell * 0.32)),
-                font_family="sans-serif", text_anchor="middle", dominant_baseline="central")
-    for f in range(files):
+                font_family=LABEL_FONT if style == "japanese" else "sans-serif", text_anchor="middle",
+                dominant_baseline="central", data_style=style)
+    file_y = margin / 2 if shogi else margin + ranks * cell + margin / 2
+    rank_x = margin + files * cell + margin / 2 if shogi else margin / 2
+    for f, label in enumerate(file_labels(rules, style)):
         x = margin + ((files - 1 - f) if flip else f) * cell + cell / 2
-        element(layer, "text", x=f"{x:g}", y=f"{margin + ranks * cell + margin / 2:g}", data_file=f).text = FILE_LETTERS[f]
-    for r in range(ranks):
+        element(layer, "text", x=f"{x:g}", y=f"{file_y:g}", data_file=f).text = label
+    for r, label in enumerate(rank_labels(rules, style)):
         y = margin + (r if flip else ranks - 1 - r) * cell + cell / 2
-        element(layer, "text", x=f"{margin / 2:g}", y=f"{y:g}", data_rank=r).text = str(r + 1)
+        element(layer, "text", x=f"{rank_x:g}", y=f"{y:g}", data_rank=r).text = label

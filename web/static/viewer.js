@@ -22,6 +22,14 @@
   }
   var current = data.current;
   var flip = svg.getAttribute("data-flip") === "1";
+  // a notation the reader chose (?style=) stays in the address as the viewer moves on
+  var styleParam = new URLSearchParams(location.search).get("style");
+  var styleSelect = document.getElementById("style-select");
+  if (styleSelect) {
+    var styleSubmit = document.getElementById("style-submit");
+    if (styleSubmit) styleSubmit.hidden = true;  // the menu sends itself
+    styleSelect.addEventListener("change", function () { styleSelect.form.submit(); });
+  }
   var files = +svg.getAttribute("data-files"), ranks = +svg.getAttribute("data-ranks");
   var cell = +svg.getAttribute("data-cell"), margin = +svg.getAttribute("data-margin");
   var pieceLayer = svg.querySelector("g.pieces");
@@ -147,6 +155,7 @@
     if (data.ids && target !== current && target >= 0 && !nodes[target]) {  // beyond the window
       var query = new URLSearchParams(target <= data.plies ? {ply: target} : {node: target});
       if (flip) query.set("flip", "1");
+      if (styleParam) query.set("style", styleParam);
       location.search = query.toString();
       return;
     }
@@ -195,6 +204,7 @@
     if (data.game && !node.a) {  // a stored game's node (analysis lines have no permalink)
       var query = new URLSearchParams(mainline ? {ply: node.d} : {node: current});
       if (flip) query.set("flip", "1");
+      if (styleParam) query.set("style", styleParam);
       history.replaceState(null, "", "?" + query.toString());
     }
     if (positionBox) positionBox.value = node.pos;
