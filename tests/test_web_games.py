@@ -623,3 +623,17 @@ def test_both_steps_of_a_lion_double_move_are_shown_and_stepped_through(chu):
     doc = page(client, f"/games/{gid}?style=algebraic")
     texts = [a.text_content() for a in doc.xpath("//*[@id='move-list']//a[contains(@class, 'move')]")]
     assert texts[11] == "+DKxj10-i11" and texts[27] == "+KRxg11xg10"
+
+
+def test_the_tag_table_has_one_plies_row(tmp_path):
+    """A record's PlyCount tag is the page's Plies row, not a second row beside it."""
+    (tmp_path / "g.lsn").write_text('[Variant "shogi"]\n[PlyCount "2"]\n[Opening "Side pawn"]\n\n1. P-c4 P-c6 *\n',
+                                    encoding="utf-8")
+    db = tmp_path / "g.db"
+    with Archive(db) as a:
+        import_paths(a, [str(tmp_path / "g.lsn")])
+    doc = html.fromstring(create_app(db).test_client().get("/games/1").data)
+    rows = {tr.findtext("th"): tr.find("td").text_content() for tr in doc.get_element_by_id("tags").iter("tr")}
+    heads = [tr.findtext("th") for tr in doc.get_element_by_id("tags").iter("tr")]
+    assert heads.count("Plies") == 1 and "PlyCount" not in heads
+    assert rows["Plies"] == "2" and rows["Opening"] == "Side pawn"
