@@ -270,7 +270,9 @@ def games_command(ctx, db_path, variant, player, sente, gote, result, status, si
 # --- show -----------------------------------------------------------------------------------------
 
 
-def _resolve_game(archive: Archive, ref: str) -> int:
+def resolve_game(archive: Archive, ref: str) -> int:
+    """The id of the game ``ref`` names: an id, or the start of one game's digest (BadParameter
+    otherwise)."""
     ref = ref.strip()
     if ref.isdigit():
         return int(ref)
@@ -318,7 +320,7 @@ def show_command(ctx, game_ref, ply, style, db_path, as_json):
 
     archive = _open(ctx, db_path)
     with archive:
-        game_id = _resolve_game(archive, game_ref)
+        game_id = resolve_game(archive, game_ref)
         row = archive.game(game_id)
         if row is None:
             raise fail(f"no game {game_id} in {db_path}")

@@ -6,10 +6,10 @@ The commands live next to the code they wrap:
 - :mod:`daikifu.formats.commands`: ``validate``, ``convert``, ``generate``;
 - :mod:`daikifu.archive.commands`: ``import``, ``games``, ``show``, ``export``, ``upgrade``,
   ``search``, ``explore``, ``stats``;
-- :mod:`daikifu.web.commands`: ``serve``.
+- :mod:`daikifu.web.commands`: ``serve``, ``image``.
 
 ``daikifu --help`` lists them from the table below without importing any of them, so that only
-the command that runs is loaded (and only ``serve`` loads Flask).
+the command that runs is loaded (and only ``serve`` and ``image`` load Flask).
 """
 
 from __future__ import annotations
@@ -56,6 +56,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
                 "The moves played from a position, like an opening explorer."),
     "stats": ("daikifu.archive.query_commands", "stats_command", "Statistics per variant and per player."),
     "serve": ("daikifu.web.commands", "serve_command", "Serve the web viewer for the archive."),
+    "image": ("daikifu.web.commands", "image_command",
+              "Write a picture of a stored game's position (SVG, PNG) or of the whole game (GIF)."),
 }
 
 

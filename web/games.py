@@ -306,6 +306,43 @@ def record(game_id: int, fmt: str):
         abort(409, description=f"game {game_id} cannot be written as KIF: {exc}")
 
 
+@bp.get("/games/<int:game_id>/image.<fmt>")
+def image(game_id: int, fmt: str):
+    """A picture of the game (:mod:`web.images`): ``svg`` or ``png`` of the position after ``ply``
+    plies (default: the end), ``gif`` of the whole main line; ``style``, ``labels`` (kanji, ids,
+    upright) and ``flip`` as ``daikifu image`` takes them, which writes the same bytes."""
+    from .images import IMAGE_FORMATS, MAX_GIF_PLIES, ImageError, image_bytes
+    from .svg import LABEL_MODES
+
+    if fmt not in IMAGE_FORMATS:
+        abort(404, description=f"no image format {fmt!r}: {', '.join(IMAGE_FORMATS)}")
+    row = _row(game_id)
+    style = _style_of(row, request.args.get("style", "").strip().lower())
+    labels = request.args.get("labels", "kanji").strip() or "kanji"
+    if labels not in LABEL_MODES:
+        abort(400, description=f"labels {labels!r}: expected one of {', '.join(LABEL_MODES)}")
+    ply = int_arg("ply")
+    flip = flag_arg("flip")
+    if fmt == "gif" and (row["ply_count"] or 0) > MAX_GIF_PLIES:
+        abort(400, description=f"game {game_id} has {row['ply_count']} plies: a GIF is made of games up to "
+                               f"{MAX_GIF_PLIES}")
+    key = (*_game_key(row), "image", fmt, None if fmt == "gif" else ply, style, labels, flip)
+    pages = _cache("daikifu_pages", PAGE_CACHE_BYTES)
+    body = pages.get(key)
+    if body is None:
+        row, game, unreadable = _stored(game_id, None, row)
+        if game is None:
+            abort(409, description=f"game {game_id} cannot be drawn ({unreadable})")
+        try:
+            body = image_bytes(game, fmt, None if fmt == "gif" else ply, style=style, labels=labels, flip=flip)
+        except ImageError as exc:
+            abort(400, description=str(exc))
+        pages.put(key, body, len(body))
+    name = f"daikifu-game-{game_id}" + ("" if fmt == "gif" or ply is None else f"-ply{ply}") + f".{fmt}"
+    mimetype = {"svg": "image/svg+xml", "png": "image/png", "gif": "image/gif"}[fmt]
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
 def _download(body, filename: str):
     return Response(body, mimetype="text/plain", headers={
         "Content-Disposition": f'attachment; filename="{filename}"'})

@@ -206,6 +206,14 @@
       if (flip) query.set("flip", "1");
       if (styleParam) query.set("style", styleParam);
       history.replaceState(null, "", "?" + query.toString());
+      // the "download image" links draw the position shown (a variation's: the last main-line ply)
+      ["image-png", "image-svg"].forEach(function (id) {
+        var link = document.getElementById(id);
+        if (!link || !mainline) return;
+        var url = new URL(link.href, location.href);
+        url.searchParams.set("ply", node.d);
+        link.href = url.pathname + url.search;
+      });
     }
     if (positionBox) positionBox.value = node.pos;
     if (searchLink) {

@@ -1,0 +1,146 @@
+"""Pictures to share: a position as SVG or PNG, a game as an animated GIF (a frame per ply).
+
+The pictures are the viewer's boards (:func:`web.svg.board_svg`) at a size where every label is
+at least 9 pixels tall (:data:`IMAGE_CELL`), with the pieces in hand written under and over the
+board, the last move marked, in the notation style and piece labels asked for.  PNG is rasterised
+by CairoSVG (which needs the Cairo library: Debian's ``libcairo2``) and the GIF is put together by
+Pillow, so the command line and the viewer's "download image" give the same bytes for the same
+options.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import shutil
+import subprocess
+
+from lxml import etree
+
+from daikifu.formats.game import Game
+from daikifu.formats.styles import move_text
+
+from .svg import LABEL_MODES, SVG_NS, board_svg, element, hands
+
+__all__ = ["IMAGE_FORMATS", "IMAGE_CELL", "MAX_GIF_PLIES", "ImageError", "position_svg", "image_bytes"]
+
+IMAGE_FORMATS = ("svg", "png", "gif")
+# a square's side in pixels: a four-letter ID (+FH') is drawn 24/100 of a piece, about 10.6 px here
+IMAGE_CELL = 48
+MAX_GIF_PLIES = 1000  # a longer game is refused (each frame is a picture of the whole board)
+FRAME_MS, LAST_FRAME_MS = 900, 3000
+HAND_ROW = 30  # the height of a row of pieces in hand
+
+
+class ImageError(ValueError):
+    """A picture that cannot be made as asked (a ply the game does not have, a format, a size)."""
+
+
+def _board_at(game: Game, ply: int | None):
+    moves = game.mainline_moves()
+    if ply is None:
+        ply = len(moves)
+    if not 0 <= ply <= len(moves):
+        raise ImageError(f"ply {ply}: the game has plies 0 to {len(moves)}")
+    board = game.start_board()
+    for move in moves[:ply]:
+        board.push(move)
+    return board, (moves[ply - 1] if ply else None)
+
+
+def _hand_row(parent, board, colour: int, y: float, width: int, labels: str) -> None:
+    items = hands(board)[colour]
+    mark = "☗" if colour == 0 else "☖"
+    text = " ".join((pid if labels != "kanji" else label) + (str(n) if n > 1 else "") for pid, label, n in items)
+    element(parent, "text", x=8, y=f"{y:g}", font_size=18, dominant_baseline="central",
+            font_family="'Noto Sans CJK JP', 'IPAGothic', sans-serif", fill="#1d1d1f",
+            class_="hand").text = f"{mark} {text or '-'}"
+
+
+def position_svg(game: Game, ply: int | None = None, *, style: str = "algebraic", labels: str = "kanji",
+                 flip: bool = False) -> str:
+    """The position after ``ply`` plies of the main line (default: its end) as one SVG, the last
+    move marked, the pieces in hand (variants with drops) written in a row above and below."""
+    if labels not in LABEL_MODES:
+        raise ImageError(f"labels {labels!r}: expected one of {', '.join(LABEL_MODES)}")
+    board, last = _board_at(game, ply)
+    caption = f"{game.variant.name}, ply {board.ply}"
+    if last is not None:
+        before = board.copy()
+        before.pop()
+        caption += f": {move_text(before, last, style)}"
+    inner = etree.fromstring(board_svg(board, last=last, flip=flip, cell=IMAGE_CELL, style=style, labels=labels,
+                                       title=caption))
+    width, height = int(inner.get("width")), int(inner.get("height"))
+    drops = board.rules.drops
+    top = HAND_ROW if drops else 0
+    total = height + 2 * top + HAND_ROW  # and a caption line at the foot
+    svg = etree.Element(f"{{{SVG_NS}}}svg", nsmap={None: SVG_NS})
+    for name, value in (("width", width), ("height", total), ("viewBox", f"0 0 {width} {total}")):
+        svg.set(name, str(value))
+    element(svg, "rect", x=0, y=0, width=width, height=total, fill="#ffffff")
+    inner.set("y", str(top))
+    svg.append(inner)
+    if drops:
+        first, second = (1, 0) if not flip else (0, 1)
+        _hand_row(svg, board, first, top / 2, width, labels)
+        _hand_row(svg, board, second, top + height + top / 2, width, labels)
+    element(svg, "text", x=8, y=f"{total - HAND_ROW / 2:g}", font_size=16, dominant_baseline="central",
+            font_family="'Noto Sans CJK JP', 'IPAGothic', sans-serif", fill="#5b4a30").text = caption
+    return etree.tostring(svg, encoding="unicode")
+
+
+@functools.lru_cache(maxsize=1)
+def raster_font() -> str:
+    """A font family with Japanese glyphs, as fontconfig finds one ("sans-serif" without it).
+    CairoSVG draws a text in the first family its font-family lists and falls back on no other
+    for a missing glyph, so the PNG's kanji need a family that has them named first."""
+    fc_match = shutil.which("fc-match")
+    if fc_match:
+        try:
+            found = subprocess.run([fc_match, "-f", "%{family[0]}", "sans-serif:lang=ja"], capture_output=True,
+                                   text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            found = ""
+        if found:
+            return found
+    return "sans-serif"
+
+
+def _png(svg: str) -> bytes:
+    import cairosvg  # (imported here: only pictures need Cairo)
+    tree = etree.fromstring(svg.encode("utf-8"))
+    family = f"'{raster_font()}'"
+    for text in tree.iter(f"{{{SVG_NS}}}text", f"{{{SVG_NS}}}g"):
+        if text.get("font-family"):
+            text.set("font-family", family)
+    return cairosvg.svg2png(bytestring=etree.tostring(tree))
+
+
+def _gif(game: Game, style: str, labels: str, flip: bool) -> bytes:
+    from PIL import Image
+
+    plies = len(game.mainline_moves())
+    if plies > MAX_GIF_PLIES:
+        raise ImageError(f"the game has {plies} plies: a GIF is made of games up to {MAX_GIF_PLIES}")
+    frames = [Image.open(io.BytesIO(_png(position_svg(game, n, style=style, labels=labels, flip=flip))))
+              .convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT) for n in range(plies + 1)]
+    out = io.BytesIO()
+    durations = [FRAME_MS] * plies + [LAST_FRAME_MS]
+    # optimize=False and disposal 1: each frame whole, so that Pillow keeps a frame per ply
+    frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,
+                   optimize=False, disposal=1)
+    return out.getvalue()
+
+
+def image_bytes(game: Game, fmt: str, ply: int | None = None, *, style: str = "algebraic",
+                labels: str = "kanji", flip: bool = False) -> bytes:
+    """The picture as bytes: ``fmt`` "svg" or "png" (the position after ``ply`` plies), or "gif"
+    (the whole main line, a frame per ply and the start; ``ply`` is not used)."""
+    if fmt == "svg":
+        return position_svg(game, ply, style=style, labels=labels, flip=flip).encode("utf-8")
+    if fmt == "png":
+        return _png(position_svg(game, ply, style=style, labels=labels, flip=flip))
+    if fmt == "gif":
+        return _gif(game, style, labels, flip)
+    raise ImageError(f"image format {fmt!r}: expected one of {', '.join(IMAGE_FORMATS)}")
