@@ -139,7 +139,19 @@ def test_reconstructed_and_disputed_parts_are_flagged(client):
         if p.provenance:
             notes = card(doc, p.id).xpath(".//*[contains(@class, 'reconstructed')]")
             assert any(p.provenance in n.text_content() for n in notes), p.id
-    assert len(doc.xpath("//section[@id='provenance']/*[contains(@class, 'reconstructed')]")) == len(v.provenance)
+    assert len(doc.xpath("//section[@id='provenance']/*[contains(@class, 'provenance-note')]")) == len(v.provenance)
+
+
+def test_the_chu_page_counts_its_pieces_once_and_does_not_dispute_its_standard_setup(client):
+    """Chu Shogi: the summary's "21 piece types" and the facts agree (21, 39 with the promoted
+    forms); the standard array, documented with high confidence and no alternative, is not boxed
+    as disputed."""
+    doc = page(client, "chu-shogi")
+    assert "21 piece types" in doc.xpath("//p[@class='summary']")[0].text_content()
+    assert doc.get_element_by_id("piece-type-count").text_content() == "21 (39 with the promoted forms)"
+    setup = doc.xpath("//section[@id='setup']//*[contains(@class, 'provenance-note')]")
+    assert setup and all(n.get("data-kind") == "documented" and "reconstructed" not in n.get("class") for n in setup)
+    assert not any("Disputed" in n.text_content() for n in setup)
 
 
 def test_zone_pieces_get_one_diagram_per_zone_and_options_their_own(client):
