@@ -150,13 +150,27 @@ def expected_pieces(board: Board) -> dict[str, tuple[str, str]]:
 # --- the form -------------------------------------------------------------------------------------
 
 
-def test_empty_form_lists_every_variant_and_explains(client):
-    doc = page(client, "/positions")
+def test_empty_form_lists_every_variant_and_explains(app):
+    doc = page(app.test_client(), "/positions")  # a new client: no variant looked at before
     options = doc.xpath("//form//select[@name='variant']/option/@value")
-    assert sorted(options) == sorted(v.slug for v in list_variants())
+    assert sorted(o for o in options if o) == sorted(v.slug for v in list_variants())
+    # no variant is chosen for the reader (the alphabetically first was): a placeholder is
+    assert doc.xpath("//form//select[@name='variant']/option[@selected]/@value") == [""]
+    # and every playable variant opens on its start position from the chooser
+    links = doc.xpath("//*[@id='variant-chooser']//a/@href")
+    assert sorted(links) == sorted(f"/positions?variant={v.slug}" for v in list_variants() if v.playable)
     assert doc.xpath("//form//input[@name='position']")
     assert not doc.xpath("//*[@id='explorer']") and not doc.xpath("//*[@id='matches']")
     assert "position string" in doc.text_content().lower()
+
+
+def test_positions_opens_on_the_last_variant_looked_at(app):
+    fresh = app.test_client()
+    assert fresh.get("/positions?variant=chu-shogi").status_code == 200
+    r = fresh.get("/positions")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/positions?variant=chu-shogi")
+    doc = page(fresh, "/positions?variant=chu-shogi")
+    assert doc.get_element_by_id("position-board") is not None
 
 
 def test_a_variant_alone_is_its_start_position(client, replays):

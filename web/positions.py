@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from daikifu.archive.queries import EXPLORER_SAMPLE, Explorer, QueryError, Target, explore, search_position, target
@@ -146,6 +146,10 @@ def _cell(t: Target) -> int:
     return 40 if size <= 12 else 34
 
 
+LAST_VARIANT_COOKIE = "daikifu_last_variant"  # the variant /positions opens on when no parameter names one
+LAST_VARIANT_AGE = 180 * 24 * 3600
+
+
 @bp.get("/positions")
 def search():
     if flag_arg("edit"):
@@ -154,19 +158,27 @@ def search():
     t = _target()
     known = sorted(variants().list(), key=lambda v: v.name.lower())
     if t is None:
-        return render_template("positions.html", t=None, variants=known, selected=None)
+        # open on a board: the variant of the last position looked at, or a chooser
+        last = request.cookies.get(LAST_VARIANT_COOKIE, "").strip()
+        if last and any(v.slug == last and v.playable for v in known):
+            return redirect(url_for("positions.search", variant=last))
+        return render_template("positions.html", t=None, variants=known, selected=None,
+                               playable=[v for v in known if v.playable])
     hits, more = _matches(t, page)
     result = _explore(t)
     rows = [NextMove(m, next_position(t, m.uci), result_bar(m)) for m in result.moves]
     ended = result.ended if result.ended.games else None
-    return render_template(
+    response = make_response(render_template(
         "positions.html", t=t, variants=known, selected=t.variant, hits=hits, more=more, page=page,
         per_page=PER_PAGE, explorer=result, rows=rows, ended=ended,
         ended_bar=result_bar(ended) if ended else None, shares=shares, here=here,
         board=Markup(board_svg(t.board, cell=_cell(t), element_id="position-board",
                                title=f"{t.board.variant.name} position")),
         hands=hands(t.board) if t.board.rules.drops else None, confirm_all=_confirm_all(),
-        variant_name=t.board.variant.name, viewer_data=viewer_data(t.board, "position-board", t.ruleset or ""))
+        variant_name=t.board.variant.name, viewer_data=viewer_data(t.board, "position-board", t.ruleset or "")))
+    response.set_cookie(LAST_VARIANT_COOKIE, t.board.variant.slug, max_age=LAST_VARIANT_AGE, samesite="Lax",
+                        httponly=True)
+    return response
 
 
 @bp.get("/api/positions")
