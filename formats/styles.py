@@ -133,10 +133,22 @@ def line_texts(board: Board, moves, style: str) -> list[str]:
     return out
 
 
+_REACH: dict = {}  # (zobrist, ply) of the last position asked about -> destination -> origins
+
+
 def _aiming(board: Board, to: int, origins) -> set:
-    """The squares among ``origins`` from which the side to move has a legal move ending on ``to``."""
-    origins = set(origins)
-    return {m.from_square for m in board.legal_moves() if m.to_square == to and m.from_square in origins}
+    """The squares among ``origins`` from which the side to move has a legal move ending on ``to``
+    (the legal moves are listed once per position: a move list writes every move of one)."""
+    key = (id(board.rules), board.zobrist, board.ply)
+    reach = _REACH.get(key)
+    if reach is None:
+        reach = {}
+        for m in board.legal_moves():
+            if m.from_square is not None:
+                reach.setdefault(m.to_square, set()).add(m.from_square)
+        _REACH.clear()
+        _REACH[key] = reach
+    return reach.get(to, set()) & set(origins)
 
 
 def _mid_step(board: Board, move: Move) -> int | None:

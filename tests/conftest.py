@@ -54,10 +54,10 @@ def chromium_path() -> str | None:
 @pytest.fixture(scope="session")
 def browser_archive(tmp_path_factory) -> Path:
     """An archive of the sample games of Dai Kagamigi, Dai-Ryu Shogi, shogi and the annotated
-    samples (comments, NAGs, variations)."""
+    samples (comments, NAGs, variations) and Chu Shogi."""
     from archive_support import sample_archive
     return sample_archive(tmp_path_factory.mktemp("browser"),
-                          ("dai-kagamigi.lsn", "dai-ryu-shogi.lsn", "shogi.lsn", "annotated.lsn"))
+                          ("dai-kagamigi.lsn", "dai-ryu-shogi.lsn", "shogi.lsn", "annotated.lsn", "chu-shogi.lsn"))
 
 
 def _serve(archive: Path, config: dict | None = None):

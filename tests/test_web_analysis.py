@@ -251,3 +251,15 @@ def test_positions_after_agree_with_playing_each_move(variant):
             assert after == board.position(), move
             board.pop()
         board.push(pick_move(board, moves, rng, 0.9))
+
+
+def test_the_moves_come_written_in_the_style_asked_for(client):
+    """The analysis board's move list writes the moves as the page does (?style=)."""
+    start = {m["uci"]: m for m in client.get("/api/moves?variant=shogi&style=japanese").get_json()["moves"]}
+    assert start["c3c4"]["text"] == "▲７六歩" and start["c3c4"]["lsn"] == "P-c4"
+    western = {m["uci"]: m["text"] for m in client.get("/api/moves?variant=shogi&style=western").get_json()["moves"]}
+    assert western["c3c4"] == "P-7f" and western["g1g2"] == "S-3h"
+    plain = {m["uci"]: m["text"] for m in client.get("/api/moves?variant=shogi").get_json()["moves"]}
+    assert plain["c3c4"] == "P-c4"  # no style: LSN, as before
+    bad = client.get("/api/moves?variant=shogi&style=hodges")
+    assert bad.status_code == 400 and "hodges" in bad.get_data(as_text=True)

@@ -64,6 +64,8 @@ def position_svg(game: Game, ply: int | None = None, *, style: str = "algebraic"
     if labels not in LABEL_MODES:
         raise ImageError(f"labels {labels!r}: expected one of {', '.join(LABEL_MODES)}")
     board, last = _board_at(game, ply)
+    if labels == "kanji" and not any(t.kanji for t in board.rules.types):
+        labels = "upright"  # IDs without kanji: upright, as the viewer shows them first
     caption = f"{game.variant.name}, ply {board.ply}"
     if last is not None:
         before = board.copy()

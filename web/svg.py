@@ -257,7 +257,9 @@ def board_svg(board: Board, *, last: Move | None = None, flip: bool = False,
         return margin + x * cell, margin + y * cell
 
     svg = etree.Element(f"{{{SVG_NS}}}svg", nsmap={None: SVG_NS})
-    for name, value in (("id", element_id), ("class", "board"), ("viewBox", f"0 0 {width} {height}"),
+    least = min_width(rules, cell, width, coords)
+    for name, value in (("id", element_id), ("class", "board"), ("style", f"min-width:{least}px"),
+                        ("data-min-width", least), ("viewBox", f"0 0 {width} {height}"),
                         ("width", width), ("height", height), ("role", "img"),
                         ("data-variant", rules.variant.slug), ("data-files", files), ("data-ranks", ranks),
                         ("data-cell", cell), ("data-margin", margin), ("data-flip", int(bool(flip))),
@@ -311,6 +313,22 @@ def board_svg(board: Board, *, last: Move | None = None, flip: bool = False,
             x=x + inset, y=y + inset, width=size, height=size, data_sq=square_name(sq), data_piece=piece.id,
             class_="piece gote" if piece.colour == SECOND else "piece sente", transform=transform)
     return etree.tostring(svg, encoding="unicode")
+
+
+#: The smallest label on screen, in CSS pixels: a board is never drawn so small that a label is less.
+MIN_LABEL_PX = 9
+
+
+def min_width(rules: Ruleset, cell: int, width: int, coords: bool = True) -> int:
+    """The narrowest a board ``width`` units wide may be drawn so that every piece label (kanji
+    or ID, the viewer switches between them) and every coordinate is at least
+    :data:`MIN_LABEL_PX` tall; a page narrower than that scrolls the board (pan) instead."""
+    piece = cell - 2 * round(cell * 0.04)
+    smallest = min(min(_label_size(t.id), _label_size(t.kanji or t.id)) for t in rules.types)
+    scale = MIN_LABEL_PX * PIECE_BOX / (smallest * piece)
+    if coords:
+        scale = max(scale, MIN_LABEL_PX / max(9, round(cell * 0.32)))
+    return -(-int(width * scale * 100) // 100)  # rounded up
 
 
 def _zone_lines(svg, rules: Ruleset, margin: int, cell: int, flip: bool) -> None:
