@@ -14,11 +14,14 @@ from collections import defaultdict
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import re
+
 import pytest
 from lxml import html
 
 from daikifu.archive.queries import position_key
 from daikifu.archive.store import Archive
+from daikifu.formats.styles import move_text
 from daikifu.replay.notation import move_notation
 from daikifu.replay import Board, list_variants, square_name
 from daikifu.web import create_app
@@ -247,7 +250,8 @@ def test_explorer_rows_counts_and_links(client, replays, where):
     for row in rows:
         link = row.xpath(".//a[contains(@class,'explorer-link')]")
         assert len(link) == 1
-        uci = by_notation[link[0].text_content().strip()]
+        uci = by_notation[link[0].get("title")]  # the stored LSN; the text is the page's style
+        assert link[0].text_content().strip() == move_text(board, board.parse_uci(uci), "japanese")
         assert int(row.xpath("./td[2]")[0].text) == len(want[uci])
         # the link leads to the position with that move played
         query = parse_qs(urlsplit(link[0].get("href")).query)
@@ -284,7 +288,7 @@ def test_following_an_explorer_link_shows_that_board(client, replays):
     link = doc.xpath("//a[contains(@class,'explorer-link')]")[0]
     after = Board("shogi", position)
     after.play(after.parse_uci(next(u for u in played_from(replays, "shogi", position_key(position))
-                                    if move_notation(after, after.parse_uci(u)) == link.text_content().strip())))
+                                    if move_notation(after, after.parse_uci(u)) == link.get("title"))))
     target = page(client, link.get("href"))
     assert board_pieces(target.get_element_by_id("position-board")) == expected_pieces(after)
     ended = doc.xpath("//tr[contains(@class,'explorer-end')]/td[2]")
@@ -371,3 +375,15 @@ def test_search_pages_answer_quickly(client, replays):
         times.append(time.perf_counter() - started)
     times.sort()
     assert times[len(times) // 2] < 0.2, times
+
+
+def test_the_board_and_the_explorer_follow_the_style(client):
+    doc = page(client, "/positions?variant=shogi&style=western")
+    board = doc.get_element_by_id("position-board")
+    files = [t.text for t in board.xpath(".//*[@data-file]")]
+    ranks = [t.text for t in board.xpath(".//*[@data-rank]")]
+    assert files == [str(n) for n in range(9, 0, -1)] and ranks == list("ihgfedcba")  # index 0: Sente's side
+    links = doc.xpath("//a[contains(@class,'explorer-link')]")
+    assert links and all(re.fullmatch(r"[A-Z+]+(?:\d[a-i])?[-x*]\d[a-i][+=]?", a.text_content().strip()) for a in links)
+    assert page(client, "/positions?variant=dai-kagamigi").xpath("//*[@id='position-board']//*[@data-file='0']")[0].text == "a"
+    page(client, "/positions?variant=shogi&style=hodges", status=400)
