@@ -9,12 +9,11 @@ Expected answers are computed here independently: by replaying every stored game
 
 from __future__ import annotations
 
+import re
 import time
 from collections import defaultdict
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
-
-import re
 
 import pytest
 from lxml import html
