@@ -139,3 +139,23 @@ def test_the_game_list_is_usable_at_390_px(chromium, live_server, tmp_path):
     finally:
         context.close()
     assert not errors
+
+
+def test_the_editor_palette_finds_pieces_by_id_and_name(chromium, live_server):
+    context, page, errors = _page(chromium, "1400")
+    try:
+        page.goto(f"{live_server}/positions?edit=1&variant=chu-shogi")
+        page.fill("#palette-search", "lion")  # the Lion and the promoted Kirin, which is a Lion
+        page.wait_for_function("document.querySelectorAll('.palette-type:not([hidden])').length == 2")
+        shown = page.eval_on_selector_all(".palette-type", "els => els.filter(e => e.offsetParent).map(e => e.dataset.piece)")
+        assert sorted(shown) == ["+KR", "LN"]
+        page.fill("#palette-search", "fk")
+        shown = page.eval_on_selector_all(".palette-type", "els => els.filter(e => e.offsetParent).map(e => e.dataset.piece)")
+        assert shown == ["FK"]
+        page.fill("#palette-search", "zzz")
+        assert page.is_visible("#palette-none")
+        page.fill("#palette-search", "")
+        assert page.eval_on_selector_all(".palette-type", "els => els.filter(e => e.offsetParent).length") == 39
+    finally:
+        context.close()
+    assert not errors
