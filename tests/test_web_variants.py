@@ -282,3 +282,15 @@ def test_options_that_change_the_setup_show_their_start_position(client, slug, o
 def test_options_that_keep_the_setup_draw_no_second_board(client):
     doc = html.fromstring(client.get("/variants/dai-kagamigi").data)
     assert not doc.xpath("//figure[contains(@class, 'option-setup')]")
+
+
+def test_the_setup_is_drawn_in_the_variants_own_style(client):
+    """Shogi and Chu Shogi number their files from the right and name their ranks from the top
+    (一 at the top, 十二 on Chu's bottom rank); the others keep a1 at Sente's lower left."""
+    for slug, files, top_rank in (("shogi", 9, "一"), ("chu-shogi", 12, "一"), ("dai-kagamigi", 15, "15")):
+        board = page(client, slug).get_element_by_id("board")
+        first_file = board.xpath(".//*[@data-file='0']")[0].text  # the file on Sente's left
+        last_rank = board.xpath(f".//*[@data-rank='{int(board.get('data-ranks')) - 1}']")[0].text
+        assert (first_file, last_rank) == ((str(files), top_rank) if slug != "dai-kagamigi" else ("a", top_rank))
+    chu = page(client, "chu-shogi").get_element_by_id("board")
+    assert chu.xpath(".//*[@data-rank='0']")[0].text == "十二"
