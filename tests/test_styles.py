@@ -186,3 +186,48 @@ def test_the_viewer_and_show_write_the_moves_as_the_record(tmp_path, path):
     viewer = [a.text_content() for a in doc.xpath("//*[@id='move-list']//a[contains(@class, 'move')]")
               if a.get("href", "").startswith("?ply=") and a.get("data-ply") != "0"]
     assert viewer[:len(ours)] == ours
+
+
+_KIF_STEP = re.compile(r"^(\d+)手目(一歩目|二歩目)?\s*([▲△])(仝|\d{1,2}(?:十[一二]|[一二三四五六七八九十]))")
+_KANJI_RANKS = {k: n for n, k in enumerate("一二三四五六七八九", start=1)} | {"十": 10, "十一": 11, "十二": 12}
+
+
+def _square_forms(text: str) -> tuple[str, str]:
+    """A square of lishogi's KIF (``7八``, ``10十一``) as lishogi's Western (``7h``, ``10k``) and
+    Japanese move text (``７八``, ``１０十一``) write it."""
+    file = re.match(r"\d+", text).group()
+    rank = _KANJI_RANKS[text[len(file):]]
+    return f"{file}{chr(ord('a') + rank - 1)}", file.translate(str.maketrans("0123456789", "０１２３４５６７８９")) + text[len(file):]
+
+
+def test_every_chu_move_goes_where_lishogis_record_says():
+    """For every ply of scalashogi's game, the squares of our Western and Japanese text are those
+    of lishogi's own record of it (its KIF: 仝 for 同, a Lion's double move as two steps)."""
+    steps: dict[int, list] = {}
+    for line in CHU_KIF.read_text(encoding="utf-8").splitlines():
+        m = _KIF_STEP.match(line)
+        if m:
+            steps.setdefault(int(m.group(1)), []).append((m.group(3), m.group(4), "居食い" in line))
+    game = next(iter(read_record(CHU_KIF.read_bytes(), name=CHU_KIF.name)))
+    moves = game.mainline_moves()
+    western = line_texts(game.start_board(), moves, "western")
+    japanese = line_texts(game.start_board(), moves, "japanese")
+    assert sorted(steps) == list(range(1, len(moves) + 1))
+    prev = None
+    for ply, record in steps.items():
+        w, j = western[ply - 1], japanese[ply - 1]
+        side = record[0][0]
+        squares = []
+        for _side, where, _igui in record:
+            squares.append(prev if where == "仝" else _square_forms(where))
+        assert j.startswith(side), (ply, j)
+        if len(record) == 1:  # one step: to its square, 同 where the record writes 仝
+            (west, jap), = squares
+            assert re.search(rf"[-x]{west}[+=]?$", w), (ply, w, west)
+            assert j[1:].startswith("同\u3000" if record[0][1] == "仝" else jap), (ply, j, jap)
+        elif record[1][2]:  # igui: takes on the first step's square and stays
+            assert (w.endswith(f"x!{squares[0][0]}"), j) == (True, f"{side}{squares[0][1]}居喰い"), (ply, w, j)
+        else:  # a double move: the first step, then the second
+            assert re.search(rf"[-x]{squares[0][0]}[-x]{squares[1][0]}$", w), (ply, w)
+            assert j[1:].startswith(f"{squares[0][1]}・{squares[1][1]}"), (ply, j)
+        prev = squares[-1]
