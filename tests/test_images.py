@@ -108,3 +108,17 @@ def test_the_game_page_links_its_pictures(archive):
     links = {a.get("id"): a.get("href") for a in doc.xpath("//*[@id='image-downloads']//a")}
     assert links["image-png"].startswith(f"/games/{ids['shogi']}/image.png?") and "ply=2" in links["image-png"]
     assert client.get(links["image-png"]).data == client.get(f"/games/{ids['shogi']}/image.png?ply=2&style=japanese").data
+
+
+def test_every_board_page_links_a_picture_of_its_position(archive):
+    db, ids, client = archive
+    for url in ("/positions?variant=shogi", "/variants/chu-shogi"):
+        doc = html.fromstring(client.get(url).data)
+        png = doc.get_element_by_id("image-png").get("href")
+        r = client.get(png)
+        assert r.status_code == 200 and r.mimetype == "image/png"
+        picture = Image.open(io.BytesIO(r.data))
+        svg = etree.fromstring(client.get(doc.get_element_by_id("image-svg").get("href")).data)
+        assert picture.size == (int(svg.get("width")), int(svg.get("height")))
+    assert client.get("/positions/image.png?variant=shogi&labels=big").status_code == 400
+    assert client.get("/positions/image.png").status_code == 400  # no position named

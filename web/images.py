@@ -22,7 +22,8 @@ from daikifu.formats.styles import move_text
 
 from .svg import LABEL_MODES, SVG_NS, board_svg, element, hands
 
-__all__ = ["IMAGE_FORMATS", "IMAGE_CELL", "MAX_GIF_PLIES", "ImageError", "position_svg", "image_bytes"]
+__all__ = ["IMAGE_FORMATS", "IMAGE_CELL", "MAX_GIF_PLIES", "ImageError", "position_svg", "board_picture",
+           "picture_bytes", "image_bytes"]
 
 IMAGE_FORMATS = ("svg", "png", "gif")
 # a square's side in pixels: a four-letter ID (+FH') is drawn 24/100 of a piece, about 10.6 px here
@@ -61,16 +62,24 @@ def position_svg(game: Game, ply: int | None = None, *, style: str = "algebraic"
                  flip: bool = False) -> str:
     """The position after ``ply`` plies of the main line (default: its end) as one SVG, the last
     move marked, the pieces in hand (variants with drops) written in a row above and below."""
-    if labels not in LABEL_MODES:
-        raise ImageError(f"labels {labels!r}: expected one of {', '.join(LABEL_MODES)}")
     board, last = _board_at(game, ply)
-    if labels == "kanji" and not any(t.kanji for t in board.rules.types):
-        labels = "upright"  # IDs without kanji: upright, as the viewer shows them first
     caption = f"{game.variant.name}, ply {board.ply}"
     if last is not None:
         before = board.copy()
         before.pop()
         caption += f": {move_text(before, last, style)}"
+    return board_picture(board, last, caption, style=style, labels=labels, flip=flip)
+
+
+def board_picture(board, last=None, caption: str = "", *, style: str = "algebraic", labels: str = "kanji",
+                  flip: bool = False) -> str:
+    """The position on ``board`` as one SVG (``last``: the move that led to it, marked), the
+    pieces in hand in a row above and below, ``caption`` at the foot."""
+    if labels not in LABEL_MODES:
+        raise ImageError(f"labels {labels!r}: expected one of {', '.join(LABEL_MODES)}")
+    if labels == "kanji" and not any(t.kanji for t in board.rules.types):
+        labels = "upright"  # IDs without kanji: upright, as the viewer shows them first
+    caption = caption or board.variant.name
     inner = etree.fromstring(board_svg(board, last=last, flip=flip, cell=IMAGE_CELL, style=style, labels=labels,
                                        title=caption))
     width, height = int(inner.get("width")), int(inner.get("height"))
@@ -133,6 +142,15 @@ def _gif(game: Game, style: str, labels: str, flip: bool) -> bytes:
     frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,
                    optimize=False, disposal=1)
     return out.getvalue()
+
+
+def picture_bytes(svg: str, fmt: str) -> bytes:
+    """One picture (:func:`board_picture`) as ``fmt``: "svg" or "png"."""
+    if fmt == "svg":
+        return svg.encode("utf-8")
+    if fmt == "png":
+        return _png(svg)
+    raise ImageError(f"image format {fmt!r}: expected svg or png")
 
 
 def image_bytes(game: Game, fmt: str, ply: int | None = None, *, style: str = "algebraic",

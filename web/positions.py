@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from daikifu.archive.queries import EXPLORER_SAMPLE, Explorer, QueryError, Target, explore, search_position, target
@@ -200,6 +200,31 @@ def search():
     response.set_cookie(LAST_VARIANT_COOKIE, t.board.variant.slug, max_age=LAST_VARIANT_AGE, samesite="Lax",
                         httponly=True)
     return response
+
+
+@bp.get("/positions/image.<fmt>")
+def image(fmt: str):
+    """A picture of the position asked for (as the page's parameters name it: ``variant``,
+    ``position``, ``ruleset``, or ``game`` and ``ply``), SVG or PNG, in ``style`` with ``labels``
+    (kanji, ids, upright) and ``flip``: the "download image" of the position page's board."""
+    from .images import ImageError, board_picture, picture_bytes
+    from .svg import LABEL_MODES
+
+    if fmt not in ("svg", "png"):
+        abort(404, description=f"no image format {fmt!r}: svg or png")
+    t = _require_target()
+    labels = request.args.get("labels", "kanji").strip() or "kanji"
+    if labels not in LABEL_MODES:
+        abort(400, description=f"labels {labels!r}: expected one of {', '.join(LABEL_MODES)}")
+    try:
+        svg = board_picture(t.board, None, f"{t.board.variant.name}: {t.position}", style=_style(t.board.variant),
+                            labels=labels, flip=flag_arg("flip"))
+        body = picture_bytes(svg, fmt)
+    except ImageError as exc:
+        abort(400, description=str(exc))
+    mimetype = {"svg": "image/svg+xml", "png": "image/png"}[fmt]
+    return Response(body, mimetype=mimetype, headers={
+        "Content-Disposition": f'attachment; filename="daikifu-position-{t.board.variant.slug}.{fmt}"'})
 
 
 @bp.get("/api/positions")

@@ -304,6 +304,14 @@
       button.title = "Labels: " + labelNames[mode] + "; next: " + labelNames[next] + " (L)";
     }
     try { localStorage.setItem("daikifu-labels", mode); } catch (e) { /* private mode */ }
+    // the "download image" links draw the pieces as the board shows them
+    ["image-png", "image-svg", "image-gif"].forEach(function (id) {
+      var link = document.getElementById(id);
+      if (!link) return;
+      var url = new URL(link.href, location.href);
+      url.searchParams.set("labels", mode === "id" ? "ids" : mode);
+      link.href = url.pathname + url.search;
+    });
     drawHands();
   }
 
