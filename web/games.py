@@ -311,7 +311,7 @@ def image(game_id: int, fmt: str):
     """A picture of the game (:mod:`web.images`): ``svg`` or ``png`` of the position after ``ply``
     plies (default: the end), ``gif`` of the whole main line; ``style``, ``labels`` (kanji, ids,
     upright) and ``flip`` as ``daikifu image`` takes them, which writes the same bytes."""
-    from .images import IMAGE_FORMATS, MAX_GIF_PLIES, ImageError, image_bytes
+    from .images import IMAGE_FORMATS, WEB_GIF_PLIES, ImageError, image_bytes
     from .svg import LABEL_MODES
 
     if fmt not in IMAGE_FORMATS:
@@ -323,9 +323,9 @@ def image(game_id: int, fmt: str):
         abort(400, description=f"labels {labels!r}: expected one of {', '.join(LABEL_MODES)}")
     ply = int_arg("ply")
     flip = flag_arg("flip")
-    if fmt == "gif" and (row["ply_count"] or 0) > MAX_GIF_PLIES:
-        abort(400, description=f"game {game_id} has {row['ply_count']} plies: a GIF is made of games up to "
-                               f"{MAX_GIF_PLIES}")
+    if fmt == "gif" and (row["ply_count"] or 0) > WEB_GIF_PLIES:  # (CPU time: see web/images.py)
+        abort(400, description=f"game {game_id} has {row['ply_count']} plies: the viewer makes GIFs of games "
+                               f"up to {WEB_GIF_PLIES} (daikifu image --gif: up to 1000)")
     key = (*_game_key(row), "image", fmt, None if fmt == "gif" else ply, style, labels, flip)
     pages = _cache("daikifu_pages", PAGE_CACHE_BYTES)
     body = pages.get(key)
