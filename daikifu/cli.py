@@ -2,8 +2,8 @@
 
 The commands live next to the code they wrap:
 
-- :mod:`daikifu.replay.commands`: ``variants``, ``variant``, ``moves``, ``perft``, ``demo``;
-- :mod:`daikifu.formats.commands`: ``validate``, ``convert``, ``generate``;
+- :mod:`daikifu.replay.commands`: ``variants``, ``variant``, ``perft``, ``demo``;
+- :mod:`daikifu.formats.commands`: ``validate``, ``convert``, ``generate``, ``moves`` (the rules core's, with --style);
 - :mod:`daikifu.archive.commands`: ``import``, ``games``, ``show``, ``export``, ``upgrade``,
   ``search``, ``explore``, ``stats``;
 - :mod:`daikifu.web.commands`: ``serve``, ``image``.
@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "variants": ("daikifu.replay.commands", "variants_command",
                  "List every known variant: slug, name, board size, status."),
     "variant": ("daikifu.replay.commands", "variant_group", "Look at one variant's definition."),
-    "moves": ("daikifu.replay.commands", "moves_command",
+    "moves": ("daikifu.formats.commands", "moves_command",  # replay's, with --style (formats/styles.py)
               "List the legal moves in the start position (or in --position)."),
     "perft": ("daikifu.replay.commands", "perft_command",
               "Count the move sequences DEPTH plies deep (a check of move generation)."),

@@ -1,5 +1,6 @@
-"""The record commands: ``validate``, ``convert`` and ``generate`` (the root group,
-:mod:`daikifu.cli`, loads them on demand).  Each is a thin wrapper over this package's functions
+"""The record commands: ``validate``, ``convert`` and ``generate``, and ``moves`` (the rules core's,
+with ``--style`` from :mod:`daikifu.formats.styles`) (the root group, :mod:`daikifu.cli`, loads them
+on demand).  Each is a thin wrapper over this package's functions
 (:func:`daikifu.formats.validate.verdict`, the readers and writers) and self-play in the rules
 core (:mod:`daikifu.replay.selfplay`).
 """
@@ -15,7 +16,8 @@ from typing import TYPE_CHECKING, Iterable
 
 import click
 
-from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, JsonList, echo_json, fail, registry
+from daikifu.clikit import (CONTEXT, KEY_VALUE, VARIANT, JsonList, echo_json, fail, json_option, option_option,
+                            position_option, registry)
 
 if TYPE_CHECKING:
     from daikifu.replay.selfplay import SelfPlayGame
@@ -413,3 +415,44 @@ def generate_command(ctx, variant, games, seed, output, max_plies, options, as_j
     click.echo(f"Wrote {games} game{'s' if games != 1 else ''} of {v.name} to {output} "
                f"(seed {seed}): {ending_text}")
     click.echo(f"{plies} plies in {seconds:.2f} s of CPU time: {rate:,.0f} plies/s")
+
+
+# --- moves, written in a notation style ------------------------------------------------------------
+
+
+def _moves_help() -> str:
+    from daikifu.replay.commands import moves_command as plain
+    return plain.help + """
+
+    \b
+    --style writes the moves listed as shogi players do: japanese (▲７六歩, the KI2
+    writer's text; lishogi's on Chu Shogi) or western (P-7f, Ln-7g); shogi means
+    japanese, algebraic is daikifu's notation (the default, and "move" in the JSON,
+    where "text" is the styled move).
+    """
+
+
+@click.command("moves", context_settings=CONTEXT, help=_moves_help())
+@click.argument("variant", type=VARIANT)
+@position_option
+@option_option
+@click.option("--check", "checks", multiple=True, metavar="MOVE",
+              help="Instead of listing the moves, say whether MOVE (USI or daikifu's notation) is legal "
+                   "here, and why not (repeatable).")
+@click.option("--style", type=click.Choice(("algebraic", "japanese", "western", "shogi"), case_sensitive=False),
+              default="algebraic", show_default=True, help="How the moves listed are written (see above).")
+@json_option
+def moves_command(variant, position, options, checks, style, as_json):
+    from daikifu.replay.commands import show_moves
+
+    from .styles import move_style, move_text
+
+    chosen = move_style(variant, style)
+    if chosen == "algebraic":
+        show_moves(variant, position, options, checks, as_json)
+        return
+
+    def texts(board, moves):
+        return {m: move_text(board, m, chosen) for m in moves}
+
+    show_moves(variant, position, options, checks, as_json, texts)

@@ -277,6 +277,13 @@ def moves_command(variant, position, options, checks, as_json):
       daikifu moves chu-kagamigi --option forced-promotion=stuck
       daikifu moves chu-shogi -p "startpos moves 6i6h" --check 6d6e --check P-f8 --json
     """
+    show_moves(variant, position, options, checks, as_json)
+
+
+def show_moves(variant, position, options, checks, as_json, texts=None) -> None:
+    """What ``daikifu moves`` prints.  ``texts(board, moves) -> {move: text}`` writes the moves
+    listed (default: daikifu's notation, as "move" in the JSON; given, its text is "text" there
+    too): the command line's --style (:mod:`daikifu.formats.commands`) passes one."""
     from .notation import check_moves
     board = _board(variant, position, options)
     if checks:
@@ -289,8 +296,13 @@ def moves_command(variant, position, options, checks, as_json):
             click.echo(f"{a['move']}: {verdict}")
         return
     moves, written = _sorted_moves(board)
+    shown = written if texts is None else texts(board, moves)
     if as_json:
-        _echo_json([_move_json(board, m, written) for m in moves])
+        out = [_move_json(board, m, written) for m in moves]
+        if texts is not None:
+            for entry, m in zip(out, moves):
+                entry["text"] = shown[m]
+        _echo_json(out)
         return
     side = PLAYERS[board.turn]
     if not moves:
@@ -299,7 +311,7 @@ def moves_command(variant, position, options, checks, as_json):
         return
     click.echo(f"{len(moves)} legal moves for the {side} player:")
     for m in moves:
-        click.echo(f"  {written[m]}")
+        click.echo(f"  {shown[m]}")
 
 
 # --- perft ---------------------------------------------------------------------------------------

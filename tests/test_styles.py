@@ -231,3 +231,17 @@ def test_every_chu_move_goes_where_lishogis_record_says():
             assert re.search(rf"[-x]{squares[0][0]}[-x]{squares[1][0]}$", w), (ply, w)
             assert j[1:].startswith(f"{squares[0][1]}・{squares[1][1]}"), (ply, j)
         prev = squares[-1]
+
+
+def test_moves_lists_the_moves_in_the_style_asked_for():
+    from click.testing import CliRunner
+
+    from daikifu.cli import main
+    run = CliRunner().invoke
+    japanese = run(main, ["moves", "shogi", "--style", "japanese"]).output.split()
+    assert "▲７六歩" in japanese and "▲７八飛" in japanese and "P-c4" not in japanese
+    data = json.loads(run(main, ["moves", "shogi", "--style", "western", "--json"]).output)
+    by_usi = {m["usi"]: m for m in data}
+    assert (by_usi["7g7f"]["move"], by_usi["7g7f"]["text"]) == ("P-c4", "P-7f")
+    plain = run(main, ["moves", "shogi"]).output.split()
+    assert "P-c4" in plain and "▲７六歩" not in plain  # LSN unless asked: --check and --position read it
