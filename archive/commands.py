@@ -316,7 +316,7 @@ def show_command(ctx, game_ref, ply, style, db_path, as_json):
     from .store import ArchiveError
     from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import move_dict
-    from daikifu.formats.styles import move_style, move_text
+    from daikifu.formats.styles import move_style, move_text, restyle_message
 
     archive = _open(ctx, db_path)
     with archive:
@@ -379,7 +379,13 @@ def show_command(ctx, game_ref, ply, style, db_path, as_json):
     if row["extends"]:
         echo(f"  it continues game {row['extends']} (whose main line is a prefix of this one)")
     if row.get("error"):
-        echo(f"  error: {error_text(row['error'])}")
+        error = dict(row["error"])
+        if board is not None and stop == len(nodes):  # the board is where the failing move was tried
+            error["message"] = restyle_message(error.get("message") or "", board, shown_style)
+            if error.get("suggestions"):  # (moves in LSN, as the message's "did you mean" writes them)
+                said = restyle_message("did you mean " + ", ".join(error["suggestions"]), board, shown_style)
+                error["suggestions"] = said[len("did you mean "):].split(", ")
+        echo(f"  error: {error_text(error)}")
     for w in row["warnings"]:
         echo(f"  warning: {error_text(w)}")
     echo("")

@@ -33,14 +33,16 @@ A variant declares its style in its file (``style = "shogi"`` for shogi and Chu 
 
 from __future__ import annotations
 
+import re
+
 from daikifu.replay import FIRST, Board, Move
-from daikifu.replay.notation import move_notation
-from daikifu.replay.squares import FILE_LETTERS, square_file, square_name, square_rank
+from daikifu.replay.notation import move_notation, parse_move
+from daikifu.replay.squares import FILE_LETTERS, parse_square, square_file, square_name, square_rank
 
 from .ki2 import japanese_move_text
 
 __all__ = ["MOVE_STYLES", "StyleError", "move_style", "move_text", "line_texts", "square_label",
-           "file_labels", "rank_labels"]
+           "file_labels", "rank_labels", "restyle_message"]
 
 MOVE_STYLES = ("algebraic", "japanese", "western")
 _ASKED = {"algebraic": "algebraic", "lsn": "algebraic", "japanese": "japanese", "shogi": "japanese",
@@ -261,3 +263,37 @@ def _markers(board: Board, pid: str, origin: int, to: int, others: set) -> str:
     if rightmost > mine or leftmost < mine or (len(others) == 2 and rightmost < mine < leftmost):
         return side(rightmost > mine, leftmost < mine)
     return side(rightmost >= mine, leftmost <= mine) + vertical()
+
+
+# --- messages -------------------------------------------------------------------------------------
+
+_ALGEBRAIC_SQUARE = re.compile(r"(?<![A-Za-z0-9*+!-])([a-p](?:1[0-6]|[1-9]))(?![0-9A-Za-z])")
+
+
+def restyle_message(text: str, board: Board, style: str) -> str:
+    """An error message of the readers ("the R on h2 cannot make that move (expected a legal
+    move); did you mean B-e5, P-c5?") with its squares and the moves it suggests written in
+    ``style``, for the position on ``board`` (where the failing move was tried); what does not
+    read as a square or a move of that position stays as written."""
+    if style == "algebraic" or not text:
+        return text
+    rules = board.rules
+
+    def square(found):
+        try:
+            return square_label(rules, parse_square(found.group(1), rules.files, rules.ranks), style)
+        except ValueError:
+            return found.group(0)
+
+    head, said, tail = text.partition("did you mean ")
+    head = _ALGEBRAIC_SQUARE.sub(square, head)
+    if said:
+        end = "?" if tail.endswith("?") else ""
+        written = []
+        for name in tail[:len(tail) - len(end)].split(", "):
+            try:
+                written.append(move_text(board, parse_move(board, name), style))
+            except ValueError:
+                written.append(name)
+        tail = ", ".join(written) + end
+    return head + said + tail

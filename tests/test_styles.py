@@ -11,7 +11,7 @@ import pytest
 
 from daikifu.formats.ki2 import write_ki2
 from daikifu.formats.reading import read_record, record_text
-from daikifu.formats.styles import StyleError, line_texts, move_style, square_label
+from daikifu.formats.styles import StyleError, line_texts, move_style, restyle_message, square_label
 from daikifu.replay import VariantError, load_variant
 from daikifu.replay.squares import parse_square
 from daikifu.replay.variant import variant_from_dict
@@ -245,3 +245,32 @@ def test_moves_lists_the_moves_in_the_style_asked_for():
     assert (by_usi["7g7f"]["move"], by_usi["7g7f"]["text"]) == ("P-c4", "P-7f")
     plain = run(main, ["moves", "shogi"]).output.split()
     assert "P-c4" in plain and "▲７六歩" not in plain  # LSN unless asked: --check and --position read it
+
+
+def test_a_message_names_squares_and_suggests_moves_in_the_style():
+    from daikifu.replay import Board
+    board = Board("shogi")
+    board.push(board.parse_uci("c3c4"))
+    board.push(board.parse_uci("c7c6"))
+    text = "the R on h2 cannot make that move (expected a legal move); did you mean B-e5, P-c5, Z-z9?"
+    assert restyle_message(text, board, "japanese") == \
+        "the R on ２八 cannot make that move (expected a legal move); did you mean ▲５五角, ▲７五歩, Z-z9?"
+    assert restyle_message(text, board, "western") == \
+        "the R on 2h cannot make that move (expected a legal move); did you mean B-5e, P-7e, Z-z9?"
+    assert restyle_message(text, board, "algebraic") == text
+
+
+def test_show_writes_an_errors_squares_and_suggestions_in_the_style(tmp_path):
+    from click.testing import CliRunner
+
+    from daikifu.archive.importer import import_paths
+    from daikifu.archive.store import Archive
+    from daikifu.cli import main
+    (tmp_path / "bad.lsn").write_text('[Variant "shogi"]\n\n1. P-c4 P-c6 2. R-h5 *\n', encoding="utf-8")
+    db = tmp_path / "bad.db"
+    with Archive(db) as a:
+        import_paths(a, [str(tmp_path / "bad.lsn")])
+    shown = CliRunner().invoke(main, ["show", "1", "--db", str(db)]).output
+    assert "the R on ２八 cannot make that move" in shown and "did you mean ▲５五角, ▲７五歩" in shown
+    plain = CliRunner().invoke(main, ["show", "1", "--db", str(db), "--style", "algebraic"]).output
+    assert "the R on h2 cannot make that move" in plain and "did you mean B-e5, P-c5" in plain

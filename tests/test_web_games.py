@@ -458,6 +458,9 @@ def test_an_invalid_game_shows_its_moves_to_the_error_and_marks_the_error(client
     assert doc.get_element_by_id("error-move").text_content() == "R-h5"
     error = doc.get_element_by_id("game-error").text_content()
     assert "R-h5" in error and "ply 3" in error
+    # the message's squares in the page's style: the Rook on h2 is on ２八
+    assert "on h2" in algebraic.get_element_by_id("game-error").text_content()
+    assert "on ２八" in error and "h2" not in error
     data = game_data(r)
     assert data["error"]["node"] == 2 and data["error"]["squares"] == ["h5"]
     assert "hl-error" not in marks_of(board_of(r))  # only at the position where the move failed

@@ -32,7 +32,7 @@ from daikifu.formats.game import RESULTS, Game, GameNode
 from daikifu.formats.jsonexport import game_to_dict
 from daikifu.formats.kif import KifError, write_kif
 from daikifu.formats.lsn import write_game
-from daikifu.formats.styles import StyleError, move_style, move_text
+from daikifu.formats.styles import StyleError, move_style, move_text, restyle_message
 from daikifu.replay import FIRST, VariantError
 from daikifu.replay.squares import parse_square, square_name
 
@@ -528,6 +528,12 @@ def build_view(game: Game, row: dict, *, ply: int | None = None, node: int | Non
         raise LookupError(f"ply {ply}: game {row['id']} has {plies} plies (0 to {plies})")
     want = node if node is not None else (ply or 0)
     error = _error_marks(row, game.rules, plies) if row["status"] == "invalid" else None
+    if error is not None and style != "algebraic" and window is None:
+        # the stored message names squares and suggests moves in LSN: in the page's style here
+        board = game.start_board()
+        for move in game.mainline_moves():
+            board.push(move)
+        error["message"] = restyle_message(error["message"], board, style)
     walk = _TreeWalk(game, want, flip, error, style)
     if window is not None:
         lines = walk.window(game, window[0], window[1], _variation_starts(game, plies))
