@@ -15,6 +15,8 @@ from typing import Iterator
 from daikifu.replay import Board, Move, compile_rules
 from daikifu.replay.variant import Variant, VariantRegistry
 
+from .detection import CONTROL_RE
+
 __all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER", "shared_move"]
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -345,6 +347,35 @@ class Game(GameNode):
 
     def warnings(self) -> list[GameError]:
         return [e for e in self.errors if e.kind == "warning"]
+
+    def control_character(self, tags_only: bool = False) -> str | None:
+        """Where the game holds a control character no record format keeps (a NUL ...: see
+        :data:`~formats.detection.CONTROL_RE`), said in words, or None: the writers write no such game.
+
+        >>> game = Game("shogi"); game.headers["Site"] = "a\\x00b"
+        >>> game.control_character()
+        "the tag 'Site' holds the control character U+0000"
+        """
+        def found(text):
+            m = CONTROL_RE.search(text)
+            return None if m is None else f"U+{ord(m.group()):04X}"
+
+        for name, value in self.headers.items():
+            char = found(name) or found(value)
+            if char:
+                return f"the tag {name!r} holds the control character {char}"
+        if tags_only:
+            return None
+        if found(self.comment):
+            return f"the comment before the first move holds the control character {found(self.comment)}"
+        stack = [(child, 1) for child in reversed(self.variations)]
+        while stack:  # not recursive: variations may nest deep
+            node, ply = stack.pop()
+            char = found(node.comment) or found(node.starting_comment)
+            if char:
+                return f"the comment at ply {ply} holds the control character {char}"
+            stack.extend((child, ply + 1) for child in reversed(node.variations))
+        return None
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Game):

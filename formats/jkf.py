@@ -31,7 +31,7 @@ from .csa import CSA_PIECES, CSA_SPECIALS, _special, can_write_csa
 from .detection import looks_like_jkf
 from .game import Game, GameError
 from .kif import _KEY_TO_TAG, HANDICAPS, _kif_date, _time_of
-from .limits import check_time
+from .limits import DEFAULT_LIMITS, ReadLimits, check_time, json_depth
 from .playback import MoveTextError, RawGame, RawMove, play
 
 __all__ = ["read_jkf", "write_jkf", "looks_like_jkf", "PRESETS"]
@@ -44,6 +44,10 @@ PRESETS = {"HIRATE": "平手", "KY": "香落ち", "KY_R": "右香落ち", "KA": 
 _CODES = {v: k for k, v in CSA_PIECES.items()}
 _TAG_TO_KEY = {"Event": "棋戦", "Site": "場所", "Sente": "先手", "Gote": "後手", "Handicap": "手合割"}
 _MOVE_KEY = re.compile(r'"move"\s*:')
+
+
+class _Refused(Exception):
+    """The text is refused before it is parsed (the problem is already recorded)."""
 
 
 
@@ -179,10 +183,18 @@ def _initial(initial, headers: list) -> str | None:
 
 
 def read_jkf(text: str, *, file: str | None = None, variant: str | None = None, lenient: bool = False,
-             visitor=None, variants=None) -> Iterator:
-    """The game of a JKF text (a JKF file holds one); a :class:`Game` by default."""
+             visitor=None, variants=None, limits: ReadLimits = DEFAULT_LIMITS) -> Iterator:
+    """The game of a JKF text (a JKF file holds one); a :class:`Game` by default.  ``limits``:
+    forks nested deeper than ``limits.max_depth`` are an error at the line of the bracket."""
     raw = RawGame(1, 1, 0, text)
     try:
+        deep = json_depth(text, limits.max_json_depth)
+        if deep is not None:
+            raw.problems.append(GameError(f"JSON nested deeper than {limits.max_json_depth} levels (forks inside "
+                                          f"forks deeper than {limits.max_depth})", file=file, game=1,
+                                          line=deep[0], column=deep[1],
+                                          expected="fewer nested forks (--limit depth=N raises the limit)"))
+            raise _Refused
         data = json.loads(text)
         if not isinstance(data, dict):
             raise ValueError("a JKF record is a JSON object")
@@ -195,6 +207,8 @@ def read_jkf(text: str, *, file: str | None = None, variant: str | None = None, 
         if not isinstance(moves, list):
             raise ValueError("'moves' must be a list")
         raw.moves, raw.comments = _Builder(text, file).moves(moves, raw, True)
+    except _Refused:
+        raw.moves = []
     except (ValueError, TypeError, AttributeError, KeyError) as exc:
         line = getattr(exc, "lineno", None)
         raw.moves = []

@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-from .detection import FSY_KIND, looks_like_csa, looks_like_csg, looks_like_fsy, looks_like_jkf, looks_like_usi
+from .detection import FSY_KIND, control_character, looks_like_csa, looks_like_csg, looks_like_fsy, looks_like_jkf, looks_like_usi
 
 if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game is made: the
     from .game import Game, GameError  # commands' --help lists the formats without it
@@ -241,10 +241,21 @@ def detect_format(text: str, name: str | None = None) -> str | None:
 # --- reading -------------------------------------------------------------------------------------
 
 
+CONTROL_EXPECTED = "printable text (no control character but tab and line ends)"
+
+
 def finish_game(game: Game, file: str | None) -> Game:
-    """The pipeline's part of every game: a warning on each line with a U+FFFD, and a line on
-    game-level errors (a missing Variant tag ...), the game's first line."""
+    """The pipeline's part of every game: a warning on each line with a U+FFFD, an error at the
+    first control character of its text or its tags (a NUL ...: no writer could write the game
+    back), and a line on game-level errors (a missing Variant tag ...), the game's first line."""
+    from .game import GameError
     finish_errors(game.errors, game.source, game.source_line or 1, file, game.number)
+    if not any(e.expected == CONTROL_EXPECTED for e in game.errors):
+        # the text had none; a JSON record holds them escaped (its reader looks at the comments)
+        where = game.control_character(tags_only=True)
+        if where is not None:
+            game.errors.append(GameError(f"{where}: not kept", file=file, game=game.number,
+                                         line=game.source_line or 1, expected=CONTROL_EXPECTED))
     return game
 
 
@@ -252,6 +263,11 @@ def finish_errors(errors: list, source: str | None, start: int, file: str | None
     """:func:`finish_game` for the ``errors`` of a game whose text ``source`` starts at line
     ``start`` (for a reader that gives its game to a visitor, which builds no game)."""
     from .game import GameError
+    found = control_character(source) if source else None
+    if found is not None:
+        n, column, char = found
+        errors.append(GameError(f"control character U+{ord(char):04X} in the record: not kept", file=file,
+                                game=number, line=start + n - 1, column=column, expected=CONTROL_EXPECTED))
     if "\ufffd" in (source or ""):
         for n, line in enumerate(source.splitlines(), start=start):
             if "\ufffd" in line:
@@ -443,6 +459,9 @@ def write_record(game: Game, fmt: str, encoding: str | None = None) -> bytes:
         raise UnsupportedConversion(f"{f.title} is written in {' or '.join(f.encodings)}, not {encoding}")
     if f.variants is not None and not f.variants(game.variant):
         raise UnsupportedConversion(f"{f.title} cannot hold a game of {game.variant.name}")
+    where = game.control_character()
+    if where is not None:  # no format holds one, and a reader would refuse the file
+        raise UnsupportedConversion(f"{where}: the game is not written")
     return f.write(game, encoding)
 
 
@@ -547,9 +566,17 @@ def _detect_json(head: str) -> bool:
     return s[:1] in "[{" and '"variant"' in s[:4096] and '"moves"' in s
 
 
-def _read_json(text, *, file, variant, lenient, variants=None):
+def _read_json(text, *, file, variant, lenient, variants=None, limits=None):
     from .game import GameError
     from .jsonexport import game_from_dict
+    from .limits import DEFAULT_LIMITS, json_depth
+    limits = limits or DEFAULT_LIMITS
+    deep = json_depth(text, limits.max_json_depth)
+    if deep is not None:  # measured first: the parser and the game builder recurse per level
+        return [unreadable_game(text, GameError(
+            f"JSON nested deeper than {limits.max_json_depth} levels (variations inside variations deeper "
+            f"than {limits.max_depth})", line=deep[0], column=deep[1],
+            expected="fewer nested variations (--limit depth=N raises the limit)"), file)]
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -565,6 +592,9 @@ def _read_json(text, *, file, variant, lenient, variants=None):
             game = unreadable_game(text, GameError(f"game {n}: {exc}"), file)
         game.number = n
         game.source = text if len(items) == 1 else json.dumps(item, ensure_ascii=False)
+        where = game.control_character()  # escaped in JSON, so not seen in its text
+        if where is not None:
+            game.errors.append(GameError(f"{where}: not kept", expected=CONTROL_EXPECTED))
         out.append(game)
     return out
 
@@ -575,7 +605,7 @@ def _write_json(game, encoding):
 
 
 register_format(RecordFormat("json", "JSON", _detect_json, _read_json, _write_json, ("json",),
-                             several=True, frame=(b"[\n", b",\n", b"\n]\n"), listed=False))
+                             several=True, frame=(b"[\n", b",\n", b"\n]\n"), listed=False, limited=True))
 register_format(RecordFormat("lsn", "LSN", _detect_lsn, _read_lsn, _write_lsn, ("lsn", "pgn"),
                              several=True, frame=(b"", b"\n", b""), limited=True, visitors=True))
 register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kif, _write_kif, ("kif", "kifu"),
@@ -601,7 +631,8 @@ register_format(RecordFormat("usi", "USI", looks_like_usi, _lazy("usi", "read_us
                              _lazy("usi", "write_usi"), ("usi", "sfen"), several=True, visitors=True),
                 before="kif")
 register_format(RecordFormat("jkf", "JKF", looks_like_jkf, _lazy("jkf", "read_jkf"),
-                             _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board, visitors=True),
+                             _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board, visitors=True,
+                             limited=True),
                 before="lsn")
 
 
