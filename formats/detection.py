@@ -43,6 +43,7 @@ def control_character(text: str) -> tuple[int, int, str] | None:
 
 _CSA_SHAPE = re.compile(r"(V\d|N[+-]|\$[A-Z_]+:|P[I1-9+-]|[+-]\d{4}[A-Z]{2}|%[A-Z+-]|[+-]\s*$|T\d)")
 _USI_LINE = re.compile(r"\s*(?:position\s+)?(?:startpos|sfen\s)")
+_SETOPTION_LINE = re.compile(r"setoption\s+name\s")
 CSG_HEADER_LINES = 10
 _CSG_SQ = r"\d{1,2}[a-l]"
 CSG_MOVE_RE = re.compile(rf"\s*(?P<number>\d+)\s+(?P<piece>\+?[A-Za-z]{{1,2}})\s+(?P<origin>{_CSG_SQ})"
@@ -64,11 +65,12 @@ def looks_like_csa(head: str) -> bool:
 
 
 def looks_like_usi(head: str) -> bool:
-    """Whether the first line that is not a ``#`` comment is a USI position (``startpos``,
-    ``sfen ...``, with or without ``position``)."""
+    """Whether the first line that is not a ``#`` comment or a ``setoption name ...`` line (the
+    variant and its options) is a USI position (``startpos``, ``sfen ...``, with or without
+    ``position``)."""
     for line in head.splitlines():
         s = line.strip()
-        if s and not s.startswith("#"):
+        if s and not s.startswith("#") and not _SETOPTION_LINE.match(s):
             return _USI_LINE.match(s) is not None
     return False
 

@@ -142,6 +142,25 @@ class _Builder:
         return out, before
 
 
+_DATE_RE = re.compile(r"(\d{4})\s*[/\-.年]\s*(\d{1,2})\s*[/\-.月]\s*(\d{1,2})")
+
+
+def _header_tags(key: str, value: str) -> list:
+    """The tags of one ``header`` entry: 開始日時 gives Date (and ``KifStartTime``, the text as
+    written, when it says more than the date), as in KIF; the other keys as the KIF reader names them.
+
+    >>> _header_tags("開始日時", "2014/10/12"), _header_tags("開始日時", "2014/10/12 14:46")
+    ([('Date', '2014.10.12')], [('Date', '2014.10.12'), ('KifStartTime', '2014/10/12 14:46')])
+    """
+    if key == "開始日時":
+        m = _DATE_RE.search(value)
+        if m is None:
+            return [("KifStartTime", value)]
+        date = f"{int(m.group(1)):04d}.{int(m.group(2)):02d}.{int(m.group(3)):02d}"
+        return [("Date", date)] + ([("KifStartTime", value)] if value != _kif_date(date) else [])
+    return [(_KEY_TO_TAG.get(key, key), value)]
+
+
 def _initial(initial, headers: list) -> str | None:
     """The SFEN of ``initial`` (None for the standard position)."""
     if not initial:
@@ -199,7 +218,7 @@ def read_jkf(text: str, *, file: str | None = None, variant: str | None = None, 
         if not isinstance(data, dict):
             raise ValueError("a JKF record is a JSON object")
         for key, value in (data.get("header") or {}).items():
-            raw.headers.append((_KEY_TO_TAG.get(key, key), str(value).strip()))
+            raw.headers.extend(_header_tags(key, str(value).strip()))
         start = _initial(data.get("initial"), raw.headers)
         if start:
             raw.headers.append(("SFEN", start))
@@ -290,15 +309,22 @@ def write_jkf(game: Game, encoding: str = "utf-8") -> bytes:
     """The game as JKF (UTF-8 JSON), variations as forks."""
     if not can_write_csa(game.variant):
         raise ValueError(f"JKF holds shogi games only, not {game.variant.name}")
+    board = game.start_board()
+    special = _special(game, (board.turn + len(game.mainline_moves())) % 2)
     header = {}
     for name, value in game.headers.items():
-        if name in ("Variant", "Termination", "ImportStatus", "SFEN"):
+        if name in ("Variant", "ImportStatus", "SFEN"):
             continue
+        if name == "Termination" and special and CSA_SPECIALS[special[1:]][0] == value:
+            continue  # the special says it
         key = _TAG_TO_KEY.get(name, name)
         if name == "Date":
+            if "KifStartTime" in game.headers:
+                continue  # 開始日時 as written, which gives the date back
             key, value = "開始日時", _kif_date(value)
+        elif name == "KifStartTime":
+            key = "開始日時"
         header[key] = value
-    board = game.start_board()
     handicap = next((k for k, v in PRESETS.items() if v == game.headers.get("Handicap")), None)
     if board.position() == Board(game.rules).position():
         initial = {"preset": "HIRATE"}
@@ -319,8 +345,6 @@ def write_jkf(game: Game, encoding: str = "utf-8") -> bytes:
     if game.comment.strip():
         first["comments"] = game.comment.strip().splitlines()
     moves = [first] + _entries(game, board, None, [0, 0])
-    end = game.end()
-    special = _special(game, (board.turn + end.ply()) % 2)
     if special:
         moves.append({"special": special[1:]})
     data = {"header": header, "initial": initial, "moves": moves}

@@ -13,6 +13,8 @@ from daikifu.archive.importer import import_paths
 from daikifu.archive.store import Archive, make_record
 from daikifu.formats.reading import (REPLACED_MESSAGE, NotARecordError, decode_record, detect_format,
                                      read_record, write_record)
+from daikifu.formats.csa import can_write_csa
+from daikifu.formats.game import Game
 from daikifu.replay import Board, Move, VariantRegistry
 from daikifu.replay.squares import parse_square
 from daikifu.web.importing import decode_upload
@@ -488,3 +490,106 @@ def test_a_large_utf8_record_is_recognised_when_its_head_cuts_a_character(tmp_pa
     with Archive(str(tmp_path / "a.db")) as a:
         summary = import_paths(a, [str(tmp_path)])
     assert summary.imported == 1 and summary.plies == 2
+
+
+# --- every writer read back by its reader, rule set and tags included (issue 24) --------------------
+
+SAMPLE = Path(__file__).parents[1] / "data" / "sample"
+# in the default suite: the real records and two sample files (the others, a few seconds each, are slow)
+QUICK_SAMPLES = {"sample/shogi.lsn", "sample/chu-shogi-examples.lsn"}
+ROUND_TRIP_FILES = sorted(f"sample/{p.name}" for p in SAMPLE.glob("*.lsn")) + [
+    f"real/{p.relative_to(REAL)}" for p in sorted(REAL.rglob("*"))
+    if p.is_file() and p.suffix not in (".md", ".fsy") and "malformed" not in p.parts]
+TAGS_HELD = {"lsn": True, "json": True, "csa": True, "jkf": True, "usi": False}  # USI holds no tags
+# tags that say how the game was imported, not what it is (no writer writes them)
+NOT_WRITTEN = {"ImportStatus"}
+
+
+def _round_trip_games(name: str) -> list:
+    path = SAMPLE / name[len("sample/"):] if name.startswith("sample/") else REAL / name[len("real/"):]
+    try:
+        games = list(read_record(path.read_bytes(), name=name))
+    except NotARecordError:
+        return []  # (prose, a setup file: no games)
+    out = []
+    for game in games:
+        if game.valid and game.variant.playable:
+            (back,) = read_record(write_record(game, "lsn"), fmt="lsn")  # the round trip starts at LSN
+            out.append(back)
+    return out
+
+
+@pytest.mark.parametrize("name", [n if n in QUICK_SAMPLES or not n.startswith("sample/")
+                                  else pytest.param(n, marks=pytest.mark.slow) for n in ROUND_TRIP_FILES])
+def test_every_game_comes_back_from_every_writer(name):
+    for game in _round_trip_games(name):
+        for fmt, tags in TAGS_HELD.items():
+            if fmt in ("csa", "jkf") and not can_write_csa(game.variant):
+                continue
+            (back,) = read_record(write_record(game, fmt), fmt=fmt, name=f"{name} as {fmt}")
+            assert back.valid, (fmt, [str(e) for e in back.errors])
+            assert back.mainline_moves() == game.mainline_moves(), fmt
+            assert (back.variant.slug, back.options) == (game.variant.slug, game.options), fmt
+            assert back.start_board().position() == game.start_board().position(), fmt
+            if fmt != "usi":
+                assert back.result == game.result, fmt
+            if tags:
+                lost = {k: v for k, v in game.headers.items() if k not in NOT_WRITTEN and back.headers.get(k) != v}
+                assert not lost, (fmt, lost, dict(back.headers.items()))
+
+
+def test_the_round_trip_covers_every_sample_and_real_record():
+    samples = [n for n in ROUND_TRIP_FILES if n.startswith("sample/")]
+    assert len(samples) == len(list(SAMPLE.glob("*.lsn"))) > 10
+    assert all(_round_trip_games(n) for n in QUICK_SAMPLES)
+    assert {n.split("/")[1] for n in ROUND_TRIP_FILES if n.startswith("real/")} >= {"kif", "ki2", "csa", "chu", "other"}
+
+
+def test_usi_keeps_the_rule_set_of_dai_mitregi_stepping(tmp_path):
+    out = tmp_path / "dm.usi"
+    assert cli("convert", str(SAMPLE / "dai-mitregi-stepping.lsn"), "--to", "usi", "-o", str(out)).exit_code == 0
+    verdicts = json.loads(cli("validate", "--json", "--variant", "dai-mitregi", str(out)).output)
+    assert len(verdicts) == 12 and all(v["status"] == "valid" for v in verdicts)
+    first = next(read_record(out.read_bytes(), name=str(out), fmt="usi"))
+    assert first.options["movement"] == "stepping"
+
+
+def test_a_chu_game_from_a_free_king_setup_comes_back_from_usi():
+    from daikifu.replay.selfplay import play_game
+    played = play_game("chu-shogi", seed=3, max_plies=12, options={"setup": "free-king"})
+    game = Game.from_moves(played.variant, played.moves, options=played.options, result=played.result)
+    data = write_record(game, "usi")
+    assert b"setoption name UCI_Variant value chu-shogi" in data and b"setup value free-king" in data
+    (back,) = read_record(data, name="chu.usi")  # recognised as USI, read as Chu Shogi, no --variant
+    assert back.valid and back.variant.slug == "chu-shogi" and back.options["setup"] == "free-king"
+    assert back.mainline_moves() == game.mainline_moves()
+
+
+def test_usi_variant_lines_hold_until_the_next_and_reset_the_options():
+    text = ("setoption name UCI_Variant value chu-shogi\nsetoption name setup value free-king\n"
+            "position startpos\nposition startpos\n"
+            "setoption name UCI_Variant value shogi\nposition startpos moves 7g7f\n")
+    games = list(read_record(text.encode(), name="mixed.usi"))
+    assert [(g.variant.slug, g.options.get("setup")) for g in games] == [
+        ("chu-shogi", "free-king"), ("chu-shogi", "free-king"), ("shogi", None)]
+    (bad,) = read_record(b"setoption name UCI_Variant value nonesuch\nposition startpos\n", name="x.usi")
+    assert not bad.valid and "nonesuch" in bad.errors[0].message
+
+
+def test_jkf_keeps_the_date_and_the_start_time():
+    game = Game.from_moves("shogi", [], headers={"Date": "2014.10.12", "Event": "x"})
+    (back,) = read_record(write_record(game, "jkf"), fmt="jkf")
+    assert back.headers["Date"] == "2014.10.12"
+    game.headers["KifStartTime"] = "2014/10/12 14:46:51"
+    (back,) = read_record(write_record(game, "jkf"), fmt="jkf")
+    assert (back.headers["Date"], back.headers["KifStartTime"]) == ("2014.10.12", "2014/10/12 14:46:51")
+
+
+def test_csa_keeps_tags_it_has_no_field_for_in_comment_lines():
+    game = Game.from_moves("shogi", [], headers={"戦型": "矢倉", "Event": "Meijin, game 1", "eventDate": "x",
+                                                 "Termination": "sealed"})
+    data = write_record(game, "csa").decode()
+    assert "'daikifu-tag 戦型: 矢倉" in data and "$EVENT:Meijin, game 1" in data
+    (back,) = read_record(data.encode(), fmt="csa")
+    assert {k: back.headers.get(k) for k in ("戦型", "Event", "eventDate", "Termination")} == {
+        "戦型": "矢倉", "Event": "Meijin, game 1", "eventDate": "x", "Termination": "sealed"}
