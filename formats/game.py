@@ -17,9 +17,16 @@ from daikifu.replay.variant import Variant, VariantRegistry
 
 from .detection import CONTROL_RE
 
-__all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER", "shared_move"]
+__all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER", "shared_move", "ERROR_CODES",
+           "UNKNOWN_VARIANT", "VARIANT_MISMATCH", "CONTROL_CHARACTER", "TOO_DEEP"]
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+# GameError.code values: a variant no variant file defines; a record whose own header names another
+# variant or start than the one it was read as; a control character (NUL ...) in the text; JSON
+# nested deeper than the limit
+UNKNOWN_VARIANT, VARIANT_MISMATCH, CONTROL_CHARACTER, TOO_DEEP = (
+    "unknown-variant", "variant-mismatch", "control-character", "too-deep")
+ERROR_CODES = (UNKNOWN_VARIANT, VARIANT_MISMATCH, CONTROL_CHARACTER, TOO_DEEP)
 # the tags every game carries, in this order, before any others (PGN's seven-tag roster, shogi-style)
 SEVEN_TAG_ROSTER = ("Variant", "Event", "Site", "Date", "Round", "Sente", "Gote", "Result")
 
@@ -43,6 +50,8 @@ class GameError:
     expected: str | None = None
     suggestions: list = field(default_factory=list)
     kind: str = "error"  # "error" (the game is invalid) or "warning" (a flag, e.g. a wrong result claim)
+    # what kind of problem, for programs (the message is for people): one of ERROR_CODES, or None
+    code: str | None = None
 
     def __str__(self) -> str:
         where = ":".join(str(x) for x in (self.file, self.line, self.column) if x is not None)
@@ -70,7 +79,7 @@ class GameError:
     def as_dict(self) -> dict:
         return {"message": self.message, "file": self.file, "game": self.game, "line": self.line,
                 "column": self.column, "ply": self.ply, "move": self.move, "expected": self.expected,
-                "suggestions": list(self.suggestions), "kind": self.kind}
+                "suggestions": list(self.suggestions), "kind": self.kind, "code": self.code}
 
 
 _MOVES: dict = {}
@@ -308,6 +317,9 @@ class Game(GameNode):
         # set by a reader's visitor that keeps no move tree (formats.lsn.MainLineBuilder): the
         # number of main-line plies read, which the game's own (empty) tree does not show
         self.mainline_plies: int | None = None
+        # the record names a variant no variant file defines (or none): ``variant`` is a stand-in,
+        # the game carries the error, and its Variant tag says what the record named
+        self.variant_missing = False
 
     @classmethod
     def from_moves(cls, variant: Variant | str, moves, *, options: dict | None = None, headers=(),

@@ -29,7 +29,7 @@ from daikifu.replay.squares import square, square_file, square_rank
 
 from .csa import CSA_PIECES, CSA_SPECIALS, _special, can_write_csa
 from .detection import looks_like_jkf
-from .game import Game, GameError
+from .game import TOO_DEEP, Game, GameError
 from .kif import _KEY_TO_TAG, HANDICAPS, _kif_date, _time_of
 from .limits import DEFAULT_LIMITS, ReadLimits, check_time, json_depth
 from .playback import MoveTextError, RawGame, RawMove, play
@@ -212,7 +212,8 @@ def read_jkf(text: str, *, file: str | None = None, variant: str | None = None, 
             raw.problems.append(GameError(f"JSON nested deeper than {limits.max_json_depth} levels (forks inside "
                                           f"forks deeper than {limits.max_depth})", file=file, game=1,
                                           line=deep[0], column=deep[1],
-                                          expected="fewer nested forks (--limit depth=N raises the limit)"))
+                                          expected="fewer nested forks (--limit depth=N raises the limit)",
+                                          code=TOO_DEEP))
             raise _Refused
         data = json.loads(text)
         if not isinstance(data, dict):

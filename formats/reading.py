@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game
 __all__ = ["RecordFormat", "FORMATS", "register_format", "NotARecordError", "Decoded", "decode_record",
            "detect_format", "read_record", "read_text", "write_record", "write_records", "format_names",
            "REPLACED_MESSAGE", "UnsupportedConversion", "record_text", "finish_game", "unreadable_game",
-           "read_stream", "write_stream", "setup_dir_of"]
+           "read_stream", "write_stream", "setup_dir_of", "declared_variant", "check_declared_variant"]
 
 REPLACED_MESSAGE = "undecodable bytes replaced by U+FFFD"
 HEAD_CHARS = 65536  # text looked at to recognise a format
@@ -248,26 +248,28 @@ def finish_game(game: Game, file: str | None) -> Game:
     """The pipeline's part of every game: a warning on each line with a U+FFFD, an error at the
     first control character of its text or its tags (a NUL ...: no writer could write the game
     back), and a line on game-level errors (a missing Variant tag ...), the game's first line."""
-    from .game import GameError
+    from .game import CONTROL_CHARACTER, GameError
     finish_errors(game.errors, game.source, game.source_line or 1, file, game.number)
-    if not any(e.expected == CONTROL_EXPECTED for e in game.errors):
+    if not any(e.code == CONTROL_CHARACTER for e in game.errors):
         # the text had none; a JSON record holds them escaped (its reader looks at the comments)
         where = game.control_character(tags_only=True)
         if where is not None:
             game.errors.append(GameError(f"{where}: not kept", file=file, game=game.number,
-                                         line=game.source_line or 1, expected=CONTROL_EXPECTED))
+                                         line=game.source_line or 1, expected=CONTROL_EXPECTED,
+                                         code=CONTROL_CHARACTER))
     return game
 
 
 def finish_errors(errors: list, source: str | None, start: int, file: str | None, number: int | None) -> list:
     """:func:`finish_game` for the ``errors`` of a game whose text ``source`` starts at line
     ``start`` (for a reader that gives its game to a visitor, which builds no game)."""
-    from .game import GameError
+    from .game import CONTROL_CHARACTER, GameError
     found = control_character(source) if source else None
     if found is not None:
         n, column, char = found
         errors.append(GameError(f"control character U+{ord(char):04X} in the record: not kept", file=file,
-                                game=number, line=start + n - 1, column=column, expected=CONTROL_EXPECTED))
+                                game=number, line=start + n - 1, column=column, expected=CONTROL_EXPECTED,
+                                code=CONTROL_CHARACTER))
     if "\ufffd" in (source or ""):
         for n, line in enumerate(source.splitlines(), start=start):
             if "\ufffd" in line:
@@ -314,7 +316,48 @@ def read_text(text: str, *, fmt: str | None = None, name: str | None = None, var
     if visitor is not None and FORMATS[fmt].visitors:
         extra["visitor"] = visitor
     for game in FORMATS[fmt].read(text, file=name, variant=variant, lenient=lenient, variants=variants, **extra):
-        yield finish_game(game, name)
+        game = finish_game(game, name)
+        if variant is not None:
+            check_declared_variant(game, fmt)
+        yield game
+
+
+def declared_variant(game: Game, fmt: str) -> tuple[str, str] | None:
+    """What a record says of its own variant where the reader was told another: (the words of the
+    record, the variant they mean), or None when it says nothing.  Each reader reports it in the
+    game's tags: KIF, KI2 and JKF the handicap (手合割, JKF's preset) as ``Handicap``, a name of
+    shogi's; CSA and JKF are shogi by their format.  (LSN and USI name their variant in the record,
+    which the reader follows: the variant given is for records that name none.)"""
+    handicap = game.headers.get("Handicap")
+    if handicap:
+        from .kif import HANDICAPS
+        if handicap in HANDICAPS or handicap.endswith("落ち"):
+            return f"its header says 手合割：{handicap}", "shogi"
+    if fmt in ("csa", "jkf"):
+        return f"it is a {FORMATS[fmt].title} record", "shogi"
+    return None
+
+
+def check_declared_variant(game: Game, fmt: str) -> None:
+    """Put first among the game's errors the clash between the variant it was read as (the one the
+    caller asked for: ``--variant``) and the one its own header names (:func:`declared_variant`):
+    an error when the game could not be read, a warning when it could.  A record of shogi read as
+    a variant on shogi's board with shogi's pieces is no clash."""
+    from .csa import can_write_csa
+    from .game import VARIANT_MISMATCH, GameError
+    said = declared_variant(game, fmt)
+    if said is None or game.variant_missing or can_write_csa(game.variant):
+        return
+    words, slug = said
+    line = game.source_line or 1
+    where = game.source.find("手合割") if "手合割" in words and game.source else -1
+    if where >= 0:
+        line += game.source.count("\n", 0, where)
+    valid = game.valid
+    game.errors.insert(0, GameError(
+        f"the record is {slug} ({words}), but it was read as {game.variant.name}, the variant asked for",
+        file=game.source_file, game=game.number, line=line, kind="warning" if valid else "error",
+        expected=f"the variant {slug}, or no variant given", code=VARIANT_MISMATCH))
 
 
 def record_text(data: bytes | str, *, name: str | None = None, fmt: str | None = None) -> tuple[str, str]:
@@ -567,7 +610,7 @@ def _detect_json(head: str) -> bool:
 
 
 def _read_json(text, *, file, variant, lenient, variants=None, limits=None):
-    from .game import GameError
+    from .game import CONTROL_CHARACTER, TOO_DEEP, GameError
     from .jsonexport import game_from_dict
     from .limits import DEFAULT_LIMITS, json_depth
     limits = limits or DEFAULT_LIMITS
@@ -576,7 +619,7 @@ def _read_json(text, *, file, variant, lenient, variants=None, limits=None):
         return [unreadable_game(text, GameError(
             f"JSON nested deeper than {limits.max_json_depth} levels (variations inside variations deeper "
             f"than {limits.max_depth})", line=deep[0], column=deep[1],
-            expected="fewer nested variations (--limit depth=N raises the limit)"), file)]
+            expected="fewer nested variations (--limit depth=N raises the limit)", code=TOO_DEEP), file)]
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -594,7 +637,7 @@ def _read_json(text, *, file, variant, lenient, variants=None, limits=None):
         game.source = text if len(items) == 1 else json.dumps(item, ensure_ascii=False)
         where = game.control_character()  # escaped in JSON, so not seen in its text
         if where is not None:
-            game.errors.append(GameError(f"{where}: not kept", expected=CONTROL_EXPECTED))
+            game.errors.append(GameError(f"{where}: not kept", expected=CONTROL_EXPECTED, code=CONTROL_CHARACTER))
         out.append(game)
     return out
 

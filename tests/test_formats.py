@@ -593,3 +593,49 @@ def test_csa_keeps_tags_it_has_no_field_for_in_comment_lines():
     (back,) = read_record(data.encode(), fmt="csa")
     assert {k: back.headers.get(k) for k in ("戦型", "Event", "eventDate", "Termination")} == {
         "戦型": "矢倉", "Event": "Meijin, game 1", "eventDate": "x", "Termination": "sealed"}
+
+
+# --- clear mismatch messages (issue 24) ---------------------------------------------------------------
+
+SHOGI_KIF = "手合割：平手\n先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n"
+
+
+def test_a_shogi_kif_validated_as_chu_says_the_clash_first(tmp_path):
+    path = tmp_path / "shogi.kif"
+    path.write_text(SHOGI_KIF, encoding="utf-8")
+    result = cli("validate", "--variant", "chu-shogi", str(path))
+    first = result.output.splitlines()[1]
+    assert result.exit_code == 1 and "手合割：平手" in first and "Chu Shogi" in first and f"{path}:1" in first
+    (v,) = json.loads(cli("validate", "--json", "--variant", "chu-shogi", str(path)).output)
+    assert v["errors"][0]["code"] == "variant-mismatch" and v["errors"][0]["line"] == 1
+    (v,) = json.loads(cli("validate", "--json", "--variant", "shogi", str(path)).output)
+    assert v["status"] == "valid" and not v["warnings"]
+
+
+def test_a_csa_record_read_as_a_large_variant_says_it_is_shogi():
+    (game,) = read("csa/skc_v22.csa", variant="chu-shogi")
+    assert game.errors[0].code == "variant-mismatch" and "CSA record" in game.errors[0].message
+
+
+def test_pychess_variant_names_one_verdict(tmp_path):
+    (sho,) = read("other/tabulon_pychess_shoshogi.pgn")
+    (kyoto,) = read("other/tabulon_pychess_kyotoshogi.pgn")
+    assert kyoto.errors[0].message == "Kyoto Shogi is not a variant daikifu knows"
+    assert kyoto.errors[0].code == sho.errors[0].code == "unknown-variant" and not sho.valid
+    (v,) = json.loads(cli("validate", "--json", str(REAL / "other/tabulon_pychess_shoshogi.pgn")).output)
+    assert (v["variant"], v["status"]) == ("Shoshogi", "invalid")
+    assert v["errors"][0]["message"] == "Sho Shogi is not a variant daikifu knows"
+    with Archive(str(tmp_path / "a.db")) as a:
+        import_paths(a, [str(REAL / "other/tabulon_pychess_shoshogi.pgn")])
+        stored = a.conn.execute("SELECT status, error FROM games").fetchall()
+    assert [(s, json.loads(e)["code"]) for s, e in stored] == [("invalid", "unknown-variant")]
+
+
+def test_a_pychess_name_is_read_as_the_variant_file_that_defines_it(tmp_path):
+    source = (Path(__file__).parents[1] / "replay" / "variants" / "shogi.toml").read_text(encoding="utf-8")
+    text = source.replace('slug = "shogi"', 'slug = "sho-shogi"').replace('name = "Shogi"', 'name = "Sho Test"')
+    (tmp_path / "sho-shogi.toml").write_text(text.replace('aliases = ["hon shogi", "standard shogi"]', "aliases = []"),
+                                             encoding="utf-8")
+    variants = VariantRegistry([str(tmp_path)])
+    (game,) = read_record(b'[Variant "Shoshogi"]\n\n1. P-c4 *\n', name="p.pgn", variants=variants)
+    assert game.valid and game.variant.slug == "sho-shogi"
