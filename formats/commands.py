@@ -286,8 +286,9 @@ def convert_command(ctx, file, target, fmt, variant, output, encoding, setup, as
     """Read the games of FILE and write them as LSN, KIF, KI2, CSA, JKF, USI or JSON.
 
     Every format daikifu reads can be converted to every format that can hold the game (CSA, KI2
-    and JKF hold 9x9 shogi; CSA and USI keep the main line only; USI keeps no comments).  Invalid
-    games are converted up to their first bad move, with a warning, and the exit status is then 1.
+    and JKF hold 9x9 shogi; CSA and USI keep the main line only; USI keeps no comments or tags, but
+    names the variant and rule set in setoption lines).  Invalid games are converted up to their
+    first bad move, with a warning, and the exit status is then 1.
 
     \b
     Examples:
