@@ -31,7 +31,8 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from daikifu.replay.usi import UsiError, format_usi_position, usi_position_span, usi_to_move
+from daikifu.replay.squares import parse_square
+from daikifu.replay.usi import UsiError, format_usi_position, usi_position_span, usi_square, usi_to_move
 
 from .detection import looks_like_usi
 from .game import Game, GameError
@@ -45,12 +46,33 @@ _WORD_RE = re.compile(r"\S+")
 _COMMENT_RE = re.compile(r"\s*#")
 
 
+_ALGEBRAIC_RE = re.compile(r"\b([a-p])(\d{1,2})\b")
+
+
+def usi_squares(board, text: str) -> str:
+    """``text`` (a reason of the rules core, which names squares algebraically: ``b2``) with each
+    square of the board named as USI names it (``8h``), so that a USI record's errors speak one
+    notation.
+
+    >>> from daikifu.replay import Board
+    >>> usi_squares(Board("shogi"), "the B on b2 cannot make that move")
+    'the B on 8h cannot make that move'
+    """
+    def name(m):
+        try:
+            return usi_square(board, parse_square(m.group(), board.rules.files, board.rules.ranks))
+        except ValueError:
+            return m.group()
+    return _ALGEBRAIC_RE.sub(name, text)
+
+
 def _reader(word: str):
     def read(board):
         try:
             return usi_to_move(board, word)
         except UsiError as exc:
-            raise MoveTextError(exc.reason, expected="a USI move such as 7g7f, 8h2b+ or P*5e") from None
+            raise MoveTextError(usi_squares(board, exc.reason),
+                                expected="a USI move such as 7g7f, 8h2b+ or P*5e") from None
     return read
 
 
