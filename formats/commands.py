@@ -104,8 +104,8 @@ class LimitParam(click.ParamType):
 limit_option = click.option(
     "--limit", "limits", multiple=True, type=LimitParam(),
     help="Raise or lower a reader limit (repeatable): record=CHARS, line=CHARS, comment=CHARS, "
-         "depth=N (defaults 32 MiB, 4 MiB, 1 MiB, 100; docs/notation.md 5.7).  A game over one is "
-         "invalid with a located error; the others are read as usual.")
+         "depth=N (defaults 32 MiB, 4 MiB, 1 MiB, 100; docs/notation.md 5.7; JKF and JSON may nest "
+         "3N+8 levels).  A game over one is invalid with a located error; the others are read as usual.")
 
 
 _format_option = click.option(

@@ -564,3 +564,13 @@ def test_web_import_of_deep_jkf_is_no_server_error(tmp_path):
     client = create_app(db, allow_import=True).test_client()
     r = client.post("/api/import", json={"text": _deep_jkf(100_000), "name": "deep.jkf"})
     assert r.status_code < 500
+
+
+def test_a_nul_in_a_streamed_lsn_file_is_found_in_its_game():
+    from daikifu.formats.reading import HEAD_BYTES, read_stream
+    game = '[Variant "Shogi"]\n[Result "*"]\n\n1. P-c4 P-c6 *\n\n'
+    data = (game * (HEAD_BYTES // len(game) + 10) + '[Variant "Shogi"]\n[Site "a\x00b"]\n\n1. P-c4 *\n').encode()
+    games = list(read_stream(io.BytesIO(data), name="big.lsn"))
+    assert [g.number for g in games if not g.valid] == [len(games)]
+    err = games[-1].errors[0]
+    assert (err.line, err.column, err.code) == (data.count(b"\n", 0, data.index(b"\x00")) + 1, 9, "control-character")
