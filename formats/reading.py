@@ -502,6 +502,11 @@ def write_record(game: Game, fmt: str, encoding: str | None = None) -> bytes:
         raise UnsupportedConversion(f"{f.title} is written in {' or '.join(f.encodings)}, not {encoding}")
     if f.variants is not None and not f.variants(game.variant):
         raise UnsupportedConversion(f"{f.title} cannot hold a game of {game.variant.name}")
+    if game.variant_missing and fmt != "lsn":  # (LSN writes the Variant tag as the record gave it)
+        named = game.headers.get("Variant")
+        raise UnsupportedConversion(f"the game's variant {named!r} is not one daikifu knows: it would be written "
+                                    f"as {game.variant.name}" if named else
+                                    f"the game names no variant: it would be written as {game.variant.name}")
     where = game.control_character()
     if where is not None:  # no format holds one, and a reader would refuse the file
         raise UnsupportedConversion(f"{where}: the game is not written")

@@ -639,3 +639,15 @@ def test_a_pychess_name_is_read_as_the_variant_file_that_defines_it(tmp_path):
     variants = VariantRegistry([str(tmp_path)])
     (game,) = read_record(b'[Variant "Shoshogi"]\n\n1. P-c4 *\n', name="p.pgn", variants=variants)
     assert game.valid and game.variant.slug == "sho-shogi"
+
+
+@pytest.mark.parametrize("fmt", ["usi", "json", "kif", "csa", "jkf"])
+def test_a_game_of_an_unknown_variant_is_not_written_as_shogi(fmt, tmp_path):
+    from daikifu.formats.reading import UnsupportedConversion
+    (game,) = read("other/tabulon_pychess_kyotoshogi.pgn")
+    with pytest.raises(UnsupportedConversion, match="'Kyotoshogi' is not one daikifu knows"):
+        write_record(game, fmt)
+    (back,) = read_record(write_record(game, "lsn"), fmt="lsn")  # LSN keeps the name: the same verdict
+    assert back.errors[0].message == "Kyoto Shogi is not a variant daikifu knows"
+    result = cli("convert", str(REAL / "other/tabulon_pychess_kyotoshogi.pgn"), "--to", fmt)
+    assert result.exit_code == 1 and "not one daikifu knows" in result.output
