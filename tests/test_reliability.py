@@ -563,7 +563,9 @@ def test_web_import_of_deep_jkf_is_no_server_error(tmp_path):
     Archive(db).close()
     client = create_app(db, allow_import=True).test_client()
     r = client.post("/api/import", json={"text": _deep_jkf(100_000), "name": "deep.jkf"})
-    assert r.status_code < 500
+    assert r.status_code == 200
+    (game,) = r.get_json()["games"]
+    assert (game["status"], game["error"]["code"], game["error"]["line"]) == ("invalid", "too-deep", 2)
 
 
 def test_a_nul_in_a_streamed_lsn_file_is_found_in_its_game():
