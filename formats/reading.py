@@ -327,7 +327,8 @@ def declared_variant(game: Game, fmt: str) -> tuple[str, str] | None:
     record, the variant they mean), or None when it says nothing.  Each reader reports it in the
     game's tags: KIF, KI2 and JKF the handicap (手合割, JKF's preset) as ``Handicap``, a name of
     shogi's; CSA and JKF are shogi by their format.  (LSN and USI name their variant in the record,
-    which the reader follows: the variant given is for records that name none.)"""
+    which the reader follows: the variant given is for records that name none.)  KIF and KI2: a
+    board diagram with shogi's nine files says shogi too."""
     handicap = game.headers.get("Handicap")
     if handicap:
         from .kif import HANDICAPS
@@ -335,7 +336,12 @@ def declared_variant(game: Game, fmt: str) -> tuple[str, str] | None:
             return f"its header says 手合割：{handicap}", "shogi"
     if fmt in ("csa", "jkf"):
         return f"it is a {FORMATS[fmt].title} record", "shogi"
+    if fmt in ("kif", "ki2") and _KIF_9X9_FILES.search(game.source or ""):
+        return "its board diagram is 9x9", "shogi"
     return None
+
+
+_KIF_9X9_FILES = re.compile(r"^\s*９\s*８\s*７\s*６\s*５\s*４\s*３\s*２\s*１\s*$", re.M)  # a diagram's file numbers
 
 
 def check_declared_variant(game: Game, fmt: str) -> None:
@@ -350,7 +356,9 @@ def check_declared_variant(game: Game, fmt: str) -> None:
         return
     words, slug = said
     line = game.source_line or 1
-    where = game.source.find("手合割") if "手合割" in words and game.source else -1
+    pattern = "手合割" if "手合割" in words else _KIF_9X9_FILES if "diagram" in words else None
+    found = re.search(pattern, game.source or "") if pattern else None  # the line that says it
+    where = found.start() if found else -1
     if where >= 0:
         line += game.source.count("\n", 0, where)
     valid = game.valid

@@ -651,3 +651,12 @@ def test_a_game_of_an_unknown_variant_is_not_written_as_shogi(fmt, tmp_path):
     assert back.errors[0].message == "Kyoto Shogi is not a variant daikifu knows"
     result = cli("convert", str(REAL / "other/tabulon_pychess_kyotoshogi.pgn"), "--to", fmt)
     assert result.exit_code == 1 and "not one daikifu knows" in result.output
+
+
+def test_a_shogi_kif_diagram_read_as_chu_says_the_clash_first():
+    (game,) = read("kif/jkf_shogidokoro.kifu", variant="chu-shogi")
+    source = (REAL / "kif/jkf_shogidokoro.kifu").read_bytes()
+    first = game.errors[0]
+    assert (first.code, first.kind) == ("variant-mismatch", "error") and "9x9" in first.message
+    assert first.line == next(n for n, line in enumerate(decode_record(source).text.splitlines(), 1)
+                              if line.strip().startswith("９"))
