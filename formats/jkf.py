@@ -157,7 +157,8 @@ def _header_tags(key: str, value: str) -> list:
         if m is None:
             return [("KifStartTime", value)]
         date = f"{int(m.group(1)):04d}.{int(m.group(2)):02d}.{int(m.group(3)):02d}"
-        return [("Date", date)] + ([("KifStartTime", value)] if value != _kif_date(date) else [])
+        # the text as the writer writes the date alone (2014/10/12) says no more than Date
+        return [("Date", date)] + ([("KifStartTime", value)] if value != date.replace(".", "/") else [])
     return [(_KEY_TO_TAG.get(key, key), value)]
 
 
