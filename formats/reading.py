@@ -318,33 +318,35 @@ def read_text(text: str, *, fmt: str | None = None, name: str | None = None, var
     for game in FORMATS[fmt].read(text, file=name, variant=variant, lenient=lenient, variants=variants, **extra):
         game = finish_game(game, name)
         if variant is not None:
-            check_declared_variant(game, fmt)
+            check_declared_variant(game, fmt, name)
         yield game
 
 
-def declared_variant(game: Game, fmt: str) -> tuple[str, str] | None:
+def declared_variant(game: Game, fmt: str) -> tuple[str, str, int] | None:
     """What a record says of its own variant where the reader was told another: (the words of the
-    record, the variant they mean), or None when it says nothing.  Each reader reports it in the
-    game's tags: KIF, KI2 and JKF the handicap (手合割, JKF's preset) as ``Handicap``, a name of
-    shogi's; CSA and JKF are shogi by their format.  (LSN and USI name their variant in the record,
-    which the reader follows: the variant given is for records that name none.)  KIF and KI2: a
-    board diagram with shogi's nine files says shogi too."""
+    record, the variant they mean, where they are in the game's text or -1), or None when it says
+    nothing.  Each reader reports it in the game's tags: KIF, KI2 and JKF the handicap (手合割,
+    JKF's preset) as ``Handicap``, a name of shogi's; CSA and JKF are shogi by their format; a KIF
+    or KI2 board diagram with shogi's nine files says shogi too.  (LSN and USI name their variant
+    in the record, which the reader follows: the variant given is for records that name none.)"""
+    source = game.source or ""
     handicap = game.headers.get("Handicap")
     if handicap:
         from .kif import HANDICAPS
         if handicap in HANDICAPS or handicap.endswith("落ち"):
-            return f"its header says 手合割：{handicap}", "shogi"
+            return f"its header says 手合割：{handicap}", "shogi", source.find("手合割")
     if fmt in ("csa", "jkf"):
-        return f"it is a {FORMATS[fmt].title} record", "shogi"
-    if fmt in ("kif", "ki2") and _KIF_9X9_FILES.search(game.source or ""):
-        return "its board diagram is 9x9", "shogi"
+        return f"it is a {FORMATS[fmt].title} record", "shogi", -1
+    found = _KIF_9X9_FILES.search(source) if fmt in ("kif", "ki2") else None
+    if found is not None:
+        return "its board diagram is 9x9", "shogi", found.start()
     return None
 
 
 _KIF_9X9_FILES = re.compile(r"^\s*９\s*８\s*７\s*６\s*５\s*４\s*３\s*２\s*１\s*$", re.M)  # a diagram's file numbers
 
 
-def check_declared_variant(game: Game, fmt: str) -> None:
+def check_declared_variant(game: Game, fmt: str, file: str | None = None) -> None:
     """Put first among the game's errors the clash between the variant it was read as (the one the
     caller asked for: ``--variant``) and the one its own header names (:func:`declared_variant`):
     an error when the game could not be read, a warning when it could.  A record of shogi read as
@@ -354,17 +356,11 @@ def check_declared_variant(game: Game, fmt: str) -> None:
     said = declared_variant(game, fmt)
     if said is None or game.variant_missing or can_write_csa(game.variant):
         return
-    words, slug = said
-    line = game.source_line or 1
-    pattern = "手合割" if "手合割" in words else _KIF_9X9_FILES if "diagram" in words else None
-    found = re.search(pattern, game.source or "") if pattern else None  # the line that says it
-    where = found.start() if found else -1
-    if where >= 0:
-        line += game.source.count("\n", 0, where)
-    valid = game.valid
+    words, slug, where = said
+    line = (game.source_line or 1) + (game.source.count("\n", 0, where) if where >= 0 else 0)
     game.errors.insert(0, GameError(
         f"the record is {slug} ({words}), but it was read as {game.variant.name}, the variant asked for",
-        file=game.source_file, game=game.number, line=line, kind="warning" if valid else "error",
+        file=file, game=game.number, line=line, kind="warning" if game.valid else "error",
         expected=f"the variant {slug}, or no variant given", code=VARIANT_MISMATCH))
 
 
