@@ -11,7 +11,7 @@ USI GUI tells a variant engine (Fairy-Stockfish's ``UCI_Variant``) and its rule 
 
     setoption name UCI_Variant value chu-shogi
     setoption name setup value free-king
-    position startpos moves 9l9k 4d4e
+    position startpos moves 4a4b 9h9g
 
 They hold for the lines that follow, as in a USI session: ``UCI_Variant`` names the variant (a
 daikifu name or alias: lishogi's ``chushogi`` too) and sets its options back to their defaults; any
