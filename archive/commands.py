@@ -36,11 +36,13 @@ db_option = click.option(
     help=f"The archive database (also from the {ENV_DB} environment variable).")
 
 
-def _open(ctx: click.Context, path: str, create: bool = False) -> Archive:
-    """The archive at ``path``, its games' variants looked up in the command line's registry."""
+def _open(ctx: click.Context, path: str, create: bool = False, timeout: float = 30.0) -> Archive:
+    """The archive at ``path``, its games' variants looked up in the command line's registry;
+    ``timeout``: the seconds SQLite waits for another writer while opening (a new archive's
+    tables are made then)."""
     from .store import Archive, ArchiveError
     try:
-        return Archive(path, create=create, variants=registry(ctx))
+        return Archive(path, create=create, variants=registry(ctx), timeout=timeout)
     except ArchiveError as exc:
         raise fail(str(exc)) from None
 
@@ -115,11 +117,14 @@ def _query(archive: Archive, filters: dict, limit=None):
               help="Format of every file; auto recognises each file's format by content.")
 @click.option("--variant", type=VARIANT, default=None,
               help="The variant of records that do not name one (default: shogi for KIF, KI2, CSA, JKF and USI).")
+@click.option("--wait", type=click.FloatRange(0), default=300, show_default=True, metavar="SECONDS",
+              help="While another program writes to the archive, wait this long for it (saying so on "
+                   "stderr), then give up: the games stored before are kept, the files not stored named.")
 @limit_option
 @setup_option
 @json_option
 @click.pass_context
-def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, variant, limits, setup, as_json):
+def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, variant, wait, limits, setup, as_json):
     """Import the games of FILES (LSN, KIF, KI2, CSA, JKF or USI, in any mix) into the archive.
 
     Formats are recognised by content, not by file name; a directory is read recursively (files
@@ -142,13 +147,13 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
     from .store import ArchiveError
     from daikifu.formats.limits import ReadLimits
 
-    from .importer import ImportInterrupted, import_paths
+    from .importer import ImportBusy, ImportInterrupted, import_paths
 
     batch_collection()  # (the importer collects reference cycles every few seconds)
-    archive = _open(ctx, db_path, create=True)
+    archive = _open(ctx, db_path, create=True, timeout=wait)
     bar = None
     show_bar = not as_json and sys.stderr.isatty()
-    state = {"shown": 0}
+    state = {"shown": 0, "told": float("inf")}
 
     def progress(done, total):
         nonlocal bar
@@ -160,6 +165,14 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
         bar.update(done - state["shown"])
         state["shown"] = done
 
+    def busy(waited):
+        # said when a wait begins (the seconds start again), then every ten seconds
+        if state["told"] <= waited < state["told"] + 10:
+            return
+        state["told"] = waited
+        click.echo(f"archive busy (another program is writing to {db_path}), waiting... "
+                   f"{waited:.0f} s of {wait:g}", err=True)
+
     code = 0
     try:
         try:
@@ -167,7 +180,14 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
                                    skip_invalid=skip_invalid, progress=progress,
                                    fmt=None if fmt == "auto" else fmt,
                                    variant=variant.slug if variant is not None else None,
-                                   variants=registry(ctx), limits=ReadLimits.from_pairs(limits), setup=setup)
+                                   variants=registry(ctx), limits=ReadLimits.from_pairs(limits), setup=setup,
+                                   wait=wait, on_busy=busy)
+        except ImportBusy as exc:
+            stored = exc.summary.imported + exc.summary.prefixes
+            raise fail(f"{db_path}: another program kept writing to the archive for {exc.waited:.0f} s (--wait): "
+                       f"gave up; not stored: {', '.join(exc.unstored) or 'nothing'}"
+                       + (f" ({stored} games stored before are kept; run the same command again to finish)"
+                          if stored else "")) from None
         except ImportInterrupted as exc:
             summary = exc.summary
             code = 130

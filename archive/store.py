@@ -26,13 +26,14 @@ import json
 import os
 import re
 import sqlite3
+import time
 import urllib.parse
 import zlib
 from array import array
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 
 from daikifu.formats.game import Game, GameError
@@ -43,7 +44,8 @@ from . import schema
 from .schema import DEFAULT_DB, ENV_DB, STATUSES
 
 __all__ = ["Archive", "Record", "MainLine", "make_record", "record_of", "default_path", "digest_of",
-           "ENV_DB", "DEFAULT_DB", "ArchiveError", "STATUSES", "pack_source", "unpack_source"]
+           "ENV_DB", "DEFAULT_DB", "ArchiveError", "ArchiveBusy", "is_busy", "STATUSES", "pack_source",
+           "unpack_source"]
 
 # tags that have a column of their own (everything else goes to the ``tags`` JSON)
 _COLUMN_TAGS = {"Event": "event", "Site": "site", "Date": "date", "Round": "round", "Sente": "sente",
@@ -68,6 +70,23 @@ def is_game_id(game_id) -> bool:
 
 class ArchiveError(Exception):
     """A problem with the database itself (missing, not an archive, newer schema)."""
+
+
+class ArchiveBusy(ArchiveError):
+    """Another program kept the archive's write lock for longer than a writer would wait
+    (:attr:`Archive.busy_wait`); nothing of the transaction that could not begin was written."""
+
+    def __init__(self, path: str, waited: float):
+        super().__init__(f"{path}: busy: another program kept writing to it for {waited:.0f} s")
+        self.path = path
+        self.waited = waited
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite giving up on a lock another connection holds (by its result
+    code, not its wording)."""
+    return (isinstance(exc, sqlite3.OperationalError)
+            and getattr(exc, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED))
 
 
 def default_path(path: str | os.PathLike | None = None) -> str:
@@ -352,6 +371,12 @@ class Archive:
                  readonly: bool = False, variants: VariantRegistry | None = None):
         self.path = default_path(path)
         self.readonly = readonly
+        #: seconds a write transaction waits for another writer to let go of the archive, and
+        #: what is told of the wait (called with the seconds waited so far, about once a second):
+        #: with no such callback the connection's ``timeout`` is the wait, as SQLite keeps it
+        self.busy_wait = timeout
+        self.on_busy: Callable[[float], None] | None = None
+        self.timeout = timeout
         # where the variants of stored games are found when a game is read again or replayed
         self.variants = variants or VariantRegistry.default()
         if (readonly or not create) and self.path != ":memory:" and not Path(self.path).exists():
@@ -450,7 +475,7 @@ class Archive:
             finally:
                 self._depth -= 1
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        self._begin()
         self._depth = 1
         try:
             yield
@@ -467,7 +492,32 @@ class Archive:
         """Commit the open transaction and start a new one (inside :meth:`transaction`)."""
         if self._depth and self.conn.in_transaction:
             self.conn.execute("COMMIT")
+            self._begin()
+
+    def _begin(self) -> None:
+        """``BEGIN IMMEDIATE``: takes the write lock, waiting for another writer up to
+        :attr:`busy_wait` seconds, telling :attr:`on_busy` about the wait a second at a time;
+        raises :class:`ArchiveBusy` when the wait is over (nothing is begun)."""
+        if self.on_busy is None:
             self.conn.execute("BEGIN IMMEDIATE")
+            return
+        start = time.monotonic()
+        try:
+            while True:
+                left = self.busy_wait - (time.monotonic() - start)
+                self.conn.execute(f"PRAGMA busy_timeout = {max(0, int(min(1.0, left) * 1000))}")
+                try:
+                    self.conn.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:
+                    waited = time.monotonic() - start
+                    if not is_busy(exc):
+                        raise
+                    if waited >= self.busy_wait:
+                        raise ArchiveBusy(self.path, waited) from None
+                    self.on_busy(waited)
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
 
     # --- writing --------------------------------------------------------------------------------
 
@@ -671,12 +721,7 @@ class Archive:
             sql += f" LIMIT {_sql_count(limit)} OFFSET {_sql_count(offset)}"
         elif offset:
             sql += f" LIMIT -1 OFFSET {_sql_count(offset)}"
-        try:
-            cursor = self.conn.execute(sql, params)
-        except sqlite3.OperationalError as exc:
-            if search is not None and ("fts5" in str(exc) or "syntax" in str(exc) or "no such column" in str(exc)):
-                raise ValueError(f"bad search text {search!r}: {exc}") from None
-            raise
+        cursor = self.conn.execute(sql, params)
         names = [d[0] for d in cursor.description]
         for row in cursor:
             yield _game_row(dict(zip(names, row)))
@@ -720,12 +765,25 @@ class Archive:
             params.append(_date_bound(until) + "~")
         if search:
             where.append("g.id IN (SELECT rowid FROM games_fts WHERE games_fts MATCH ?)")
-            params.append(_fts_query(search))
+            params.append(self._search_query(search))
         if ids is not None:
             ids = [int(i) for i in ids]
             where.append(f"g.id IN ({','.join('?' * len(ids))})" if ids else "0")
             params += ids
         return where, params
+
+    def _search_query(self, text: str) -> str:
+        """The FTS5 query for a ``search`` text, tried on the full-text index alone first: the
+        query's one variable part is the text, so any SQLite error it gives is the text's (a
+        ValueError saying so), whatever SQLite's wording."""
+        query = _fts_query(text)
+        try:
+            self.conn.execute("SELECT rowid FROM games_fts WHERE games_fts MATCH ? LIMIT 1", (query,)).fetchall()
+        except sqlite3.OperationalError as exc:
+            if is_busy(exc):
+                raise
+            raise ValueError(f"bad search text {text!r}: {exc}") from None
+        return query
 
     def game(self, game_id: int) -> dict | None:
         """Everything stored about one game (with ``source`` and ``annotations``), or None."""

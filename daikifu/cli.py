@@ -112,7 +112,7 @@ def run() -> None:
     system takes back anyway (tens of milliseconds after an import); commands that build much and
     make few reference cycles may turn automatic collection off (see :func:`clikit.batch_collection`).
     """
-    clikit.OWN_PROCESS[0] = True
+    clikit.run_in_own_process()
     try:
         main(prog_name="daikifu")
     finally:

@@ -19,15 +19,29 @@ import click
 if TYPE_CHECKING:
     from daikifu.replay.variant import VariantRegistry
 
-__all__ = ["CONTEXT", "WIDTH", "json_option", "echo_json", "wrap", "registry", "VARIANT", "KEY_VALUE",
+__all__ = ["run_in_own_process", "in_own_process", "CONTEXT", "WIDTH", "json_option", "echo_json", "wrap", "registry", "VARIANT", "KEY_VALUE",
            "position_option", "option_option", "fail", "text_width", "fit", "batch_collection"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 WIDTH = 100
 
-# whether the command runs in a process of its own (the console script, ``python -m daikifu``),
-# not called from Python (tests, CliRunner): set by daikifu.cli.run
-OWN_PROCESS = [False]
+class _Process:
+    """What the command line knows of the process it runs in."""
+
+    # whether the command runs in a process of its own (the console script, ``python -m
+    # daikifu``), not called from Python (tests, CliRunner): set by daikifu.cli.run
+    own = False
+
+
+def run_in_own_process() -> None:
+    """Say that the command runs in a process of its own, which ends with it (the console
+    script does, before it runs the command)."""
+    _Process.own = True
+
+
+def in_own_process() -> bool:
+    """Whether :func:`run_in_own_process` was called."""
+    return _Process.own
 
 
 def batch_collection() -> None:
@@ -36,7 +50,7 @@ def batch_collection() -> None:
     the end (rule sets, move tables, notation plans: a hundred thousand objects and more, which
     every automatic collection would traverse again) and make few reference cycles; the command
     must still collect now and then (``daikifu import`` does: see ``importer.COLLECT_SECONDS``)."""
-    if OWN_PROCESS[0]:
+    if _Process.own:
         import gc
         gc.disable()
 

@@ -1,0 +1,104 @@
+"""The command line under faults (issue 24): an import waits for another writer and gives up
+in one line, two imports at once both finish, the summary adds up, one exit code per kind of
+failure, directories and empty files in ``validate``."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from daikifu.archive.importer import import_paths
+from daikifu.archive.store import Archive
+from daikifu.cli import main
+
+SAMPLE = Path(__file__).parent.parent / "data" / "sample"
+GAME = '[Variant "shogi"]\n[Event "{event}"]\n\n1. P-{a}4 P-{b}6 *\n'
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def games_file(path: Path, n: int, first: int = 0) -> Path:
+    """``n`` different shogi games (each its pair of pawn moves; at most 81 in all, from the
+    ``first``)."""
+    pairs = [(a, b) for a in "abcdefghi" for b in "abcdefghi"][first:first + n]
+    path.write_text("\n".join(GAME.format(event=f"game {a}{b}", a=a, b=b) for a, b in pairs), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def db(tmp_path) -> Path:
+    path = tmp_path / "games.db"
+    Archive(path).close()
+    return path
+
+
+class Holder:
+    """Another program's write transaction on the archive, as a long import holds it."""
+
+    def __init__(self, path):
+        self.conn = sqlite3.connect(path, isolation_level=None)
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def release(self, *_):
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
+
+# --- waiting for another writer -----------------------------------------------------------------
+
+
+def test_an_import_waits_for_the_writer_and_stores_everything(tmp_path, db):
+    record = games_file(tmp_path / "a.lsn", 5)
+    holder = Holder(db)
+    waits = []
+
+    def busy(waited):  # the other writer finishes while the import waits
+        waits.append(waited)
+        holder.release()
+
+    with Archive(db) as archive:
+        summary = import_paths(archive, [str(record)], wait=60, on_busy=busy)
+    assert waits and summary.imported == 5
+    with Archive(db) as archive:
+        assert archive.stats()["games"] == 5
+
+
+def test_an_import_that_cannot_get_the_archive_exits_1_in_one_line_and_stores_nothing(tmp_path, db):
+    a, b = games_file(tmp_path / "a.lsn", 3), games_file(tmp_path / "b.lsn", 2, 3)
+    holder = Holder(db)
+    try:
+        result = CliRunner().invoke(main, ["import", str(a), str(b), "--db", str(db), "--wait", "1.5"])
+    finally:
+        holder.release()
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "archive busy" in result.stderr
+    last = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+    assert len(last) == 1 and "a.lsn" in last[0] and "b.lsn" in last[0] and "Traceback" not in result.output
+    with Archive(db) as archive:
+        assert archive.stats()["games"] == 0
+        assert archive.imports() == []
+
+
+def test_two_imports_started_together_both_store_all_their_games(tmp_path):
+    """Ten times two ``daikifu import`` processes on one new archive, committing after every game
+    so that they take the write lock in turns."""
+    a, b = games_file(tmp_path / "a.lsn", 30), games_file(tmp_path / "b.lsn", 30, 30)
+    env = {**os.environ, "DAIKIFU_COMMIT_SECONDS": "0"}
+    for round_ in range(10):
+        path = tmp_path / f"together{round_}.db"
+        procs = [subprocess.Popen([sys.executable, "-m", "daikifu", "import", str(f), "--db", str(path)],
+                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for f in (a, b)]
+        outputs = [p.communicate(timeout=300) for p in procs]
+        assert [p.returncode for p in procs] == [0, 0], outputs
+        with Archive(path) as archive:
+            assert archive.stats()["games"] == 60
