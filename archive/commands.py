@@ -183,7 +183,7 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
                                    variants=registry(ctx), limits=ReadLimits.from_pairs(limits), setup=setup,
                                    wait=wait, on_busy=busy)
         except ImportBusy as exc:
-            stored = exc.summary.imported + exc.summary.prefixes
+            stored = exc.summary.stored
             raise fail(f"{db_path}: another program kept writing to the archive for {exc.waited:.0f} s (--wait): "
                        f"gave up; not stored: {', '.join(exc.unstored) or 'nothing'}"
                        + (f" ({stored} games stored before are kept; run the same command again to finish)"
@@ -217,11 +217,15 @@ def _print_summary(s, db_path: str, skip_invalid: bool) -> None:
     head = "Interrupted" if s.interrupted else "Done"
     echo(f"{head}: {s.games} games ({s.plies:,} plies) read from {nfiles} file{'s' * (nfiles != 1)} "
          f"in {s.seconds:.1f} s{rate}")
-    echo(f"  imported:          {s.imported}")
-    echo(f"  duplicates:        {s.duplicates} (already in {db_path}: not stored again)")
+    # every game read is stored (new, prefix duplicate, invalid) or a duplicate: the lines add up
+    invalid_kept = 0 if skip_invalid else s.invalid
+    echo(f"  stored:            {s.stored} = {s.imported} new + {s.prefixes} prefix duplicates + "
+         f"{invalid_kept} invalid")
+    echo(f"  new:               {s.imported}")
     echo(f"  prefix duplicates: {s.prefixes} (stored: the main line is a prefix of a stored game's, or v.v.)")
     stored = "not stored (--skip-invalid)" if skip_invalid else "stored with status 'invalid'"
     echo(f"  invalid:           {s.invalid}" + (f" ({stored})" if s.invalid else ""))
+    echo(f"  duplicates:        {s.duplicates} (already in {db_path}: not stored again)")
     errors = s.errors
     for e in errors[:20]:
         echo(f"    {error_text(e)}")

@@ -114,6 +114,7 @@ class ImportSummary:
     seconds: float = 0.0
     jobs: int = 1
     interrupted: bool = False
+    skip_invalid: bool = False  # invalid games were not stored
 
     def _sum(self, name: str) -> int:
         return sum(getattr(f, name) for f in self.files)
@@ -126,6 +127,12 @@ class ImportSummary:
     plies = property(lambda self: self._sum("plies"))
 
     @property
+    def stored(self) -> int:
+        """Games this import added to the archive: new ones, prefix duplicates (kept) and invalid
+        ones (unless they were skipped); the other games read were duplicates, not stored again."""
+        return self.imported + self.prefixes + (0 if self.skip_invalid else self.invalid)
+
+    @property
     def errors(self) -> list:
         return [e for f in self.files for e in f.errors]
 
@@ -134,9 +141,9 @@ class ImportSummary:
         return self.plies / self.seconds if self.seconds > 0 else 0.0
 
     def as_dict(self) -> dict:
-        return {"games": self.games, "imported": self.imported, "duplicates": self.duplicates,
-                "prefixes": self.prefixes, "invalid": self.invalid, "plies": self.plies,
-                "seconds": round(self.seconds, 3), "plies_per_second": round(self.plies_per_second),
+        return {"games": self.games, "stored": self.stored, "imported": self.imported,
+                "duplicates": self.duplicates, "prefixes": self.prefixes, "invalid": self.invalid,
+                "plies": self.plies, "seconds": round(self.seconds, 3), "plies_per_second": round(self.plies_per_second),
                 "jobs": self.jobs, "interrupted": self.interrupted,
                 "errors": self.errors, "skipped": list(self.skipped),
                 "files": [asdict(f) for f in self.files]}
@@ -578,7 +585,7 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
     for p in paths:
         if p != "-" and not os.path.exists(p):
             raise FileNotFoundError(f"{p}: no such file or directory")
-    summary = ImportSummary(jobs=max(1, jobs))
+    summary = ImportSummary(jobs=max(1, jobs), skip_invalid=skip_invalid)
     total = sum(os.path.getsize(p) for p, named in _expand(paths) if p != "-" and os.path.isfile(p))
     state = {"done": 0, "base": 0, "last": 0.0}
 

@@ -102,3 +102,27 @@ def test_two_imports_started_together_both_store_all_their_games(tmp_path):
         assert [p.returncode for p in procs] == [0, 0], outputs
         with Archive(path) as archive:
             assert archive.stats()["games"] == 60
+
+
+# --- the summary adds up ------------------------------------------------------------------------
+
+
+def test_the_import_summary_adds_up_to_the_games_stored(tmp_path, db):
+    run("import", games_file(tmp_path / "first.lsn", 1), "--db", db)  # 1. P-a4 P-a6
+    record = tmp_path / "mixed.lsn"
+    record.write_text(
+        GAME.format(event="duplicate", a="a", b="a")
+        + '\n[Variant "shogi"]\n\n1. P-a4 P-a6 2. P-b4 *\n'  # a stored game's line and one move: a prefix duplicate
+        + GAME.format(event="new", a="c", b="c")
+        + '\n[Variant "shogi"]\n\n1. P-a5 *\n', encoding="utf-8")  # invalid
+    result = run("import", record, "--db", db)
+    counts = {}
+    for line in result.output.splitlines():
+        name, _, value = line.strip().partition(":")
+        if value and name in ("stored", "new", "prefix duplicates", "invalid", "duplicates"):
+            counts[name] = int(value.split()[0])
+    with Archive(db) as archive:
+        in_archive = archive.stats()["games"] - 1
+    assert counts["stored"] == in_archive == 3
+    assert counts["stored"] == counts["new"] + counts["prefix duplicates"] + counts["invalid"]
+    assert (counts["new"], counts["prefix duplicates"], counts["invalid"], counts["duplicates"]) == (1, 1, 1, 1)
