@@ -126,3 +126,39 @@ def test_the_import_summary_adds_up_to_the_games_stored(tmp_path, db):
     assert counts["stored"] == in_archive == 3
     assert counts["stored"] == counts["new"] + counts["prefix duplicates"] + counts["invalid"]
     assert (counts["new"], counts["prefix duplicates"], counts["invalid"], counts["duplicates"]) == (1, 1, 1, 1)
+
+
+# --- statistics: players and first moves --------------------------------------------------------
+
+HANDICAP = "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"  # gote gives a lance
+
+
+def stats_game(sente, gote, result, moves="1. P-c4 P-c6", start=None):
+    tags = f'[Variant "shogi"]\n[Sente "{sente}"]\n[Gote "{gote}"]\n[Result "{result}"]\n'
+    if start:
+        tags += f'[SetUp "1"]\n[SFEN "{start}"]\n'
+    return f"{tags}\n{moves} {result}\n"
+
+
+def test_stats_rate_no_placeholder_names_and_count_first_moves_from_the_start_only(tmp_path, db):
+    import json
+
+    record = tmp_path / "stats.lsn"
+    record.write_text("\n".join([
+        stats_game("Taro", "Hanako", "1-0"),
+        stats_game("Hanako", "Taro", "0-1", "1. P-g4 P-c6"),
+        stats_game("sente", "gote", "1-0", "1. P-c4 P-g6"),
+        stats_game("先手", "後手", "0-1", "1. P-c4 P-a6"),
+        stats_game("shitate", "uwate", "1-0", "1. P-c4 P-b6"),
+        stats_game("Black", "White", "1-0", "1. P-c4 P-d6"),
+        stats_game("player0", "?", "1-0", "1. P-c4 P-e6"),
+        stats_game("Taro", "Hanako", "1-0", "1. P-c4 P-f6", start=HANDICAP),
+        stats_game("Hanako", "Taro", "1-0", "1. P-c4 P-h6", start=HANDICAP),
+    ]), encoding="utf-8")
+    assert run("import", record, "--db", db).exit_code == 0
+    report = json.loads(run("stats", "--db", db, "--json").output)
+    assert sorted(p["player"] for p in report["players"]) == ["Hanako", "Taro"]
+    (shogi,) = report["variants"]
+    assert shogi["games"] == 9
+    # from the start position: P-c4 in 6 games, P-g4 in 1; the two handicap games are no first moves
+    assert sorted((m["games"], m["move"]) for m in shogi["first_moves"]) == [(1, "P-g4"), (6, "P-c4")]
