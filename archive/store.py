@@ -33,7 +33,7 @@ from array import array
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
 
 from daikifu.formats.game import Game, GameError
@@ -44,7 +44,7 @@ from . import schema
 from .schema import DEFAULT_DB, ENV_DB, STATUSES
 
 __all__ = ["Archive", "Record", "MainLine", "make_record", "record_of", "default_path", "digest_of",
-           "ENV_DB", "DEFAULT_DB", "ArchiveError", "ArchiveBusy", "is_busy", "STATUSES", "pack_source",
+           "ENV_DB", "DEFAULT_DB", "ArchiveError", "ArchiveBusy", "DataVersion", "is_busy", "STATUSES", "pack_source",
            "unpack_source"]
 
 # tags that have a column of their own (everything else goes to the ``tags`` JSON)
@@ -359,6 +359,22 @@ def _clock(comment: str) -> str | None:
 def _now() -> str:
     import datetime
     return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+
+
+class DataVersion(NamedTuple):
+    """The version of an archive's data: ``finished`` is (number, last id) of the finished
+    imports, ``games`` the archive's :meth:`~Archive.state` (number of games, highest id), or
+    None while an import is not finished (it adds games at every commit: a state that is not
+    complete).  Two versions with the same ``finished`` and ``games`` None belong to the same
+    import in progress (or interrupted, until the next import finishes): what was derived from
+    the archive before it, or once during it, still stands for it (:meth:`covers`)."""
+
+    finished: tuple
+    games: tuple | None
+
+    def covers(self, other: "DataVersion") -> bool:
+        """Whether what was derived at version ``self`` may stand for version ``other``."""
+        return self == other or (other.games is None and self.finished == other.finished)
 
 
 class Archive:
@@ -872,6 +888,14 @@ class Archive:
     def state(self) -> tuple[int, int | None]:
         """``(number of games, highest id)``: changes whenever games are added or removed."""
         return tuple(self.conn.execute("SELECT count(*), max(id) FROM games").fetchone())
+
+    def data_version(self) -> "DataVersion":
+        """What the archive's stored state is, as far as what is derived from every game (the
+        statistics) is concerned; see :class:`DataVersion`."""
+        c = self.conn
+        running = c.execute("SELECT 1 FROM imports WHERE finished IS NULL LIMIT 1").fetchone() is not None
+        finished = tuple(c.execute("SELECT count(*), max(id) FROM imports WHERE finished IS NOT NULL").fetchone())
+        return DataVersion(finished, None if running else self.state())
 
     def stats(self) -> dict:
         """Counts of games by status, plies and positions."""
