@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from daikifu.clikit import (CONTEXT, VARIANT, batch_collection, echo_json as _echo_json, fail, fit as _fit, json_option,
+from daikifu.clikit import (CONTEXT, EXIT_INPUT, EXIT_INTERRUPTED, VARIANT, InputError, batch_collection, echo_json as _echo_json, fail, fit as _fit, json_option,
                             registry, text_width as _width)
 
 # the store, the readers and the rules core are imported where they are used: a command's --help
@@ -190,9 +190,9 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
                           if stored else "")) from None
         except ImportInterrupted as exc:
             summary = exc.summary
-            code = 130
+            code = EXIT_INTERRUPTED
         except FileNotFoundError as exc:
-            raise fail(str(exc)) from None
+            raise InputError(str(exc)) from None
         except (ArchiveError, OSError) as exc:
             raise fail(str(exc)) from None
     finally:
@@ -200,7 +200,7 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
             bar.__exit__(None, None, None)
         archive.close()
     if any(f.error for f in summary.files) and not code:
-        code = 1
+        code = EXIT_INPUT  # a file named that is no record or could not be read: reported, the others imported
     if as_json:
         data = summary.as_dict()
         data["db"] = db_path

@@ -42,8 +42,8 @@ from daikifu.formats.csg import SetupFile
 from daikifu.formats.game import GameError
 from daikifu.formats.limits import ReadLimits
 from daikifu.formats.lsn import MainLineBuilder, Visitor, read_games
-from daikifu.formats.reading import (HEAD_BYTES, NotARecordError, finish_game, read_record, record_text, setup_dir_of,
-                                    whole_lines)
+from daikifu.formats.reading import (HEAD_BYTES, NotARecordError, expand_paths, finish_game, read_record, record_text,
+                                    setup_dir_of, whole_lines)
 from daikifu.formats.reading import READ_BUFFER
 from daikifu.formats.reading import Prepended as _Prepended
 from daikifu.replay import Board
@@ -191,20 +191,6 @@ def _not_a_record(head: bytes, name: str) -> str:
     except NotARecordError as exc:
         return exc.reason
     return NotARecordError(name).reason
-
-
-def _expand(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
-    """(path, named) for every file: named files as given, directories walked recursively (hidden
-    files and directories left out), in sorted order."""
-    for p in paths:
-        if p == "-" or not os.path.isdir(p):
-            yield p, True
-            continue
-        for root, dirs, files in os.walk(p):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            for name in sorted(files):
-                if not name.startswith("."):
-                    yield os.path.join(root, name), False
 
 
 class Replacements:
@@ -387,15 +373,14 @@ class CycleCollector:
     automatic collections would traverse the rule sets and tables the import keeps again and
     again, to free next to nothing.  One per process (:data:`COLLECTOR`): the collector is."""
 
-    def __init__(self, seconds: float = COLLECT_SECONDS):
-        self.seconds = seconds
+    def __init__(self):
         self.last = 0.0
 
     def restart(self) -> None:
         self.last = time.monotonic()
 
     def now_and_then(self) -> None:
-        if not gc.isenabled() and time.monotonic() - self.last >= self.seconds:
+        if not gc.isenabled() and time.monotonic() - self.last >= COLLECT_SECONDS:
             gc.collect()
             self.last = time.monotonic()
 
@@ -509,7 +494,7 @@ def _open_source(path: str):
 def _plan(paths, summary: ImportSummary, fmt: str | None = None):
     """(path, format, the file's bytes as a stream (its head already read, then the rest), its
     binary stream, size) for each file to read; ``fmt`` overrides the format found by content."""
-    for path, named in _expand(paths):
+    for path, named in expand_paths(paths):
         try:
             fh, size, name = _open_source(path)
             head = fh.read(HEAD_BYTES)
@@ -586,7 +571,7 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
         if p != "-" and not os.path.exists(p):
             raise FileNotFoundError(f"{p}: no such file or directory")
     summary = ImportSummary(jobs=max(1, jobs), skip_invalid=skip_invalid)
-    total = sum(os.path.getsize(p) for p, named in _expand(paths) if p != "-" and os.path.isfile(p))
+    total = sum(os.path.getsize(p) for p, named in expand_paths(paths) if p != "-" and os.path.isfile(p))
     state = {"done": 0, "base": 0, "last": 0.0}
 
     def report(consumed: int, final: bool = False):
@@ -623,7 +608,7 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
     except ArchiveBusy as exc:
         summary.seconds = time.perf_counter() - start
         done = {f.file for f in summary.files if f.finished} | set(summary.skipped)
-        unstored = [p for p, named in _expand(paths) if p not in done]
+        unstored = [p for p, named in expand_paths(paths) if p not in done]
         raise ImportBusy(summary, exc.waited, unstored) from None
     finally:
         archive.on_busy = None

@@ -162,3 +162,57 @@ def test_stats_rate_no_placeholder_names_and_count_first_moves_from_the_start_on
     assert shogi["games"] == 9
     # from the start position: P-c4 in 6 games, P-g4 in 1; the two handicap games are no first moves
     assert sorted((m["games"], m["move"]) for m in shogi["first_moves"]) == [(1, "P-g4"), (6, "P-c4")]
+
+
+# --- files: directories, missing, empty, not a record; one exit status per kind -----------------
+
+
+def test_validate_reads_a_directory_as_import_does(tmp_path, db):
+    folder = tmp_path / "records"
+    (folder / "sub").mkdir(parents=True)
+    games_file(folder / "a.lsn", 2)
+    games_file(folder / "sub" / "b.lsn", 3, 2)
+    (folder / "notes.txt").write_text("nothing to see here\n", encoding="utf-8")
+    result = run("validate", folder)
+    assert result.exit_code == 0, result.output
+    assert "Is a directory" not in result.output and "5 games, 5 valid, 0 invalid" in result.output
+    assert "skipped: 1 file" in result.output
+    summary = run("import", folder, "--db", db)
+    assert summary.exit_code == 0 and "stored:            5" in summary.output
+
+
+def test_a_missing_file_is_exit_status_2_in_validate_and_import(tmp_path, db):
+    for args in (["validate", tmp_path / "nope.lsn"], ["import", tmp_path / "nope.lsn", "--db", db]):
+        result = run(*args)
+        assert result.exit_code == 2 and "nope.lsn" in result.output and "does not exist" in result.output
+
+
+@pytest.mark.parametrize("content, says", [(b"", "the file is empty"), (b" \n\n\t\n", "only white space")])
+def test_an_empty_file_says_it_is_empty_in_validate_and_import(tmp_path, db, content, says):
+    empty = tmp_path / "empty.kif"
+    empty.write_bytes(content)
+    result = run("validate", empty)
+    assert result.exit_code == 2 and says in result.output and "not a record" not in result.output
+    result = run("import", empty, "--db", db)
+    assert result.exit_code == 2 and says in result.output
+
+
+def test_not_a_record_names_every_format_read_from_the_registry(tmp_path):
+    from daikifu.formats.reading import FORMATS
+
+    other = tmp_path / "notes.txt"
+    other.write_text("nothing to see here\n", encoding="utf-8")
+    result = run("validate", other)
+    assert result.exit_code == 2 and "not a record in a format daikifu reads" in result.output
+    for fmt in FORMATS.values():
+        assert fmt.title in result.output
+    assert "Chu Shogi server" in result.output and "ChuShogiLite" in result.output and "Jocly" in result.output
+
+
+def test_an_import_that_meets_a_bad_file_goes_on_and_reports_it(tmp_path, db):
+    good_before, good_after = games_file(tmp_path / "a.lsn", 2), games_file(tmp_path / "c.lsn", 2, 2)
+    bad = tmp_path / "b.kif"
+    bad.write_text("nothing to see here\n", encoding="utf-8")
+    result = run("import", good_before, bad, good_after, "--db", db)
+    assert result.exit_code == 2
+    assert "stored:            4" in result.output and "b.kif: not a record" in result.output
