@@ -380,7 +380,9 @@ class DataVersion(NamedTuple):
 class Archive:
     """A game archive in a SQLite file (created when missing unless ``create=False``).
 
-    ``db`` is a :class:`sqlite_utils.Database` on the same connection, for ad-hoc queries.
+    ``conn`` is its :class:`sqlite3.Connection` (autocommit: :meth:`transaction` begins and ends
+    write transactions), for ad-hoc queries; the file is plain SQLite, which Datasette,
+    ``sqlite-utils`` and ``sqlite3`` open directly.
     """
 
     def __init__(self, path: str | os.PathLike | None = None, *, create: bool = True, timeout: float = 30.0,
@@ -399,7 +401,6 @@ class Archive:
             raise ArchiveError(f"no archive at {self.path}: import games first (daikifu import FILE --db {self.path})")
         if readonly:
             self._open_readonly(timeout)
-            self._db = None
             self._players = {}
             self._depth = 0
             return
@@ -415,19 +416,8 @@ class Archive:
             raise ArchiveError(f"{self.path}: not a daikifu archive ({exc})") from None
         except RuntimeError as exc:
             raise ArchiveError(f"{self.path}: {exc}") from None
-        self._db = None
         self._players: dict[str, int] = {}
         self._depth = 0
-
-    @property
-    def db(self):
-        """A :class:`sqlite_utils.Database` on the archive's connection, for ad-hoc queries (made
-        on first use: importing sqlite-utils costs a command that does not use it a third of its
-        start-up)."""
-        if self._db is None:
-            import sqlite_utils
-            self._db = sqlite_utils.Database(self.conn)
-        return self._db
 
     def _open_readonly(self, timeout: float) -> None:
         """Open with SQLite's read-only mode: nothing (not even a migration) can write.  An
@@ -698,7 +688,9 @@ class Archive:
             self.conn.execute(f"UPDATE imports SET {', '.join(sets)} WHERE id = ?", (*values, import_id))
 
     def imports(self) -> list[dict]:
-        return [_import_row(r) for r in self.db.query("SELECT * FROM imports ORDER BY id")]
+        cursor = self.conn.execute("SELECT * FROM imports ORDER BY id")
+        names = [d[0] for d in cursor.description]
+        return [_import_row(dict(zip(names, r))) for r in cursor]
 
     # --- reading --------------------------------------------------------------------------------
 
