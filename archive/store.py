@@ -282,10 +282,7 @@ def record_of(game: Game, main: MainLine, source_format: str = "lsn") -> Record:
             continue
         else:
             tags.append([name, value])
-    if unknown_variant:
-        variant = game.headers.get("Variant") or "?"
-    else:
-        variant = game.variant.slug
+    variant = game.variant_named
     ruleset = format_ruleset(game.variant, game.options) if game.variant.playable and not unknown_variant else ""
     n = len(main.moves)
     if errors:
