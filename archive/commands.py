@@ -125,11 +125,12 @@ def _query(archive: Archive, filters: dict, limit=None):
 @json_option
 @click.pass_context
 def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, variant, wait, limits, setup, as_json):
-    """Import the games of FILES (LSN, KIF, KI2, CSA, JKF or USI, in any mix) into the archive.
+    """Import the games of FILES (LSN, KIF, KI2, CSA, JKF, USI ..., in any mix) into the archive.
 
-    Formats are recognised by content, not by file name; a directory is read recursively (files
-    that hold no game record are skipped; a file named on the command line that is none is
-    reported) and '-' reads standard input.  The text of every game is stored exactly as read.  Every move is checked
+    Formats are recognised by content, not by file name (every format `daikifu validate` reads);
+    a directory is read recursively (files that hold no game record are skipped; a file named on
+    the command line that is none, or is empty, is reported and the import goes on) and '-' reads
+    standard input.  While another program writes to the archive the import waits (--wait).  The text of every game is stored exactly as read.  Every move is checked
     against the rules.  A game already in the archive (the same variant, rule set, start position
     and main line) is a duplicate and is not stored again, so importing a file twice adds nothing,
     and an interrupted import finishes when it is run again.  A game whose main line is a prefix
@@ -184,8 +185,9 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
                                    wait=wait, on_busy=busy)
         except ImportBusy as exc:
             stored = exc.summary.stored
+            named = ", ".join(exc.unstored[:10]) + (f" and {len(exc.unstored) - 10} more" if len(exc.unstored) > 10 else "")
             raise fail(f"{db_path}: another program kept writing to the archive for {exc.waited:.0f} s (--wait): "
-                       f"gave up; not stored: {', '.join(exc.unstored) or 'nothing'}"
+                       f"gave up; not stored: {named or 'nothing'}"
                        + (f" ({stored} games stored before are kept; run the same command again to finish)"
                           if stored else "")) from None
         except ImportInterrupted as exc:
