@@ -335,8 +335,29 @@ def _whole_records(held: list, name: str, fmt: str, how: _Reading) -> list[Recor
                                                  setup_dir=setup_dir_of(name), visitor=_RecordBuilder)]
 
 
+def reader_failure(fmt: str, exc: Exception) -> str:
+    """What a file's summary says when its reader failed on it (a bug, or a limit the reader
+    does not check, such as nesting deeper than Python's recursion): the file's other games
+    are not stored, the import goes on with the next file."""
+    return (f"cannot read: the {fmt.upper()} reader failed on this file ({type(exc).__name__}: "
+            f"{str(exc)[:200]}); please report it")
+
+
+def _whole_file(raw, name: str, fmt: str, how: _Reading) -> Iterator[Record]:
+    """The records of a file read whole, as a generator: its reading happens at the first
+    ``next``, where the caller tells a reader's failure from the storing's."""
+    yield from _whole_records([raw.readall()], name, fmt, how)
+
+
 def _work(task):
     """In a worker: read the games of one task, return (task number, records, problems)."""
+    try:
+        return _work_on(task)
+    except Exception as exc:  # a reader's failure costs its file only (see reader_failure)
+        return task[0], None, [reader_failure(task[1], exc)]
+
+
+def _work_on(task):
     kind, name, payload, how = task[1], task[2], task[3], task[6]
     if kind != "lsn":
         if isinstance(payload, str):
@@ -625,14 +646,22 @@ def _import_serial(paths, override, how: _Reading, writer: _Writer, summary, rep
             writer.begin_file(name, fmt)
             REPLACEMENTS.take()
             if fmt != "lsn":
-                for rec in _whole_records([raw.readall()], name, fmt, how):
-                    writer.store(rec)
-                report(raw.consumed)
+                records = _whole_file(raw, name, fmt, how)
             else:
-                for rec in _lsn_records(how.lsn(_text(raw), name, _RecordBuilder), name):
-                    writer.store(rec)
-                    report(raw.consumed)
+                records = _lsn_records(how.lsn(_text(raw), name, _RecordBuilder), name)
+            while True:
+                try:
+                    rec = next(records)
+                except StopIteration:
+                    break
+                except OSError:
+                    raise
+                except Exception as exc:  # the reader's failure costs its file only (not the storing's)
+                    writer.file.error = reader_failure(fmt, exc)
+                    break
+                writer.store(rec)
                 report(raw.consumed)
+            report(raw.consumed)
             writer.end_file(REPLACEMENTS.take())
         except OSError as exc:
             if writer.file is not None:

@@ -246,3 +246,23 @@ def test_an_unknown_variant_is_one_verdict_in_validate_import_and_the_web(tmp_pa
     assert checked["variant"] == stored["variant"] == seen["variant"] == "Shoshogi"
     assert checked["status"] == stored["status"] == seen["status"] == "invalid"
     assert checked["errors"][0]["message"] == stored["error"]["message"] == seen["error"]["message"]
+
+
+def test_a_reader_that_fails_on_a_file_costs_that_file_only(tmp_path, db):
+    """JKF nested 100,000 deep: whatever its reader makes of it, the import reports the file and
+    stores the games of the next one, in one process and with workers."""
+    deep = tmp_path / "deep.jkf"
+    n = 100_000
+    deep.write_text('{"header": {}, "moves": [{}, {"move": {"from": {"x": 7, "y": 7}, "to": {"x": 7, "y": 6}, '
+                    '"color": 0, "piece": "FU"}, "forks": ' + "[" * n + "]" * n + "}]}", encoding="utf-8")
+    good = games_file(tmp_path / "ok.lsn", 3)
+    for jobs in ("1", "2"):
+        path = tmp_path / f"deep{jobs}.db"
+        result = CliRunner().invoke(main, ["import", str(deep), str(good), "--db", str(path), "--jobs", jobs])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        assert "Traceback" not in result.output
+        with Archive(path) as archive:
+            files = {Path(i["file"]).name: i for i in archive.imports()}
+            assert files["ok.lsn"]["imported"] == 3 and files["ok.lsn"]["finished"]
+        if result.exit_code:  # the reader refused or failed on the deep file: said in one line
+            assert result.exit_code == 2 and "deep.jkf" in result.output
