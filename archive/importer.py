@@ -51,7 +51,7 @@ from daikifu.replay.variant import VariantRegistry
 
 from .store import Archive, ArchiveBusy, MainLine, Record, make_record, record_of
 
-__all__ = ["import_paths", "ImportSummary", "FileSummary", "ImportInterrupted", "ImportBusy", "sniff",
+__all__ = ["import_paths", "ImportSummary", "FileSummary", "ImportInterrupted", "ImportBusy", "sniff", "reader_failure",
            "COMMIT_SECONDS", "WAIT_SECONDS"]
 
 COMMIT_SECONDS = 1.0  # commit at least this often

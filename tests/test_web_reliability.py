@@ -326,3 +326,19 @@ def test_after_a_413_for_a_chunked_body_the_server_closes_the_connection(served)
     answer = _exchange(served, CHUNKED_HEAD, body)
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert b"at most 4,096 bytes" in answer
+
+
+def test_a_record_its_reader_fails_on_is_said_not_a_500(db):
+    """JKF nested 100,000 deep (its reader gave RecursionError): the page says the file could
+    not be read, whatever the reader makes of it, and nothing is stored."""
+    n = 100_000
+    deep = ('{"header": {}, "moves": [{}, {"move": {"from": {"x": 7, "y": 7}, "to": {"x": 7, "y": 6}, '
+            '"color": 0, "piece": "FU"}, "forks": ' + "[" * n + "]" * n + "}]}")
+    client = _client(db, max_upload=1_000_000)
+    for action in ("check", "add"):
+        r = client.post("/api/import", json={"text": deep, "name": "deep.jkf", "action": action})
+        assert r.status_code == 200, r.get_json()
+        (game,) = r.get_json()["games"]
+        assert game["status"] in ("unreadable", "invalid") and "deep.jkf" in game["error_text"]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM games WHERE status != 'invalid'").fetchone()[0] == 0
