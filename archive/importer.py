@@ -42,8 +42,8 @@ from daikifu.formats.csg import SetupFile
 from daikifu.formats.game import GameError
 from daikifu.formats.limits import ReadLimits
 from daikifu.formats.lsn import MainLineBuilder, Visitor, read_games
-from daikifu.formats.reading import (HEAD_BYTES, NotARecordError, expand_paths, finish_game, read_record, record_text,
-                                    setup_dir_of, whole_lines)
+from daikifu.formats.reading import (HEAD_BYTES, NotARecordError, expand_paths, finish_game, read_record, reader_failure,
+                                    record_text, setup_dir_of, whole_lines)
 from daikifu.formats.reading import READ_BUFFER
 from daikifu.formats.reading import Prepended as _Prepended
 from daikifu.replay import Board
@@ -51,7 +51,7 @@ from daikifu.replay.variant import VariantRegistry
 
 from .store import Archive, ArchiveBusy, MainLine, Record, make_record, record_of
 
-__all__ = ["import_paths", "ImportSummary", "FileSummary", "ImportInterrupted", "ImportBusy", "sniff", "reader_failure",
+__all__ = ["import_paths", "ImportSummary", "FileSummary", "ImportInterrupted", "ImportBusy", "sniff",
            "COMMIT_SECONDS", "WAIT_SECONDS"]
 
 COMMIT_SECONDS = 1.0  # commit at least this often
@@ -335,14 +335,6 @@ def _whole_records(held: list, name: str, fmt: str, how: _Reading) -> list[Recor
                                                  setup_dir=setup_dir_of(name), visitor=_RecordBuilder)]
 
 
-def reader_failure(fmt: str, exc: Exception) -> str:
-    """What a file's summary says when its reader failed on it (a bug, or a limit the reader
-    does not check, such as nesting deeper than Python's recursion): the file's other games
-    are not stored, the import goes on with the next file."""
-    return (f"cannot read: the {fmt.upper()} reader failed on this file ({type(exc).__name__}: "
-            f"{str(exc)[:200]}); please report it")
-
-
 def _whole_file(raw, name: str, fmt: str, how: _Reading) -> Iterator[Record]:
     """The records of a file read whole, as a generator: its reading happens at the first
     ``next``, where the caller tells a reader's failure from the storing's."""
@@ -354,7 +346,7 @@ def _work(task):
     try:
         return _work_on(task)
     except Exception as exc:  # a reader's failure costs its file only (see reader_failure)
-        return task[0], None, [reader_failure(task[1], exc)]
+        return task[0], None, [reader_failure(exc, task[1])]
 
 
 def _work_on(task):
@@ -657,7 +649,7 @@ def _import_serial(paths, override, how: _Reading, writer: _Writer, summary, rep
                 except OSError:
                     raise
                 except Exception as exc:  # the reader's failure costs its file only (not the storing's)
-                    writer.file.error = reader_failure(fmt, exc)
+                    writer.file.error = reader_failure(exc, fmt)
                     break
                 writer.store(rec)
                 report(raw.consumed)

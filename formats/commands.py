@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 # the registry of formats is light; the Game tree, the readers and the writers are imported where
 # they are used, so that a command's --help loads none of them
 from .reading import FORMATS as REGISTRY
-from .reading import (NotARecordError, UnsupportedConversion, expand_paths, read_stream, setup_dir_of, write_record,
-                      write_stream)
+from .reading import (NotARecordError, UnsupportedConversion, expand_paths, read_stream, reader_failure, setup_dir_of,
+                      write_record, write_stream)
 
 # self-play's ply limit, written here so that --help does not load the engine (a test checks that it
 # is replay.selfplay.DEFAULT_MAX_PLIES)
@@ -154,7 +154,7 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
         if path != "-" and named:
             _open(path).close()
     counts = Counter()
-    not_records, skipped = [], []
+    not_records, skipped, failed = [], [], []
     # each verdict is written when it is made: memory does not grow with the number of games, and
     # no game's move tree is built (MainLineBuilder) where the format's reader takes a visitor
     out = JsonList() if as_json else None
@@ -173,20 +173,26 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
                         click.echo(f"  {e['kind']}: {GameError.from_dict(e)}")
             except NotARecordError as exc:
                 (not_records if named else skipped).append((path, str(exc)))
+            except click.ClickException:
+                raise
+            except Exception as exc:  # the reader's failure costs its file only (reader_failure)
+                failed.append((path, f"{path}: {reader_failure(exc, None if fmt == 'auto' else fmt)}"))
     finally:
         if out is not None:
+            for path, m in failed:
+                out.write({"file": path, "status": "unreadable", "error": m})
             for path, m in not_records:
                 out.write({"file": path, "status": "not-a-record", "error": m})
             out.close()
     if out is None:
-        for _path, m in not_records:
+        for _path, m in failed + not_records:
             click.echo(m, err=True)
         if skipped:
             click.echo(f"skipped: {len(skipped)} file{'s' * (len(skipped) != 1)} holding no game record "
                        f"({', '.join(p for p, _ in skipped[:3])}{' ...' if len(skipped) > 3 else ''})", err=True)
         total, bad = counts[True] + counts[False], counts[False]
         click.echo(f"{total} games, {total - bad} valid, {bad} invalid", err=True)
-    if not_records:
+    if not_records or failed:
         ctx.exit(NOT_A_RECORD_STATUS)
     ctx.exit(0 if counts[True] and not counts[False] else 1)
 

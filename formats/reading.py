@@ -659,3 +659,11 @@ def expand_paths(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
             for name in sorted(files):
                 if not name.startswith("."):
                     yield os.path.join(root, name), False
+
+
+def reader_failure(exc: Exception, fmt: str | None = None) -> str:
+    """What is said of a file when its reader failed on it (a bug, or a limit the reader does
+    not check, such as nesting deeper than Python's recursion), so that the failure costs that
+    file only: ``validate``, ``import`` and the web import page go on with the next."""
+    reader = f"the {FORMATS[fmt].title} reader" if fmt in FORMATS else "reading"
+    return f"cannot read: {reader} failed on this file ({type(exc).__name__}: {str(exc)[:200]}); please report it"

@@ -248,13 +248,18 @@ def test_an_unknown_variant_is_one_verdict_in_validate_import_and_the_web(tmp_pa
     assert checked["errors"][0]["message"] == stored["error"]["message"] == seen["error"]["message"]
 
 
+def deep_jkf(path: Path) -> Path:
+    """A JKF record whose forks are nested 100,000 deep (its reader gave RecursionError)."""
+    n = 100_000
+    path.write_text('{"header": {}, "moves": [{}, {"move": {"from": {"x": 7, "y": 7}, "to": {"x": 7, "y": 6}, '
+                    '"color": 0, "piece": "FU"}, "forks": ' + "[" * n + "]" * n + "}]}", encoding="utf-8")
+    return path
+
+
 def test_a_reader_that_fails_on_a_file_costs_that_file_only(tmp_path, db):
     """JKF nested 100,000 deep: whatever its reader makes of it, the import reports the file and
     stores the games of the next one, in one process and with workers."""
-    deep = tmp_path / "deep.jkf"
-    n = 100_000
-    deep.write_text('{"header": {}, "moves": [{}, {"move": {"from": {"x": 7, "y": 7}, "to": {"x": 7, "y": 6}, '
-                    '"color": 0, "piece": "FU"}, "forks": ' + "[" * n + "]" * n + "}]}", encoding="utf-8")
+    deep = deep_jkf(tmp_path / "deep.jkf")
     good = games_file(tmp_path / "ok.lsn", 3)
     for jobs in ("1", "2"):
         path = tmp_path / f"deep{jobs}.db"
@@ -266,3 +271,13 @@ def test_a_reader_that_fails_on_a_file_costs_that_file_only(tmp_path, db):
             assert files["ok.lsn"]["imported"] == 3 and files["ok.lsn"]["finished"]
         if result.exit_code:  # the reader refused or failed on the deep file: said in one line
             assert result.exit_code == 2 and "deep.jkf" in result.output
+
+
+def test_validate_goes_on_past_a_file_its_reader_fails_on(tmp_path):
+    deep = deep_jkf(tmp_path / "deep.jkf")
+    good = games_file(tmp_path / "ok.lsn", 3)
+    result = CliRunner().invoke(main, ["validate", str(deep), str(good)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "3 games, 3 valid" in result.output or "4 games, 3 valid" in result.output
+    if "4 games" not in result.output:  # the deep file was not read as a game: said in one line
+        assert result.exit_code == 2 and "deep.jkf" in result.output
