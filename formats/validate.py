@@ -38,8 +38,7 @@ def verdict(game: Game, file: str) -> dict:
     return {
         "file": file,
         "game": game.number or 1,
-        # a variant no file defines: the name the record gives (the game is invalid, with the error)
-        "variant": game.headers.get("Variant", "?") if game.variant_missing else game.variant.slug,
+        "variant": game.variant_named,
         "status": game.status,
         "ply_count": game.mainline_plies if game.mainline_plies is not None else len(game.mainline_moves()),
         "result": game.result,
