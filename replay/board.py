@@ -1086,8 +1086,8 @@ class Board:
 
         The fast path of reading move text (:func:`replay.notation.quick_move`, once a ply): a
         move of the piece's own leaps and slides with no promotion written, neither into nor out
-        of its promotion zone, is checked here on the move tables (:meth:`Ruleset.plain_steps
-        <replay.rules.Ruleset.plain_steps>`) and by the safety of the royal piece alone; every
+        of its promotion zone, is checked here on the move tables (the rule set's ``plain_steps``)
+        and by the safety of the royal piece alone; every
         other move by :meth:`illegality`'s own checks.  Same answer as trying each origin with
         :meth:`illegality`.
         """
@@ -1097,7 +1097,7 @@ class Board:
         if p >= 2 and (p & 1) == c:
             return None  # onto the mover's own piece: a pass, or illegal
         code = type_index * 2 + c
-        lean = self.rules.plain_steps()[code] if promotion is None else None
+        lean = self.rules.plain_steps[code] if promotion is None else None
         if lean is not None:
             steps, zone, guard = lean
             need = MOVE if p == EMPTY else CAPTURE

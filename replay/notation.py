@@ -269,8 +269,7 @@ class StepPlan:
     that type may come from (one byte each, see :data:`~replay.squares.SQUARE_OF_BYTE`; False
     until worked out, None when any square of such a piece may be: generators).  A plan is kept
     per distinct text (a long game of new moves holds thousands), so it holds nothing that
-    depends only on the piece: that is in the rule set (:meth:`Ruleset.plain_steps
-    <replay.rules.Ruleset.plain_steps>`)."""
+    depends only on the piece: that is in the rule set (its ``plain_steps``)."""
 
     __slots__ = ("type_index", "to", "keep", "promotion", "origins")
 
@@ -435,7 +434,8 @@ def quick_move(board: Board, text: str) -> Move | None:
     >>> quick_move(board, "P-c4"), quick_move(board, "P-c5")
     (Move(from_square=165, to_square=197, kills=(), promotion=None, drop=None), None)
     """
-    tables = board.rules.derived(ReaderTables)
+    rules = board.rules
+    tables = rules.kept.get(ReaderTables) or rules.derived(ReaderTables)  # (derived, written out: every ply)
     plan = tables.plans.get(text, False)  # (ReaderTables.plan's look-up, written out: this runs every ply)
     if plan is False:
         plan = tables.plan(text)
@@ -450,7 +450,7 @@ def quick_move(board: Board, text: str) -> Move | None:
         origins = plan.origins[c] = tables.origins(plan.type_index * 2 + c, plan.to, plan.keep)
     if origins is None:  # a piece with generators: each of its squares, unless its tables rule it out
         keep, to = plan.keep, plan.to
-        pid = board.rules.types[plan.type_index - 1].id
+        pid = rules.types[plan.type_index - 1].id
         origins = bytes(BYTE_OF_SQUARE[fr] for fr in board.squares_of(pid, c)
                         if (keep is None or fr in keep) and board.may_make(Move(fr, to)))
     return board.step_move(plan.type_index, plan.to, origins, plan.promotion)
@@ -654,21 +654,25 @@ def _suggest(board: Board, text: str, n: int = 3) -> list[str]:
 def check_move(board: Board, text: str) -> dict:
     """Whether the move ``text`` (USI, lishogi's form on big boards, or daikifu's notation) is legal
     in the position on ``board``: ``{"move": text, "legal": bool, "reason": why not (None when
-    legal), "notation": the move in daikifu's notation (None when no move is named)}``.
+    legal), "code": the reason's code (an :class:`~replay.move.IllegalReason` value; None when
+    legal or when the text names no move), "notation": the move in daikifu's notation (None when
+    no move is named)}``.
 
     >>> board = Board("shogi")
     >>> check_move(board, "7g7f")["notation"], check_move(board, "P-c4")["legal"]
     ('P-c4', True)
-    >>> check_move(board, "7g7e")["legal"]
-    False
+    >>> check_move(board, "7g7e")["legal"], check_move(board, "7g7e")["code"]
+    (False, 'piece-cannot-move-so')
     """
     try:
         move = usi_to_move(board, text) if looks_like_usi_move(text) else parse_move(board, text)
     except UsiError as exc:
-        return {"move": text, "legal": False, "reason": exc.reason.removeprefix("illegal: "), "notation": None}
+        return {"move": text, "legal": False, "reason": exc.reason.removeprefix("illegal: "),
+                "code": exc.code.value if exc.code else None, "notation": None}
     except NotationError as exc:
-        return {"move": text, "legal": False, "reason": exc.reason, "notation": None}
-    return {"move": text, "legal": True, "reason": None, "notation": move_notation(board, move)}
+        return {"move": text, "legal": False, "reason": exc.reason, "code": exc.code.value if exc.code else None,
+                "notation": None}
+    return {"move": text, "legal": True, "reason": None, "code": None, "notation": move_notation(board, move)}
 
 
 def check_moves(board: Board, texts) -> list[dict]:

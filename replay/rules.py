@@ -237,7 +237,8 @@ class Ruleset:
         self._set_lazy()
 
     def _set_lazy(self) -> None:
-        """The tables built on first use (not stored with the compiled tables)."""
+        """The tables built on first use, or quickly from the others (not stored with the compiled
+        tables)."""
         # the ready-made moves of a piece on a square, by code * CELLS + square (see move_table:
         # the board reads this dict itself first, which saves the call for every piece it asks)
         self.move_tables: dict = {}
@@ -245,14 +246,24 @@ class Ruleset:
         self.drop_tables: dict = {}
         self._attack_deltas: dict = {}
         self._regions: dict = {}
-        self._plain_steps: list | None = None
-        self._derived: dict = {}
+        # what other modules work out from this rule set, by the function that made it (see
+        # derived; a hot path reads this dict first, as the board reads move_tables)
+        self.kept: dict = {}
+        # for each piece code: (its steps by delta (by_delta), its promotion zone or None when it
+        # cannot promote, whether its moves must be tested for the safety of the royal piece)
+        # when the move tables hold all its moves (no generators, no tables by zone, no promotion
+        # on entering, no Lion-trading rules), else None: what Board.step_move checks a move by
+        guard = not self.royal_capture
+        self.plain_steps = [
+            None if not self.table_moves or self.zoned[code] is not None or self.complex[code]
+            else (self.by_delta[code], self.zone[code & 1] if self.promote[code] else None, guard and not self.royal[code])
+            for code in range(len(self.zoned))]
 
     def _fail(self, message):
         raise VariantError(f"{self.variant.path}: {message}")
 
     # what is built on first use, and the variant, are not stored with the compiled tables
-    _LAZY = ("move_tables", "drop_tables", "_attack_deltas", "_regions", "_plain_steps", "_derived", "_parsed_start",
+    _LAZY = ("move_tables", "drop_tables", "_attack_deltas", "_regions", "plain_steps", "kept", "_parsed_start",
              "_position_tables", "_empty_board")
     _VARIANT = ("variant", "pieces", "types", "type_by_id")
 
@@ -285,27 +296,11 @@ class Ruleset:
         it works out from a rule set (a board in the start position, the move reader's plans, the
         viewer's tables), so that it lives and goes with the rule set.  ``make`` is the key: a
         function of the rule set alone.  Not stored with the compiled tables."""
-        derived = self._derived
-        if make in derived:
-            return derived[make]
-        value = derived[make] = make(self)
+        kept = self.kept
+        if make in kept:
+            return kept[make]
+        value = kept[make] = make(self)
         return value
-
-    def plain_steps(self) -> list:
-        """For each piece code: ``(its steps by delta (by_delta), its promotion zone or None when it
-        cannot promote, whether its moves must be tested for the safety of the royal piece)``
-        when the move tables hold all its moves (no generators, no tables by zone, no promotion
-        on entering, no Lion-trading rules), else None; built on first use.  What
-        :meth:`Board.step_move <replay.board.Board.step_move>` checks a move with."""
-        steps = self._plain_steps
-        if steps is None:
-            guard = not self.royal_capture
-            steps = self._plain_steps = [
-                None if not self.table_moves or self.zoned[code] is not None or self.complex[code]
-                else (self.by_delta[code], self.zone[code & 1] if self.promote[code] else None,
-                      guard and not self.royal[code])
-                for code in range(len(self.zoned))]
-        return steps
 
     def parsed_start(self):
         """The start position, parsed once (boards are set up from it for every game replayed)."""
