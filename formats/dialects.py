@@ -127,7 +127,7 @@ class Dialect:
         try:
             return parse_move(board, lsn)
         except NotationError as exc:  # said of the text as written
-            raise NotationError(text, exc.reason, exc.expected, exc.suggestions) from None
+            raise NotationError(text, exc.reason, exc.expected, exc.suggestions, exc.code) from None
 
 
 def _piece(board: Board, square: str):
