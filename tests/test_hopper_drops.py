@@ -11,11 +11,17 @@ Fairy-Stockfish's.
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
 
+import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from daikifu.cli import main
+from daikifu.replay import list_variants, load_variant
 from daikifu.replay.board import Board
+from daikifu.replay.randomplay import random_game
 from daikifu.replay.rules import compile_rules
 from daikifu.replay.squares import parse_square
 from daikifu.replay.variant import variant_from_dict
@@ -26,7 +32,7 @@ slug = "cannon-drops"
 name = "Cannon drops"
 files = 12
 ranks = 10
-start = "4k7/12/12/12/12/12/12/12/12/4K7 b - 1"
+start = "4k7/4a7/4c7/12/12/12/12/4C7/4A7/4K7 b - 1"
 
 [rules]
 drops = true
@@ -62,7 +68,7 @@ def variant(pieces: list, rules: dict, slug: str = "drop-test"):
 
 def cannon_board(position: str = SCREEN) -> Board:
     v = variant_from_dict({"slug": "cannon-drops", "name": "Cannon drops", "files": 12, "ranks": 10,
-                           "start": "4k7/12/12/12/12/12/12/12/12/4K7 b - 1", "rules": {"drops": True},
+                           "start": "4k7/4a7/4c7/12/12/12/12/4C7/4A7/4K7 b - 1", "rules": {"drops": True},
                            "pieces": [{"id": "K", "name": "King", "betza": "K", "royal": True},
                                       {"id": "A", "name": "Cannon", "betza": "mRcpR"},
                                       {"id": "C", "name": "Copper General", "betza": "WfF"}]})
@@ -144,3 +150,162 @@ def test_a_grasshopper_is_not_forced_to_promote_where_it_can_hop_again():
     # while a Pawn reaching its last rank must promote
     board = Board(hopper_variant(), "4k4/P8/9/9/9/9/9/9/4K4 b - 1")
     assert [m.promotion for m in board.legal_moves() if m.from_square == parse_square("a8", 9, 9)] == [True]
+
+
+# --- legal_moves() against playing every pseudo-legal move -----------------------------------------
+#
+# The reference: every pseudo-legal move and drop is played and the mover's royal piece looked at
+# (with public methods only); a drop of a piece that may not mate by drop is left out when the
+# opponent then has no reply that leaves its royal piece safe.  legal_moves() (the fast paths) and
+# reference_legal_moves() must list exactly those moves.
+
+
+def leaves_royal_attacked(board: Board, colour: int) -> bool:
+    """After a move of ``colour``: whether it left the royal piece the rules protect attacked
+    (its last one, where a royal piece may not be left attacked)."""
+    royals = board.royal_squares(colour)
+    return not board.rules.royal_capture and len(royals) == 1 and board.is_attacked(royals[0], colour ^ 1)
+
+
+def mated(board: Board) -> bool:
+    """Whether the side to move is in check with no pseudo-legal move that leaves its royal safe."""
+    mover = board.turn
+    if not board.is_check():
+        return False
+    for reply in board.pseudo_legal_moves():
+        board.push(reply)
+        safe = not leaves_royal_attacked(board, mover)
+        board.pop()
+        if safe:
+            return False
+    return True
+
+
+def played_out(board: Board) -> list:
+    rules = board.rules
+    mover = board.turn
+    out = []
+    for move in board.pseudo_legal_moves():
+        board.push(move)
+        try:
+            if leaves_royal_attacked(board, mover):
+                continue
+            if (move.drop is not None and rules.type_by_id[move.drop].index in rules.drop_mate_forbidden
+                    and mated(board)):
+                continue
+            out.append(move)
+        finally:
+            board.pop()
+    return out
+
+
+def assert_legal_moves_played_out(board: Board) -> None:
+    expected = Counter(played_out(board))
+    assert Counter(board.legal_moves()) == expected, board.position()
+    assert Counter(board.reference_legal_moves()) == expected, board.position()
+
+
+HOPPER_DROPS = variant_from_dict({
+    "slug": "hopper-drops", "name": "Hopper drops", "files": 9, "ranks": 9, "start": "4k4/9/9/9/9/9/9/9/4K4 b - 1",
+    "rules": {"drops": True, "promotion_zone": 3, "promotion_forced": "stuck", "drop_nifu": ["P"],
+              "drop_mate_forbidden": ["P"], "drop_no_dead_squares": True},
+    "pieces": [{"id": "K", "name": "King", "betza": "K", "royal": True},
+               {"id": "P", "name": "Pawn", "betza": "fW", "promotes": "+P"},
+               {"id": "+P", "name": "Tokin", "betza": "WfF"},
+               {"id": "A", "name": "Cannon", "betza": "mRcpR"},
+               {"id": "G", "name": "Grasshopper", "betza": "gQ", "promotes": "+G"},
+               {"id": "+G", "name": "Queen", "betza": "Q"},
+               {"id": "J", "name": "Jumper", "betza": "jfDmcaW"},
+               {"id": "L", "name": "Lion", "betza": "KNADmcaKmcabK"}]})
+CANNON_12X10 = cannon_board().variant
+TEST_VARIANTS = (HOPPER_DROPS, CANNON_12X10)
+
+
+def random_placement(variant, rng) -> str | None:
+    """A random position of a test variant: a King a side, some other pieces and pieces in hand
+    (None when it is no position the board accepts: the side not to move in check ...)."""
+    files, ranks = variant.files, variant.ranks
+    squares = rng.sample([(f, r) for f in range(files) for r in range(ranks)], rng.randrange(2, 14))
+    others = [p.id for p in variant.pieces if not p.royal]
+    cells = {squares[0]: "K", squares[1]: "k"}
+    for sq in squares[2:]:
+        pid = rng.choice(others)
+        cells[sq] = pid if rng.random() < 0.5 else pid.lower()
+    droppable = [p.id for p in variant.pieces if not p.royal and not p.id.startswith("+")]
+    hands = "".join(rng.choice(droppable) if rng.random() < 0.5 else rng.choice(droppable).lower()
+                    for _ in range(rng.randrange(0, 4)))
+    rows = []
+    for r in range(ranks - 1, -1, -1):
+        row, empty = "", 0
+        for f in range(files):
+            token = cells.get((f, r))
+            if token is None:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + (token if len(token) == 1 else f"({token})")
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    text = f"{'/'.join(rows)} {rng.choice('bw')} {hands or '-'} 1"
+    try:
+        Board(variant, text)
+    except ValueError:
+        return None
+    return text
+
+
+BUNDLED = [v.slug for v in list_variants() if v.playable]
+
+
+def positions_of_play(slug: str, seed: int, plies: int) -> Board:
+    board = Board(load_variant(slug))
+    random_game(board, plies, random.Random(seed), 0.8)
+    return board
+
+
+def check_placements(seeds) -> int:
+    checked = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        variant = TEST_VARIANTS[seed % len(TEST_VARIANTS)]
+        text = random_placement(variant, rng)
+        if text is None:
+            continue
+        assert_legal_moves_played_out(Board(variant, text))
+        checked += 1
+    return checked
+
+
+SLOW = settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+
+
+@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(BUNDLED), st.integers(0, 10**6), st.integers(0, 40))
+def test_legal_moves_are_the_pseudo_legal_moves_that_keep_the_royal_safe(slug, seed, plies):
+    assert_legal_moves_played_out(positions_of_play(slug, seed, plies))
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6))
+def test_legal_moves_in_random_positions_of_hopper_and_drop_variants(seed):
+    check_placements([seed])
+
+
+def test_every_bundled_variant_and_the_test_variants_are_covered():
+    # one position of play per bundled variant, and placements of each test variant
+    for n, slug in enumerate(BUNDLED):
+        assert_legal_moves_played_out(positions_of_play(slug, n, 12))
+    assert check_placements(range(40)) >= 10
+
+
+@pytest.mark.slow
+@SLOW
+@given(st.sampled_from(BUNDLED), st.integers(0, 10**6), st.integers(0, 200))
+def test_legal_moves_played_out_in_long_games(slug, seed, plies):
+    assert_legal_moves_played_out(positions_of_play(slug, seed, plies))
+
+
+@pytest.mark.slow
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6))
+def test_legal_moves_in_many_random_positions_of_hopper_and_drop_variants(seed):
+    check_placements([seed])
