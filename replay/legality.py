@@ -228,23 +228,20 @@ def _hand_pieces(rules: Ruleset, parsed) -> list[PositionProblem]:
 def _origins(rules: Ruleset) -> dict:
     """Type index -> the types of the start position a piece of that type may have been: itself
     and every type that promotes to it, step by step."""
-    found = getattr(rules, "_position_origins", None)
-    if found is None:
-        promoted_from: dict = {}
-        for p in rules.types:
-            target = rules.promote[p.index * 2] >> 1
-            if target:
-                promoted_from.setdefault(target, set()).add(p.index)
-        found = {}
-        for p in rules.types:
-            seen, todo = {p.index}, [p.index]
-            while todo:
-                for b in promoted_from.get(todo.pop(), ()):
-                    if b not in seen:
-                        seen.add(b)
-                        todo.append(b)
-            found[p.index] = frozenset(seen)
-        rules._position_origins = found
+    promoted_from: dict = {}
+    for p in rules.types:
+        target = rules.promote[p.index * 2] >> 1
+        if target:
+            promoted_from.setdefault(target, set()).add(p.index)
+    found = {}
+    for p in rules.types:
+        seen, todo = {p.index}, [p.index]
+        while todo:
+            for b in promoted_from.get(todo.pop(), ()):
+                if b not in seen:
+                    seen.add(b)
+                    todo.append(b)
+        found[p.index] = frozenset(seen)
     return found
 
 
