@@ -284,7 +284,7 @@ def test_legal_moves_are_the_pseudo_legal_moves_that_keep_the_royal_safe(slug, s
     assert_legal_moves_played_out(positions_of_play(slug, seed, plies))
 
 
-@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6))
 def test_legal_moves_in_random_positions_of_hopper_and_drop_variants(seed):
     check_placements([seed])
