@@ -271,15 +271,14 @@ def _piece_counts(rules: Ruleset, parsed) -> list[PositionProblem]:
                 if n:
                     demand[t] = demand.get(t, 0) + n
         origins = _origins(rules)
-        if _matched(demand, supply, origins) == sum(demand.values()):
-            continue
         owner = "" if len(colours) == 2 else f"{SIDES[colours[0]]} has "
-        # name the kinds over their number: the types that may have been the same start pieces
+        # each group of types that may have been the same start pieces (a Rook and a Dragon King,
+        # its promotion) is matched on its own: the groups share no start piece
         for family in _families(demand, origins):
             have = sum(demand.get(t, 0) for t in family)
-            can = sum(supply.get(b, 0) for b in set().union(*(origins[t] for t in family)))
-            if have <= can and len(_families(demand, origins)) > 1:
+            if _matched({t: demand[t] for t in family}, supply, origins) == have:
                 continue
+            can = sum(supply.get(b, 0) for b in set().union(*(origins[t] for t in family)))
             ids = ", ".join(rules.types[t - 1].id for t in sorted(family))
             name = rules.types[min(family, key=lambda t: (t in rules.promoted_types, t)) - 1].name
             where = "on the board and in hand" if rules.drops else "on the board"
