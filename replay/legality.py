@@ -279,6 +279,12 @@ def _piece_counts(rules: Ruleset, parsed) -> list[PositionProblem]:
             if _matched({t: demand[t] for t in family}, supply, origins) == have:
                 continue
             can = sum(supply.get(b, 0) for b in set().union(*(origins[t] for t in family)))
+            # name the types that are over the start pieces they alone may have been, if any
+            over = {t for t in family if demand[t] > sum(supply.get(b, 0) for b in origins[t])}
+            if have <= can and over:
+                family = over
+                have = sum(demand[t] for t in family)
+                can = sum(supply.get(b, 0) for b in set().union(*(origins[t] for t in family)))
             ids = ", ".join(rules.types[t - 1].id for t in sorted(family))
             name = rules.types[min(family, key=lambda t: (t in rules.promoted_types, t)) - 1].name
             where = "on the board and in hand" if rules.drops else "on the board"

@@ -55,6 +55,22 @@ def test_promoted_pieces_count_as_their_base_and_hands_count():
     assert kinds("4k4/9/9/9/9/9/9/9/4K4 b +R 1") == ["hand-piece"]  # a hand holds unpromoted pieces
 
 
+def test_a_type_over_its_own_start_pieces_is_refused_even_when_its_group_fits():
+    # a Dragon is in the start position and is also what a Wazir promotes to: two Wazirs and a
+    # Dragon fit the six start pieces a Wazir or a Dragon may have been, but only one can be a Wazir
+    v = variant_from_dict({
+        "slug": "shared-promotion", "name": "Shared promotion", "files": 5, "ranks": 5,
+        "start": "kdddd/5/5/5/A3K b - 1", "rules": {"drops": True, "promotion_zone": 1},
+        "pieces": [{"id": "K", "name": "King", "betza": "K", "royal": True},
+                   {"id": "A", "name": "Wazir", "betza": "W", "promotes": "D"},
+                   {"id": "D", "name": "Dragon", "betza": "K"}]})
+    rules = compile_rules(v)
+    problem, = position_problems(rules, "k4/5/5/A1D2/A3K b - 1")
+    assert problem.kind == "piece-count" and problem.message == "2 Wazirs (A), on the board and in hand: the game has 1"
+    assert problem.squares == ["a1", "a2"]
+    assert kinds("k4/5/5/A1D2/4K b - 1", rules) == []
+
+
 def test_nifu_counts_unpromoted_pawns_of_one_side():
     assert kinds("4k4/9/9/4P4/9/4P4/9/9/4K4 b - 1") == ["nifu"]
     assert kinds("4k4/9/9/4+P4/9/4P4/9/9/4K4 b - 1") == []  # a Tokin is no Pawn
