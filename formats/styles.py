@@ -41,7 +41,7 @@ from daikifu.replay.squares import FILE_LETTERS, parse_square, square_file, squa
 
 from .ki2 import japanese_move_text
 
-__all__ = ["MOVE_STYLES", "StyleError", "move_style", "move_text", "line_texts", "square_label",
+__all__ = ["MOVE_STYLES", "StyleError", "move_style", "move_text", "line_texts", "destinations", "square_label",
            "file_labels", "rank_labels", "restyle_message"]
 
 MOVE_STYLES = ("algebraic", "japanese", "western")
@@ -107,22 +107,23 @@ def square_label(rules, sq: int, style: str) -> str:
 # --- moves ----------------------------------------------------------------------------------------
 
 
-def move_text(board: Board, move: Move, style: str, prev_to: int | None = None) -> str:
+def move_text(board: Board, move: Move, style: str, prev_to: int | None = None, reach: dict | None = None) -> str:
     """``move`` as ``style`` writes it, for the position on ``board`` before it.  ``prev_to``: the
-    square the move before went to (同); by default the board's last move's."""
+    square the move before went to (同); by default the board's last move's.  ``reach``: the
+    position's :func:`destinations`, when the caller writes several of its moves."""
     if style == "algebraic":
         return move_notation(board, move)
     if prev_to is None and board.move_stack:
         prev_to = board.peek().to_square
     if style == "western":
-        return _western(board, move)
+        return _western(board, move, reach)
     if style != "japanese":
         raise StyleError(f"style {style!r}: expected one of {', '.join(MOVE_STYLES)}")
     rules = board.rules
     mark = _SIDE_MARKS[0 if board.turn == FIRST else 1]
     if rules.files <= 9 and rules.ranks <= 9:
         return mark + japanese_move_text(board, move, prev_to)
-    return mark + _japanese_large(board, move, prev_to)
+    return mark + _japanese_large(board, move, prev_to, reach)
 
 
 def line_texts(board: Board, moves, style: str) -> list[str]:
@@ -135,21 +136,21 @@ def line_texts(board: Board, moves, style: str) -> list[str]:
     return out
 
 
-_REACH: dict = {}  # (zobrist, ply) of the last position asked about -> destination -> origins
+def destinations(board: Board) -> dict:
+    """Destination -> the origins of the side to move's legal moves ending there: what
+    :func:`move_text` works out of the position to tell pieces apart (a list of every move of one
+    position passes it once, as ``reach``)."""
+    reach: dict = {}
+    for m in board.legal_moves():
+        if m.from_square is not None:
+            reach.setdefault(m.to_square, set()).add(m.from_square)
+    return reach
 
 
-def _aiming(board: Board, to: int, origins) -> set:
-    """The squares among ``origins`` from which the side to move has a legal move ending on ``to``
-    (the legal moves are listed once per position: a move list writes every move of one)."""
-    key = (id(board.rules), board.zobrist, board.ply)
-    reach = _REACH.get(key)
+def _aiming(board: Board, to: int, origins, reach: dict | None) -> set:
+    """The squares among ``origins`` from which the side to move has a legal move ending on ``to``."""
     if reach is None:
-        reach = {}
-        for m in board.legal_moves():
-            if m.from_square is not None:
-                reach.setdefault(m.to_square, set()).add(m.from_square)
-        _REACH.clear()
-        _REACH[key] = reach
+        reach = destinations(board)
     return reach.get(to, set()) & set(origins)
 
 
@@ -168,14 +169,14 @@ def _western_name(rules, pid: str) -> str:
     return piece.western or piece.id
 
 
-def _western(board: Board, move: Move) -> str:
+def _western(board: Board, move: Move, reach: dict | None) -> str:
     rules = board.rules
     if move.drop is not None:
         return f"{_western_name(rules, move.drop)}*{square_label(rules, move.to_square, 'western')}"
     piece = board.piece_at(move.from_square)
     name = _western_name(rules, piece.id)
     same = [sq for sq in board.squares_of(piece.id, board.turn) if sq != move.from_square]
-    origin = square_label(rules, move.from_square, "western") if _aiming(board, move.to_square, same) else ""
+    origin = square_label(rules, move.from_square, "western") if _aiming(board, move.to_square, same, reach) else ""
     to = square_label(rules, move.to_square, "western")
     to_text = ("x" if board.piece_at(move.to_square) is not None else "-") + to
     mid = _mid_step(board, move)
@@ -195,7 +196,7 @@ def _kanji_name(rules, pid: str) -> str:
     return piece.kanji_move or piece.kanji or piece.id
 
 
-def _japanese_large(board: Board, move: Move, prev_to: int | None) -> str:
+def _japanese_large(board: Board, move: Move, prev_to: int | None, reach: dict | None) -> str:
     rules = board.rules
     turn = board.turn
 
@@ -208,8 +209,8 @@ def _japanese_large(board: Board, move: Move, prev_to: int | None) -> str:
     namesakes = [t.id for t in rules.types if _kanji_name(rules, t.id) == name]
     own = [sq for t in namesakes for sq in board.squares_of(t, turn)]
     if move.drop is not None:
-        return sq_text(move.to_square) + name + ("打" if _aiming(board, move.to_square, own) else "")
-    others = _aiming(board, move.to_square, [sq for sq in own if sq != move.from_square])
+        return sq_text(move.to_square) + name + ("打" if _aiming(board, move.to_square, own, reach) else "")
+    others = _aiming(board, move.to_square, [sq for sq in own if sq != move.from_square], reach)
     marks = _markers(board, pid, move.from_square, move.to_square, others) if others else ""
     mid = _mid_step(board, move)
     if mid is not None:

@@ -16,7 +16,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 from daikifu.archive.queries import QueryError
 from daikifu.formats.game import Game
 from daikifu.formats.lsn import write_game
-from daikifu.formats.styles import StyleError, move_style, move_text
+from daikifu.formats.styles import StyleError, destinations, move_style, move_text
 from daikifu.replay.notation import notations
 from daikifu.replay import FIRST, Board, IllegalMoveError, Move, PositionError, parse_square
 from daikifu.replay.legality import position_problems
@@ -127,9 +127,10 @@ def legal_moves_json(board: Board, square: int | None = None, style: str = "alge
         moves = [m for m in moves if m.from_square == square]
     afters = board.positions_after(moves)
     out = []
+    reach = destinations(board) if style != "algebraic" else None  # (once: every move is written from here)
     for m, after in zip(moves, afters):
         entry = move_json(board, m, written[m], after)
-        entry["text"] = written[m] if style == "algebraic" else move_text(board, m, style)
+        entry["text"] = written[m] if style == "algebraic" else move_text(board, m, style, reach=reach)
         out.append(entry)
     return out
 
@@ -244,9 +245,12 @@ def line_record():
 
 @bp.get("/api/position-check")
 def api_position_check():
-    """``{"position", "valid", "problems": [{"kind", "squares", "message"}]}``: why a position
-    set up by hand could not occur (:func:`replay.legality.position_problems`)."""
+    """``{"position", "valid", "problems": [{"kind", "squares", "message", "relaxed"}]}``: why a
+    position set up by hand could not occur (:func:`replay.legality.position_problems`).  A
+    problem of a rule the variant file relaxes, or every rule with ``allow_impossible=1`` (a
+    composition), is ``relaxed``: shown, and the position is still valid."""
     rules, position = _rules_and_position(required=True)
-    problems = position_problems(rules, position)
-    return jsonify({"variant": rules.variant.slug, "position": position, "valid": not problems,
+    problems = position_problems(rules, position, True if flag_arg("allow_impossible") else None)
+    return jsonify({"variant": rules.variant.slug, "position": position,
+                    "valid": not any(not p.relaxed for p in problems),
                     "problems": [p.as_dict() for p in problems]})
