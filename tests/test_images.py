@@ -97,7 +97,7 @@ def test_bad_picture_requests_say_what_is_wrong(archive, tmp_path):
     assert client.get(f"/games/{ids['shogi']}/image.bmp").status_code == 404
     bad = CliRunner().invoke(main, ["image", str(ids["shogi"]), "--ply", "99", "-o", str(tmp_path / "x.png"),
                                     "--db", str(db)])
-    assert bad.exit_code == 1 and "ply 99" in bad.output
+    assert bad.exit_code == 2 and "has 5 plies" in bad.output  # a value the command line cannot use
     wrong = CliRunner().invoke(main, ["image", str(ids["shogi"]), "-o", str(tmp_path / "x.bmp"), "--db", str(db)])
     assert wrong.exit_code == 2 and ".svg, .png or .gif" in wrong.output
 

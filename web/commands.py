@@ -114,6 +114,9 @@ def image_command(ctx, game_ref, ply, gif, output, style, labels, flip, db_path,
             game = archive.load_game(game_id)
         except (ArchiveError, ValueError) as exc:
             raise fail(f"game {game_id}: cannot be read again: {exc}") from None
+    plies = len(game.mainline_moves())
+    if ply is not None and ply > plies:
+        raise click.BadParameter(f"game {game_id} has {plies} plies", param_hint="'--ply'")
     try:
         chosen = move_style(game.variant, style)
         data = image_bytes(game, fmt, ply, style=chosen, labels=labels, flip=flip)
