@@ -386,3 +386,11 @@ def test_the_board_and_the_explorer_follow_the_style(client):
     assert links and all(re.fullmatch(r"[A-Z+]+(?:\d[a-i])?[-x*]\d[a-i][+=]?", a.text_content().strip()) for a in links)
     assert page(client, "/positions?variant=dai-kagamigi").xpath("//*[@id='position-board']//*[@data-file='0']")[0].text == "a"
     page(client, "/positions?variant=shogi&style=hodges", status=400)
+
+
+def test_the_form_offers_the_notation_styles(client):
+    doc = page(client, "/positions?variant=chu-shogi&style=western")
+    select = doc.xpath("//form//select[@name='style']")[0]
+    assert select.xpath("./option/@value") == ["", "algebraic", "japanese", "western"]
+    assert select.xpath("./option[@selected]/@value") == ["western"]
+    assert page(client, "/positions?variant=chu-shogi").xpath("//form//select[@name='style']/option[@selected]/@value") == [""]
