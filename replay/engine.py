@@ -467,15 +467,16 @@ class XBoardEngine:
         self._variant = name
         self._sent = ("new", [])
 
-    def set_position(self, board: Board) -> bool:
+    def set_position(self, board: Board, history: bool = True) -> bool:
         """Put ``board``'s position on the engine's board; returns True when it is sent turned
-        (the second player to move, by ``setboard``)."""
+        (the second player to move, by ``setboard``).  ``history``: send the moves from the start
+        when there are any (else the position alone, by ``setboard``)."""
         self._select_variant(board)
         moves = list(board.move_stack)
         root = board.copy(stack=True)
         for _ in moves:
             root.pop()
-        if root.turn == FIRST and root.lion_capture_square is None and hachu_fen(root) == _START_FENS.get(
+        if history and root.turn == FIRST and root.lion_capture_square is None and hachu_fen(root) == _START_FENS.get(
                 board.variant.slug):
             texts = []
             for m in moves:
@@ -485,8 +486,7 @@ class XBoardEngine:
             if sent_root == "new" and sent == texts[:len(sent)]:
                 todo = texts[len(sent):]
             else:
-                self._send("new")
-                self._send("force")
+                self._fresh(board)
                 todo = texts
             for t in todo:
                 self._send(f"usermove {t}")
@@ -496,14 +496,22 @@ class XBoardEngine:
                 return False
             # the engine refuses a move of the game (a rule difference): the position alone
         turned = board.turn != FIRST
-        self._send("new")
-        self._send("force")
+        self._fresh(board)
         self._send(f"setboard {hachu_fen(board, turned)}")
         answer = self._sync()
         if any(x.startswith(("tellusererror", "Error")) and "unknown command" not in x for x in answer):
             raise EngineUnsupported(f"{self.name} cannot set up the position: {answer[0]}")
         self._sent = (("setboard", board.position()), [])
         return turned
+
+    def _fresh(self, board: Board) -> None:
+        """A new process for a new game or position: HaChu keeps positions of earlier games
+        after ``new`` and ``setboard`` (its repetition rule then refuses moves, and ``lift`` shows
+        stale targets), and a process starts in tens of milliseconds."""
+        self.kill()
+        self.close()
+        self.start()
+        self._select_variant(board)
 
     # --- searching ---
 
@@ -561,10 +569,10 @@ class XBoardEngine:
             raise EngineCrashed(f"{self.name}: the engine process ended")
         return line
 
-    def lift(self, board: Board, sq: int) -> set:
+    def lift(self, board: Board, sq: int, history: bool = True) -> set:
         """The squares the engine highlights for the piece on ``sq`` (XBoard's ``lift``): where it
         may go, as the engine's rules see it."""
-        turned = self.set_position(board)
+        turned = self.set_position(board, history)
         files, ranks = board.rules.files, board.rules.ranks
         self._send(f"lift {_name(sq, board, turned)}")
         answer = [x for x in self._sync() if x.startswith("highlight ")]
