@@ -155,13 +155,13 @@ def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = Fals
         app.config.update(config)
     app.config["DAIKIFU_READ_LIMITS"] = _read_limits(app.config["DAIKIFU_READ_LIMITS"])
 
-    from . import analysis, db as db_module, errors, games, importing, positions, stats, variants
+    from . import analysis, db as db_module, engine, errors, games, importing, positions, stats, variants
     db_module.init_app(app)
     errors.init_app(app)
     app.add_template_filter(lambda path: Path(path).name if path else "", "filename")  # no server paths
     app.before_request(_check_host)
     app.before_request(_bounded_chunked_body)
     app.after_request(_security_headers)
-    for module in (games, positions, stats, variants, importing, analysis):
+    for module in (games, positions, stats, variants, importing, analysis, engine):
         app.register_blueprint(module.bp)
     return app
