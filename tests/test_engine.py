@@ -294,3 +294,24 @@ def _engine_child(pid: int) -> int | None:
             except OSError:
                 continue
     return None
+
+
+def test_without_an_engine_the_command_says_what_to_install(tmp_path):
+    db = tmp_path / "a.db"
+    _import(db, _short_game(tmp_path, 2))
+    r = CliRunner().invoke(main, ["analyse", "--db", str(db), "1", "--engine", str(tmp_path / "no" / "hachu")])
+    assert r.exit_code == 1
+    assert "no engine found" in r.output and "install hachu" in r.output
+
+
+def test_the_viewer_hides_the_engine_toggle_without_an_engine(tmp_path):
+    from daikifu.web import create_app
+    db = tmp_path / "a.db"
+    _import(db, _short_game(tmp_path, 2))
+    plain = create_app(db).test_client()
+    page = plain.get("/games/1").get_data(as_text=True)
+    assert 'id="engine-toggle"' not in page
+    assert plain.get("/api/engine", query_string={"variant": "chu-shogi", "position": Board("chu-shogi").position()}
+                     ).status_code == 404
+    with_engine = create_app(db, config={"DAIKIFU_ENGINE": find_engine()}).test_client()
+    assert 'id="engine-toggle"' in with_engine.get("/games/1").get_data(as_text=True)
