@@ -86,12 +86,14 @@ class AnalysisRun:
     restarts: int = 0
     cut_lines: int = 0
     cut_moves: int = 0
+    refused: int = 0  # positions whose first engine move daikifu refused: the engine misread the position
     failures: list = field(default_factory=list)
     games: int = 0
 
     def as_dict(self) -> dict:
         return {"games": self.games, "analysed": self.analysed, "skipped": self.skipped,
                 "restarts": self.restarts, "cut_lines": self.cut_lines, "cut_moves": self.cut_moves,
+                "refused": self.refused,
                 "failures": self.failures}
 
 
@@ -181,6 +183,8 @@ def analyse_positions(conn: sqlite3.Connection, jobs: list, *, depth: int | None
                 if result.cut:
                     run.cut_lines += 1
                     run.cut_moves += result.cut
+                    if not result.pv:
+                        run.refused += 1
             if progress:
                 progress(1)
 

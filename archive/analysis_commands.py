@@ -121,6 +121,10 @@ def analyse_command(ctx, ids, db_path, variant, player, event, position, positio
                f"analysed, {run.skipped} already stored; {run.cut_lines} line{'s' * (run.cut_lines != 1)} cut "
                f"({run.cut_moves} engine move{'s' * (run.cut_moves != 1)} refused by the rules); "
                f"{run.restarts} engine restart{'s' * (run.restarts != 1)}")
+    if run.refused:
+        click.echo(f"  {run.refused} position{'s' * (run.refused != 1)} where daikifu refused the engine's first "
+                   "move: the engine misread the position (HaChu's setboard, see docs/engine.md); their scores "
+                   "are stored but not shown", err=True)
     _report_failures(run)
 
 

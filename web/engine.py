@@ -85,7 +85,10 @@ def game_analysis(game_id: int):
     for ply, (notation, h, b) in enumerate(boards):
         stored = found.get(h)
         entry = {"ply": ply, "move": notation}
-        if stored:
+        if stored and stored["best"] is None:
+            # daikifu refused the engine's first move: the engine misread the position (docs/engine.md)
+            entry["refused"] = stored["cut_reason"]
+        elif stored:
             entry.update(_entry(b, stored))
         plies.append(entry)
     for ply in range(1, len(plies)):

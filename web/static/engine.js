@@ -116,6 +116,12 @@
         if (mine !== asked) return;  // the board has moved on
         if (!res.ok) { out.textContent = "Engine: " + ((res.body.error && res.body.error.message) || "no answer"); return; }
         var a = res.body;
+        if (!a.best) {
+          out.textContent = "Engine: " + a.engine + " misread this position (its first move, " + a.cut_reason
+            + ", is not legal here)";
+          out.setAttribute("data-source", a.source);
+          return;
+        }
         out.textContent = "Engine (" + (a.source === "archive" ? "archive, " : "") + a.engine + ", depth " + a.depth
           + "): " + score(a.score) + " · " + a.line.join(" ") + (a.cut ? " (" + a.cut + " cut)" : "");
         out.setAttribute("data-source", a.source);
