@@ -9,9 +9,9 @@ first move the rules core finds illegal cuts the line there, and the cut is repo
 
 Positions reach the engine in one of two ways (see ``docs/engine.md``):
 
-* a position reached from the variant's standard start by moves: ``new``, ``force`` and the
-  moves, so that the engine knows the history (repetitions);
-* any other position: ``setboard`` with the board only.  HaChu's ``setboard`` reads no side to
+* a position reached by moves: the game's start (``new``, or ``setboard`` for another setup)
+  and the moves, so that the engine knows the history (repetitions);
+* a position alone: ``setboard`` with the board only.  HaChu's ``setboard`` reads no side to
   move (a FEN with one is refused), so a position with the second player to move is sent turned
   half round with the colours swapped, and the engine's moves are turned back.
 
@@ -476,24 +476,31 @@ class XBoardEngine:
         root = board.copy(stack=True)
         for _ in moves:
             root.pop()
-        if history and root.turn == FIRST and root.lion_capture_square is None and hachu_fen(root) == _START_FENS.get(
-                board.variant.slug):
+        turned = root.turn != FIRST
+        standard = not turned and hachu_fen(root) == _START_FENS.get(board.variant.slug)
+        if history and root.lion_capture_square is None and (moves or standard):
+            # the game's start (by `new`, or by `setboard` for another setup: HaChu's setboard is
+            # reliable for a start position, not for one far from it) and the moves from there
+            key = "new" if standard else ("setboard", root.position())
+            fen = None if standard else hachu_fen(root, turned)
             texts = []
             for m in moves:
-                texts.append(engine_move_text(root, m))
+                texts.append(engine_move_text(root, m, turned))
                 root.push(m)
             sent_root, sent = self._sent or (None, [])
-            if sent_root == "new" and sent == texts[:len(sent)]:
+            if sent_root == key and sent == texts[:len(sent)]:
                 todo = texts[len(sent):]
             else:
                 self._fresh(board)
+                if fen is not None:
+                    self._send(f"setboard {fen}")
                 todo = texts
             for t in todo:
                 self._send(f"usermove {t}")
-            answer = self._sync() if todo else []
-            if not any(x.startswith("Illegal move") for x in answer):
-                self._sent = ("new", texts)
-                return False
+            answer = self._sync() if todo or fen else []
+            if not any(x.startswith(("Illegal move", "tellusererror")) for x in answer):
+                self._sent = (key, texts)
+                return turned
             # the engine refuses a move of the game (a rule difference): the position alone
         turned = board.turn != FIRST
         self._fresh(board)

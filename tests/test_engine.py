@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from daikifu.archive.store import Archive
 from daikifu.cli import main
 from daikifu.replay import Board, square_name
 from daikifu.replay.engine import (EngineUnsupported, XBoardEngine, engine_move_text, find_engine, hachu_fen,
@@ -223,7 +224,6 @@ def test_analyse_scores_every_ply_and_a_second_run_adds_nothing(tmp_path):
     assert len(rows) == 13 and all(d == 1 and reached >= 1 for _, d, reached, *_ in rows)
     # every stored line replays by daikifu's rules from its position
     from daikifu.archive.analysis import jobs_of_games
-    from daikifu.archive.store import Archive
     with Archive(db) as archive:
         boards = {j.hash: j.board for j in jobs_of_games(archive, [1])}
     for h, _, _, _, best, pv, _ in rows:
@@ -315,3 +315,23 @@ def test_the_viewer_hides_the_engine_toggle_without_an_engine(tmp_path):
                      ).status_code == 404
     with_engine = create_app(db, config={"DAIKIFU_ENGINE": find_engine()}).test_client()
     assert 'id="engine-toggle"' in with_engine.get("/games/1").get_data(as_text=True)
+
+
+def test_the_analysis_board_sends_the_games_history_when_it_leads_to_the_position(tmp_path):
+    from daikifu.web import create_app
+    db = tmp_path / "a.db"
+    _import(db, _short_game(tmp_path, 6))
+    client = create_app(db, config={"DAIKIFU_ENGINE": find_engine(), "DAIKIFU_ENGINE_MOVETIME": 200}).test_client()
+    with Archive(db) as archive:
+        game = archive.load_game(1)
+    board = game.start_board()
+    for move in game.mainline_moves()[:4]:
+        board.push(move)
+    extra = board.legal_moves()[0]
+    board.push(extra)
+    args = {"variant": "chu-shogi", "position": board.position(), "game": 1, "ply": 4, "moves": extra.uci()}
+    answer = client.get("/api/engine", query_string=args).get_json()
+    assert answer["source"] == "engine" and answer["best"] in {m.uci() for m in board.legal_moves()}
+    # moves that do not lead to the position: the position alone, not an error
+    wrong = client.get("/api/engine", query_string={**args, "ply": 2})
+    assert wrong.status_code == 200 and wrong.get_json()["position"] == board.position()

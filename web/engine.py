@@ -6,7 +6,7 @@ from Sente's side, depth, best move and line in the variant's notation, cut), an
 score drop of the side that moved, marked ``mistake`` or ``blunder`` (thresholds in
 :mod:`daikifu.archive.analysis` and docs/engine.md).
 
-``GET /api/engine?variant=&position=[&ruleset=]``: the stored analysis of the position when the
+``GET /api/engine?variant=&position=[&ruleset=][&game=&ply=&moves=]``: the stored analysis of the position when the
 archive has one (``"source": "archive"``), else, when the server runs with an engine, a search
 of ``DAIKIFU_ENGINE_MOVETIME`` milliseconds by one of at most ``DAIKIFU_ENGINE_PROCESSES``
 engine processes (``"source": "engine"``); 503 when they are all busy, 404 without an engine.
@@ -25,12 +25,14 @@ from daikifu.replay.notation import move_notation
 
 from .analysis import rules_for
 from .db import archive
+from .params import int_arg
 
 bp = Blueprint("engine", __name__)
 
 ENGINE_MOVETIME = 1000  # ms: the analysis board's answer comes within 3 s with HaChu on a slow machine
 ENGINE_PROCESSES = 2
 MAX_POSITION = 2000
+MAX_LINE_PLIES = 2000
 
 
 def _slots() -> threading.BoundedSemaphore:
@@ -103,6 +105,32 @@ def game_analysis(game_id: int):
                     "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER}, "plies": plies})
 
 
+def _with_history(board: Board) -> Board | None:
+    """The position with the moves that led to it, when ``game``, ``ply`` and ``moves`` (the
+    analysis board's moves after that ply of the game's main line) lead to it: HaChu then gets
+    the game's start and the moves (its ``setboard`` misreads positions far from a start; see
+    docs/engine.md).  None when they do not."""
+    game_id, ply = int_arg("game"), int_arg("ply", maximum=MAX_LINE_PLIES)
+    texts = request.args.get("moves", "").replace(",", " ").split()
+    if game_id is None or ply is None or len(texts) > MAX_LINE_PLIES:
+        return None
+    game = archive().load_game(game_id, plies=ply)
+    if game is None:
+        return None
+    line = game.start_board()
+    try:
+        mainline = game.mainline_moves()
+        if len(mainline) < ply:
+            return None
+        for move in mainline[:ply]:
+            line.push(move)
+        for text in texts:
+            line.play(line.parse_uci(text[:80]))
+    except (ValueError, KeyError):
+        return None
+    return line if line.position() == board.position() else None
+
+
 @bp.get("/api/engine")
 def engine_analysis():
     args = request.args
@@ -117,6 +145,7 @@ def engine_analysis():
         board = Board(rules, position)
     except (PositionError, ValueError) as exc:
         abort(400, description=f"bad position string for {rules.variant.name}: {exc}")
+    board = _with_history(board) or board
     stored = stored_analysis(archive().conn, [board.zobrist]).get(board.zobrist)
     if stored is not None:
         return jsonify({"source": "archive", "position": board.position(), **_entry(board, stored)})

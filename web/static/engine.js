@@ -104,12 +104,26 @@
   var positionBox = document.getElementById("position-string");
   var timer = null, asked = 0;
 
+  /* On a game's page: the ply of the game's moves the position shown comes from and the moves
+   * played on the analysis board after it, so that the engine gets the game's history (the
+   * server checks that they lead to the position). */
+  function gameLine() {
+    var v = window.daikifuViewer, section = document.getElementById("engine-analysis");
+    if (!v || !section) return null;
+    var n = v.current(), moves = [];
+    while (v.nodes[n] && v.nodes[n].a) { moves.unshift(v.nodes[n].u); n = v.nodes[n].p; }
+    if (!v.nodes[n] || moves.some(function (u) { return !u; })) return null;
+    return {game: section.getAttribute("data-game"), ply: v.nodes[n].d || 0, moves: moves};
+  }
+
   function ask(position) {
     if (!position) return;
     var mine = ++asked;
     out.hidden = false;
     out.textContent = "Engine: thinking…";
     var q = new URLSearchParams({variant: box.getAttribute("data-variant"), position: position});
+    var line = gameLine();
+    if (line) { q.set("game", line.game); q.set("ply", line.ply); q.set("moves", line.moves.join(" ")); }
     fetch(box.getAttribute("data-url") + "?" + q.toString(), {headers: {Accept: "application/json"}})
       .then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
       .then(function (res) {
