@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from daikifu.replay import SECOND, Board
-from daikifu.replay.engine import Analysis, EngineError, XBoardEngine
+from daikifu.replay.engine import Analysis, EngineError, XBoardEngine, find_engine
 
 __all__ = ["TABLE", "AnalysisRun", "analyse_positions", "analyse_games", "stored_analysis", "eval_comment",
            "add_eval_comments", "jobs_of_games", "game_jobs", "Job", "MISTAKE", "BLUNDER", "engine_key"]
@@ -140,25 +140,28 @@ def analyse_positions(conn: sqlite3.Connection, jobs: list, *, depth: int | None
     engines: list = []
     lock = threading.Lock()
 
-    def engine() -> XBoardEngine:
-        e = getattr(local, "engine", None)
+    def engine(slug: str) -> XBoardEngine:
+        """This thread's engine for the variant ``slug`` (one process per worker and engine)."""
+        mine = getattr(local, "engines", None)
+        if mine is None:
+            mine = local.engines = {}
+        path = find_engine(engine_path, slug)
+        e = mine.get(path)
         if e is None:
-            e = local.engine = XBoardEngine(engine_path)
+            e = mine[path] = XBoardEngine(engine_path, variant=slug)
             with lock:
                 engines.append(e)
         return e
 
-    first = XBoardEngine(engine_path)  # fails early (no engine) and names the key
-    engines.append(first)
-    local.engine = first
     try:
         keys = {}
-        by_ruleset: dict = {}
+        by_setting: dict = {}
         for job in jobs:
-            by_ruleset.setdefault(job.ruleset, []).append(job)
+            by_setting.setdefault((job.board.variant.slug, job.ruleset), []).append(job)
         todo = []
-        for ruleset, group in by_ruleset.items():
-            key = keys[ruleset] = engine_key(first, ruleset)
+        for (slug, ruleset), group in by_setting.items():
+            # the engine fails early here (none installed) and names the key
+            key = keys[slug, ruleset] = engine_key(engine(slug), ruleset)
             done = _stored(conn, key, depth_key, movetime_ms, [j.hash for j in group])
             for j in group:
                 if j.hash in done:
@@ -170,7 +173,7 @@ def analyse_positions(conn: sqlite3.Connection, jobs: list, *, depth: int | None
 
         def work(job: Job):
             try:
-                return job, engine().analyse(job.board, depth=depth, movetime=movetime), None
+                return job, engine(job.board.variant.slug).analyse(job.board, depth=depth, movetime=movetime), None
             except EngineError as exc:
                 return job, None, exc
 
@@ -178,7 +181,7 @@ def analyse_positions(conn: sqlite3.Connection, jobs: list, *, depth: int | None
             if exc is not None:
                 run.failures.append({"where": job.where, "code": exc.code, "message": exc.message})
             else:
-                _store(conn, keys[job.ruleset], depth_key, movetime_ms, job, result)
+                _store(conn, keys[job.board.variant.slug, job.ruleset], depth_key, movetime_ms, job, result)
                 run.analysed += 1
                 if result.cut:
                     run.cut_lines += 1
@@ -194,8 +197,9 @@ def analyse_positions(conn: sqlite3.Connection, jobs: list, *, depth: int | None
         else:
             # each worker takes a run of consecutive positions: the engine then gets a game's moves
             # once and one more per position (a move costs HaChu tens of milliseconds)
-            first.close()
-            local.engine = None
+            for e in list(local.engines.values()):
+                e.close()  # the workers make their own
+            local.engines = {}
             results: queue.Queue = queue.Queue()
             size = -(-len(todo) // workers)
 

@@ -44,9 +44,12 @@ NO_ENGINE = "no engine found: install hachu"
 ENGINE_DIRS = ("/usr/games", "/usr/local/games")
 ENGINE_NAMES = ("hachu",)
 
-# daikifu's variant slug -> the engine's variant name (XBoard's names, as HaChu lists them in
-# `feature variants`)
-ENGINE_VARIANTS = {"chu-shogi": "chu", "shogi": "9x9+0_shogi"}
+# daikifu's variant slug -> the engine's variant names (XBoard's names, as the engines list them in
+# `feature variants`), the first the engine lists is used
+ENGINE_VARIANTS = {"chu-shogi": ("chu",), "shogi": ("shogi", "9x9+0_shogi")}
+# the engines looked for per variant, best first: HaChu for Chu; for shogi CrazyWa (H. G. Muller's
+# XBoard engine for the shogi variants with drops, Debian package crazywa), as HaChu 0.21 refuses shogi
+ENGINES_FOR = {"chu-shogi": ("hachu",), "shogi": ("crazywa", "hachu")}
 
 # daikifu's piece IDs -> the letters of XBoard's FEN (HaChu's); a promoted piece is "+" and the
 # letter of the piece it comes from, as in daikifu
@@ -89,11 +92,12 @@ class EngineUnsupported(EngineError):
     code = "engine-unsupported"
 
 
-def find_engine(name: str | None = None) -> str | None:
+def find_engine(name: str | None = None, variant: str | None = None) -> str | None:
     """The path of the engine to run: ``name`` (a path or a command name), else ``$DAIKIFU_ENGINE``,
-    else ``hachu`` on PATH or in /usr/games; None when there is none."""
+    else the engines that play ``variant`` (:data:`ENGINES_FOR`; HaChu by default) on PATH or in
+    /usr/games; None when there is none."""
     name = name or os.environ.get("DAIKIFU_ENGINE")
-    names = (name,) if name else ENGINE_NAMES
+    names = (name,) if name else ENGINES_FOR.get(variant, ENGINE_NAMES)
     for n in names:
         if os.sep in n:
             if os.access(n, os.X_OK):
@@ -298,14 +302,17 @@ class XBoardEngine:
     limit comes on top).  Use as a context manager, or call :meth:`close`.
     """
 
-    def __init__(self, path: str | None = None, *, memory_mb: int = 16, timeout: float = 10.0,
-                 options: dict | None = None):
-        self.path = find_engine(path)
+    def __init__(self, path: str | None = None, *, variant: str | None = None, memory_mb: int = 16,
+                 timeout: float = 10.0, options: dict | None = None):
+        self.path = find_engine(path, variant)
         if self.path is None:
-            raise EngineNotFound(NO_ENGINE if not path else f"no engine found at {path}: install hachu")
+            wanted = " or ".join(ENGINES_FOR.get(variant, ENGINE_NAMES))
+            raise EngineNotFound(f"no engine found: install {wanted}" if not path
+                                 else f"no engine found at {path}: install hachu")
         self.memory_mb = memory_mb
         self.timeout = timeout
-        self.options = dict(DEFAULT_OPTIONS, **(options or {}))
+        self.options = dict(DEFAULT_OPTIONS if "hachu" in os.path.basename(self.path).lower() else {},
+                            **(options or {}))
         self.proc: subprocess.Popen | None = None
         self.features: dict = {}
         self.name = "?"
@@ -399,9 +406,13 @@ class XBoardEngine:
         """The engine options as stored with an analysis: ``name=value`` parts, sorted."""
         return ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
 
+    def engine_variant(self, slug: str) -> str | None:
+        """The engine's name of daikifu's variant ``slug``, None when it lists none."""
+        listed = self.features.get("variants", "").split(",")
+        return next((n for n in ENGINE_VARIANTS.get(slug, ()) if n in listed), None)
+
     def supports(self, slug: str) -> bool:
-        name = ENGINE_VARIANTS.get(slug)
-        return name is not None and name in self.features.get("variants", "").split(",")
+        return self.engine_variant(slug) is not None
 
     # --- talking ---
 
@@ -441,8 +452,8 @@ class XBoardEngine:
     # --- positions ---
 
     def _select_variant(self, board: Board) -> None:
-        name = ENGINE_VARIANTS.get(board.variant.slug)
-        if name is None or name not in self.features.get("variants", "").split(","):
+        name = self.engine_variant(board.variant.slug)
+        if name is None:
             raise EngineUnsupported(f"{self.name} does not play {board.variant.name}")
         if self._variant == name:
             return

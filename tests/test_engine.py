@@ -335,3 +335,24 @@ def test_the_analysis_board_sends_the_games_history_when_it_leads_to_the_positio
     # moves that do not lead to the position: the position alone, not an error
     wrong = client.get("/api/engine", query_string={**args, "ply": 2})
     assert wrong.status_code == 200 and wrong.get_json()["position"] == board.position()
+
+
+def test_shogi_games_are_analysed_by_crazywa_with_drops_refereed(tmp_path):
+    # HaChu refuses shogi; CrazyWa (Debian package crazywa, installed by scripts/test) plays it
+    assert find_engine(variant="shogi") is not None, "no shogi engine found: install crazywa"
+    db = tmp_path / "a.db"
+    _import(db, ROOT / "tests" / "data" / "real" / "kif" / "jkf_meijinsen_20180508_M7_10034.kif")
+    r = CliRunner().invoke(main, ["analyse", "--db", str(db), "--variant", "shogi", "--depth", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    result = json.loads(r.output)
+    with Archive(db) as archive:
+        from daikifu.archive.analysis import jobs_of_games
+        jobs = {j.hash: j.board for j in jobs_of_games(archive, [1])}
+        rows = archive.conn.execute("SELECT hash, pv, engine, cut FROM engine_analysis").fetchall()
+    assert result["analysed"] == len(jobs) == len(rows) and result["failures"] == []
+    assert {engine for _, _, engine, _ in rows} == {"CrazyWa"}
+    for h, pv, _, _ in rows:  # every stored move is legal by daikifu's rules
+        board = jobs[h].copy()
+        for uci in pv.split():
+            board.push(board.parse_uci(uci))
+    assert result["cut_lines"] == sum(1 for *_, cut in rows if cut)

@@ -20,7 +20,7 @@ from flask import Blueprint, abort, current_app, jsonify, request
 
 from daikifu.archive.analysis import BLUNDER, MISTAKE, stored_analysis
 from daikifu.replay import SECOND, Board, PositionError
-from daikifu.replay.engine import EngineError, XBoardEngine
+from daikifu.replay.engine import EngineError, XBoardEngine, find_engine
 from daikifu.replay.notation import move_notation
 
 from .analysis import rules_for
@@ -156,7 +156,9 @@ def engine_analysis():
         abort(503, description="every engine process is busy: try again in a moment")
     try:
         movetime = current_app.config.get("DAIKIFU_ENGINE_MOVETIME", ENGINE_MOVETIME) / 1000
-        with XBoardEngine(current_app.config["DAIKIFU_ENGINE"], timeout=5.0) as engine:
+        slug = board.variant.slug
+        path = current_app.config["DAIKIFU_ENGINE"] if find_engine(None, slug) == find_engine() else None
+        with XBoardEngine(path, variant=slug, timeout=5.0) as engine:
             result = engine.analyse(board, movetime=movetime)
             name = engine.name
     except EngineError as exc:
