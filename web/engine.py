@@ -20,7 +20,7 @@ from flask import Blueprint, abort, current_app, jsonify, request
 
 from daikifu.archive.analysis import BLUNDER, MISTAKE, stored_analysis
 from daikifu.replay import SECOND, Board, PositionError
-from daikifu.replay.engine import EngineError, XBoardEngine, find_engine
+from daikifu.replay.engine import ENGINE_VARIANTS, EngineError, XBoardEngine, find_engine
 from daikifu.replay.notation import move_notation
 
 from .analysis import rules_for
@@ -33,6 +33,17 @@ ENGINE_MOVETIME = 1000  # ms: the analysis board's answer comes within 3 s with 
 ENGINE_PROCESSES = 2
 MAX_POSITION = 2000
 MAX_LINE_PLIES = 2000
+
+
+def engine_offered(variant: str) -> bool:
+    """Whether the analysis board offers the engine toggle for ``variant`` (a template global:
+    the board's macros are imported without the page's context)."""
+    return bool(current_app.config.get("DAIKIFU_ENGINE")) and variant in ENGINE_VARIANTS
+
+
+@bp.record_once
+def _template_globals(state) -> None:
+    state.app.jinja_env.globals["engine_offered"] = engine_offered
 
 
 def _slots() -> threading.BoundedSemaphore:
