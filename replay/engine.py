@@ -514,6 +514,10 @@ class XBoardEngine:
                 return turned
             # the engine refuses a move of the game (a rule difference): the position alone
         turned = board.turn != FIRST
+        if any(board.hand(c) for c in (0, 1)):
+            # (daikifu writes no XBoard holdings: the engine would see another position)
+            raise EngineUnsupported(f"{self.name}: a position with pieces in hand can only be sent with the "
+                                    "moves that led to it")
         self._fresh(board)
         self._send(f"setboard {hachu_fen(board, turned)}")
         answer = self._sync()

@@ -356,3 +356,16 @@ def test_shogi_games_are_analysed_by_crazywa_with_drops_refereed(tmp_path):
         for uci in pv.split():
             board.push(board.parse_uci(uci))
     assert result["cut_lines"] == sum(1 for *_, cut in rows if cut)
+
+
+def test_a_position_with_pieces_in_hand_is_not_sent_without_its_moves():
+    # daikifu writes no XBoard holdings: by setboard alone the engine would analyse another position
+    board = Board("shogi")
+    for uci in ("c3c4", "g7g6", "b2h8+", "i9h8"):  # Bishops traded: one in each hand
+        board.push(board.parse_uci(uci))
+    alone = Board("shogi", board.position())
+    with XBoardEngine(variant="shogi") as e:
+        with pytest.raises(EngineUnsupported):
+            e.analyse(alone, depth=1)
+        a = e.analyse(board, depth=1)  # with its moves: sent as the game
+    assert a.pv and a.cut == 0
