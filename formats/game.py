@@ -336,6 +336,15 @@ class Game(GameNode):
         return Board(self.rules, self.start)
 
     @property
+    def variant_named(self) -> str:
+        """The game's variant as every verdict names it (validate, import, the web viewer): its
+        slug, or, when the record names a variant that is not known here (the game is then
+        invalid), the name as the record writes it (``?`` when it writes none)."""
+        if getattr(self, "variant_missing", False):
+            return self.headers.get("Variant") or "?"
+        return self.variant.slug
+
+    @property
     def valid(self) -> bool:
         return not any(e.kind == "error" for e in self.errors)
 

@@ -66,8 +66,17 @@ class NotARecordError(ValueError):
         super().__init__(f"{self.name}: {self.reason}")
 
 
+EMPTY = "the file is empty"
+BLANK = "the file holds only white space"
+
+
 def _not_a_record(text: str, name: str | None) -> NotARecordError:
-    """The error for a text no format reads, saying what it is when it is a setup file."""
+    """The error for a text no format reads, saying what it is when it is empty, blank or a
+    setup file."""
+    if not text:
+        return NotARecordError(name, EMPTY)
+    if not text.lstrip("\ufeff").strip():
+        return NotARecordError(name, BLANK)
     if looks_like_fsy(text[:HEAD_CHARS]):
         return NotARecordError(name, FSY_KIND)
     return NotARecordError(name)
@@ -88,7 +97,8 @@ class RecordFormat:
     returns one game's bytes.  ``japanese``: the format's files may be cp932/EUC-JP.  ``several``:
     a file may hold several games: ``frame`` is what a file of them has before the first game,
     between two and after the last (a file is written one game at a time, whatever their number).
-    ``listed``: named in the "not a record" message.
+    ``listed``: named in the "not a record" message; ``dialects``: other programs' forms of the
+    format its reader reads too (named there after it).
     """
 
     name: str
@@ -102,6 +112,7 @@ class RecordFormat:
     frame: tuple = (b"", b"", b"")  # (before the first game, between two games, after the last)
     encodings: tuple = ("utf-8",)
     listed: bool = True
+    dialects: str = ""
     variants: Callable[[object], bool] | None = None  # which variants the writer can write (None: all)
     limited: bool = False  # the reader takes limits= (ReadLimits)
     setups: bool = False  # the reader takes setup= and setup_dir= (a record that names a setup file)
@@ -124,10 +135,12 @@ _LISTING = ("lsn", "kif", "ki2", "csa", "jkf", "usi")  # the order formats are n
 
 
 def format_names() -> str:
-    """The formats named in the "not a record" message (formats registered later come last)."""
+    """The formats named in the "not a record" message, from the registry (formats registered
+    later come last), each with the dialects its reader reads."""
     names = sorted((n for n, f in FORMATS.items() if f.listed),
                    key=lambda n: _LISTING.index(n) if n in _LISTING else len(_LISTING))
-    return ", ".join(FORMATS[n].title for n in names)
+    return ", ".join(FORMATS[n].title + (f" (also {FORMATS[n].dialects})" if FORMATS[n].dialects else "")
+                     for n in names)
 
 
 # --- decoding ------------------------------------------------------------------------------------
@@ -574,10 +587,10 @@ def _write_json(game, encoding):
     return json.dumps(game_to_dict(game), indent=2, ensure_ascii=False).encode(encoding)
 
 
-register_format(RecordFormat("json", "JSON", _detect_json, _read_json, _write_json, ("json",),
-                             several=True, frame=(b"[\n", b",\n", b"\n]\n"), listed=False))
+register_format(RecordFormat("json", "daikifu JSON", _detect_json, _read_json, _write_json, ("json",),
+                             several=True, frame=(b"[\n", b",\n", b"\n]\n")))
 register_format(RecordFormat("lsn", "LSN", _detect_lsn, _read_lsn, _write_lsn, ("lsn", "pgn"),
-                             several=True, frame=(b"", b"\n", b""), limited=True, visitors=True))
+                             dialects="the PGN of ChuShogiLite and Jocly", several=True, frame=(b"", b"\n", b""), limited=True, visitors=True))
 register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kif, _write_kif, ("kif", "kifu"),
                              japanese=True, encodings=("utf-8", "cp932"), visitors=True))
 
@@ -627,6 +640,30 @@ def _write_ki2(game, encoding):
 register_format(RecordFormat("ki2", "KI2", _lazy("ki2", "looks_like_ki2"), _read_ki2, _write_ki2,
                              ("ki2", "ki2u"), japanese=True, encodings=("utf-8", "cp932"),
                              variants=_shogi_board, visitors=True))
-# read only, and not named in the "not a record" message (a format of one historical archive)
+# read only (a format of one historical archive)
 register_format(RecordFormat("csg", "Chu Shogi server (.csg)", looks_like_csg, _lazy("csg", "read_csg"),
-                             None, ("csg",), listed=False, setups=True, visitors=True), before="usi")
+                             None, ("csg",), setups=True, visitors=True), before="usi")
+
+
+def expand_paths(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
+    """(path, named) for every file of ``paths``, as ``validate`` and ``import`` read them:
+    named files (and ``-``) as given, directories walked recursively (hidden files and
+    directories left out), in sorted order; ``named`` is False for a file found in a directory
+    (one that holds no record is skipped, not an error)."""
+    for p in paths:
+        if p == "-" or not os.path.isdir(p):
+            yield p, True
+            continue
+        for root, dirs, files in os.walk(p):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                if not name.startswith("."):
+                    yield os.path.join(root, name), False
+
+
+def reader_failure(exc: Exception, fmt: str | None = None) -> str:
+    """What is said of a file when its reader failed on it (a bug, or a limit the reader does
+    not check, such as nesting deeper than Python's recursion), so that the failure costs that
+    file only: ``validate``, ``import`` and the web import page go on with the next."""
+    reader = f"the {FORMATS[fmt].title} reader" if fmt in FORMATS else "reading"
+    return f"cannot read: {reader} failed on this file ({type(exc).__name__}: {str(exc)[:200]}); please report it"

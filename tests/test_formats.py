@@ -22,7 +22,8 @@ from manifest_support import manifest
 from position_support import position_text
 
 REAL = Path(__file__).parent / "data" / "real"
-NOT_A_RECORD = "not a record in a format daikifu reads (LSN, KIF, KI2, CSA, JKF, USI)"
+NOT_A_RECORD = ("not a record in a format daikifu reads (LSN (also the PGN of ChuShogiLite and Jocly), KIF, KI2, "
+                "CSA, JKF, USI, daikifu JSON, Chu Shogi server (.csg))")
 
 # Where the MANIFEST's ply count is not the number of moves (checked by hand, see the report):
 MANIFEST_CORRECTIONS = {
@@ -398,7 +399,7 @@ def test_import_format_variant_and_not_a_record(tmp_path):
     data = json.loads(cli("import", "--db", db, "--json", "--format", "usi", str(lines)).output)
     assert data["imported"] == 2
     result = cli("import", "--db", db, str(junk))
-    assert result.exit_code == 1 and f"{junk}: {NOT_A_RECORD}" in result.output
+    assert result.exit_code == 2 and f"{junk}: {NOT_A_RECORD}" in result.output  # as validate (docs/cli.md)
 
 
 def test_position_accepts_usi_forms():
