@@ -440,10 +440,11 @@ class XBoardEngine:
         """Send ``ping`` and read up to its ``pong``: the lines in between (errors, refusals)."""
         self._ping += 1
         self._send(f"ping {self._ping}")
-        deadline = time.monotonic() + self.timeout
         out = []
         while True:
-            line = self._line(deadline)
+            # a hang is `timeout` seconds without a line (HaChu writes lines for every move it is
+            # sent: a long game's moves take longer than the timeout on a busy machine)
+            line = self._line(time.monotonic() + self.timeout)
             if line == f"pong {self._ping}":
                 return out
             if not line.startswith("#"):
@@ -551,20 +552,21 @@ class XBoardEngine:
     def _analyse(self, board: Board, depth, movetime) -> Analysis:
         turned = self.set_position(board)
         self._send("analyze")
-        started = time.monotonic()
+        started = last = time.monotonic()
         stop = started + movetime if movetime is not None else None
-        limit = started + (movetime or 0) + self.timeout  # a hang: no line at all by then
         best: Info | None = None
         try:
             while True:
-                until = limit if stop is None or best is None else stop
+                hang = last + self.timeout  # a hang: no line (debug lines count) for `timeout` seconds
+                until = min(stop, hang) if stop is not None and best is not None else hang
                 line = self._line_or_none(until)
                 if line is None:
-                    if best is not None:
+                    if best is not None and stop is not None and time.monotonic() >= stop:
                         break  # the movetime is up
                     self.kill()
-                    raise EngineTimeout(f"{self.name}: no principal variation in {until - started:.1f} s; "
-                                        "the process was stopped")
+                    raise EngineTimeout(f"{self.name}: no line in {self.timeout:g} s after "
+                                        f"{time.monotonic() - started:.1f} s of search; the process was stopped")
+                last = time.monotonic()
                 info = parse_info(line)
                 if info is None or not info.pv:
                     continue
