@@ -216,7 +216,7 @@ def _rows(db: Path) -> list:
 def test_analyse_scores_every_ply_and_a_second_run_adds_nothing(tmp_path):
     db = tmp_path / "a.db"
     _import(db, _short_game(tmp_path, 12))
-    r = CliRunner().invoke(main, ["analyse", "--db", str(db), "1", "--depth", "1", "--json"])
+    r = CliRunner().invoke(main, ["analyse", "--db", str(db), "1", "--depth", "1", "--jobs", "2", "--json"])
     assert r.exit_code == 0, r.output
     first = json.loads(r.output)
     assert first["analysed"] == 13 and first["failures"] == []  # 12 plies: 13 positions
