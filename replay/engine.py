@@ -40,6 +40,7 @@ __all__ = ["EngineError", "EngineNotFound", "EngineCrashed", "EngineTimeout", "E
            "NO_ENGINE"]
 
 NO_ENGINE = "no engine found: install hachu"
+MOVES_PER_SYNC = 8  # game moves sent between two pings
 # Debian installs games under /usr/games, which is often not on PATH
 ENGINE_DIRS = ("/usr/games", "/usr/local/games")
 ENGINE_NAMES = ("hachu",)
@@ -507,9 +508,15 @@ class XBoardEngine:
                 if fen is not None:
                     self._send(f"setboard {fen}")
                 todo = texts
-            for t in todo:
-                self._send(f"usermove {t}")
-            answer = self._sync() if todo or fen else []
+            answer = []
+            for i in range(0, len(todo), MOVES_PER_SYNC):
+                for t in todo[i:i + MOVES_PER_SYNC]:
+                    self._send(f"usermove {t}")
+                # (HaChu flushes its output at a pong, and a move can take it half a second on a
+                # busy machine: the answer to a whole game's moves could exceed the timeout)
+                answer += self._sync()
+            if fen and not todo:
+                answer += self._sync()
             if not any(x.startswith(("Illegal move", "tellusererror")) for x in answer):
                 self._sent = (key, texts)
                 return turned
