@@ -191,7 +191,7 @@ def analyse_positions(conn: sqlite3.Connection, jobs: list, *, depth: int | None
             if progress:
                 progress(1)
 
-        if workers <= 1:
+        if workers <= 1 or len(todo) <= 1:
             for job in todo:
                 finish(*work(job))
         else:

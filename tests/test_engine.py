@@ -232,7 +232,7 @@ def test_analyse_scores_every_ply_and_a_second_run_adds_nothing(tmp_path):
             board.push(board.parse_uci(uci))
         assert best == (pv.split() or [None])[0]
     again = json.loads(CliRunner().invoke(main, ["analyse", "--db", str(db), "--variant", "chu", "--depth", "1",
-                                                 "--json"]).output)
+                                                 "--jobs", "2", "--json"]).output)
     assert again["analysed"] == 0 and again["skipped"] == 13
 
 
