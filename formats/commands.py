@@ -105,8 +105,8 @@ class LimitParam(click.ParamType):
 limit_option = click.option(
     "--limit", "limits", multiple=True, type=LimitParam(),
     help="Raise or lower a reader limit (repeatable): record=CHARS, line=CHARS, comment=CHARS, "
-         "depth=N (defaults 32 MiB, 4 MiB, 1 MiB, 100; docs/notation.md 5.7).  A game over one is "
-         "invalid with a located error; the others are read as usual.")
+         "depth=N (defaults 32 MiB, 4 MiB, 1 MiB, 100; docs/notation.md 5.7; JKF and JSON may nest "
+         "3N+8 levels).  A game over one is invalid with a located error; the others are read as usual.")
 
 
 _format_option = click.option(
@@ -299,8 +299,9 @@ def convert_command(ctx, file, target, fmt, variant, output, encoding, setup, as
     """Read the games of FILE and write them as LSN, KIF, KI2, CSA, JKF, USI or JSON.
 
     Every format daikifu reads can be converted to every format that can hold the game (CSA, KI2
-    and JKF hold 9x9 shogi; CSA and USI keep the main line only; USI keeps no comments).  Invalid
-    games are converted up to their first bad move, with a warning, and the exit status is then 1.
+    and JKF hold 9x9 shogi; CSA and USI keep the main line only; USI keeps no comments or tags, but
+    names the variant and rule set in setoption lines).  Invalid games are converted up to their
+    first bad move, with a warning, and the exit status is then 1.
 
     \b
     Examples:

@@ -12,6 +12,14 @@ allowed, so the viewer cannot change the database by accident.
 
 from __future__ import annotations
 
+
+# This folder is installed as daikifu.web; imported under another name (``import web`` from
+# the repository's root) its classes would be other classes than daikifu.web's, and objects
+# of one copy (pickled rule sets, errors) would not be those of the other.
+if __name__ != "daikifu.web":
+    raise ImportError(f"import this package as 'daikifu.web', not as {__name__!r} "
+                      f"(e.g. from daikifu.web import create_app; install daikifu with: pip install -e .)", name=__name__)
+
 import io
 import os
 import socket

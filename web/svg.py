@@ -1,6 +1,6 @@
 """Boards as SVG, built with lxml (never by pasting text into markup).
 
->>> from replay import Board
+>>> from daikifu.replay import Board
 >>> board = Board("shogi")
 >>> board.push(board.parse_uci("c3c4"))
 >>> svg = board_svg(board, last=board.peek())          # the position after c3c4, c3 and c4 marked
