@@ -36,7 +36,7 @@ from typing import Iterator
 
 
 from daikifu.formats.game import Game, GameError
-from daikifu.formats.lsn import format_ruleset, parse_ruleset
+from daikifu.formats.game import format_ruleset, parse_ruleset
 from daikifu.replay import Board, MoveStack, VariantRegistry
 
 from . import schema

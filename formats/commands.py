@@ -143,7 +143,7 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
     """
     from .game import GameError
     from .limits import ReadLimits
-    from .lsn import MainLineBuilder
+    from .visitor import MainLineBuilder
     from .validate import verdict
     read_limits = ReadLimits.from_pairs(limits)
     for path in files:  # a file that cannot be opened stops the command before anything is written

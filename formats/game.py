@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from daikifu.replay import Board, Move, compile_rules
+from daikifu.replay import Board, Move, OptionSyntaxError, compile_rules, parse_options
 from daikifu.replay.variant import Variant, VariantRegistry
 
-__all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER", "shared_move"]
+__all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER", "shared_move",
+           "parse_ruleset", "format_ruleset"]
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # the tags every game carries, in this order, before any others (PGN's seven-tag roster, shogi-style)
@@ -303,7 +304,7 @@ class Game(GameNode):
         self.source_offset: int | None = None
         self.source_line: int | None = None
         self.number: int | None = None
-        # set by a reader's visitor that keeps no move tree (formats.lsn.MainLineBuilder): the
+        # set by a reader's visitor that keeps no move tree (formats.visitor.MainLineBuilder): the
         # number of main-line plies read, which the game's own (empty) tree does not show
         self.mainline_plies: int | None = None
 
@@ -355,3 +356,22 @@ class Game(GameNode):
                 and GameNode.__eq__(self, other))
 
     __hash__ = None
+
+
+# --- rule sets ----------------------------------------------------------------------------------
+
+
+def parse_ruleset(text: str) -> dict:
+    """``"soaring-eagle=literal, pass=forbidden"`` -> ``{"soaring-eagle": "literal", ...}`` (the
+    rules core's one option parser, :func:`daikifu.replay.parse_options`); a malformed part is a
+    ``ValueError`` naming the tag's text."""
+    try:
+        return parse_options(text)
+    except OptionSyntaxError as exc:
+        raise ValueError(f"rule set {text!r}: expected option=value: {exc}") from None
+
+
+def format_ruleset(variant, options: dict) -> str:
+    """The options that differ from the variant's defaults, as written in the ``RuleSet`` tag."""
+    return ", ".join(f"{k}={v}" for k, v in options.items()
+                     if k in variant.options and variant.options[k].default != v)

@@ -52,7 +52,7 @@ from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, Var
 
 from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode, shared_move
 from .limits import check_time
-from .lsn import GameBuilder, MainLineBuilder
+from .visitor import GameBuilder, MainLineBuilder
 
 __all__ = ["KifError", "KifGameBuilder", "read_kif", "write_kif", "looks_like_kif", "HANDICAPS", "SPECIALS",
            "IMPORT_STATUS"]
@@ -952,7 +952,7 @@ class _Reader:
         the same calls as :meth:`emit` after :meth:`read_moves` (no move tree is built), but for
         the tags only the replay tells (Termination, ImportStatus), given after the moves to a
         builder that only collects them (:func:`_collects_tags`)."""
-        from .lsn import Visitor
+        from .visitor import Visitor
         self.set_tags(game, tags)
         visitor.begin_game(1, first_line)
         for name, value in self.headers(game):
@@ -1614,7 +1614,7 @@ class _Reader:
     def headers(self, game: Game):
         """The tags a visitor is given: ``Variant``, ``RuleSet`` and ``SFEN`` when the options and
         the start are not the variant's, then the game's tags."""
-        from .lsn import format_ruleset
+        from .game import format_ruleset
         yield "Variant", game.variant.name
         ruleset = format_ruleset(game.variant, game.options)
         if ruleset:
@@ -1626,13 +1626,13 @@ class _Reader:
                 yield name, value
 
     def emit(self, visitor, game: Game, tree: _Tree, root_comment: str, first_line: int):
-        """The game read, given to ``visitor`` as LSN's reader gives one (:class:`formats.lsn.Visitor`):
+        """The game read, given to ``visitor`` as LSN's reader gives one (:class:`formats.visitor.Visitor`):
         headers; moves depth-first, each variation (a 変化 block) right after the move it replaces,
         with the board before each move; the result; the problems; ``end_game``.  A visitor with
         ``visit_kif_time(time)`` and ``visit_kif_special(word, seconds)`` is also given the time
         column of each move and the special move (投了 ...) ending a line (see
         :class:`KifGameBuilder`)."""
-        from .lsn import Visitor
+        from .visitor import Visitor
         visitor.begin_game(1, first_line)
         for name, value in self.headers(game):
             visitor.visit_header(name, value)
@@ -1843,7 +1843,7 @@ class KifGameBuilder(GameBuilder):
 
 def _collects_tags(visitor) -> bool:
     """Whether ``visitor`` is a :class:`KifGameBuilder` that only collects the tags it is given
-    (:class:`~formats.lsn.GameBuilder`'s ``visit_header``, ``end_headers`` and the KIF builder's
+    (:class:`~formats.visitor.GameBuilder`'s ``visit_header``, ``end_headers`` and the KIF builder's
     ``new_game``: the game is the one the reader prepared), so that the tags only the replay tells
     (Termination, ImportStatus) may reach it after the moves: it ends the same."""
     cls = type(visitor)
@@ -1854,8 +1854,8 @@ def _collects_tags(visitor) -> bool:
 
 def _looks_at_board(visitor) -> bool:
     """Whether ``visitor`` may look at the board it is given with each move: all but the game
-    builders, whose ``visit_move`` (:class:`~formats.lsn.GameBuilder`'s, or
-    :class:`~formats.lsn.MainLineBuilder`'s) does not, and those that can do without it
+    builders, whose ``visit_move`` (:class:`~formats.visitor.GameBuilder`'s, or
+    :class:`~formats.visitor.MainLineBuilder`'s) does not, and those that can do without it
     (``board_optional``)."""
     if getattr(visitor, "board_optional", False):
         return False
@@ -1872,7 +1872,7 @@ def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Var
     Problems are recorded in ``game.errors`` (see the module documentation); input that is not KIF
     raises :class:`KifError`.  No other exception escapes.
 
-    ``visitor`` (a :class:`formats.lsn.Visitor`, class or instance) is given the game instead, as
+    ``visitor`` (a :class:`formats.visitor.Visitor`, class or instance) is given the game instead, as
     LSN's reader gives one: the tags (``Variant``, and ``RuleSet`` and ``SFEN`` when they are not
     the variant's), the moves depth-first with the board before each (a 変化 block right after the
     move it replaces), comments, the result, the problems; the list then holds what its
@@ -1883,7 +1883,7 @@ def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Var
     ``Termination`` and ``ImportStatus``, after the moves, and the builders whose ``visit_move``
     does not look at the board are given None for it:
 
-    >>> from daikifu.formats.lsn import Visitor
+    >>> from daikifu.formats.visitor import Visitor
     >>> class Plies(Visitor):
     ...     def begin_game(self, number, line):
     ...         self.plies = []

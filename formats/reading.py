@@ -84,7 +84,7 @@ class RecordFormat:
     ``detect(head)`` says whether the first :data:`HEAD_CHARS` characters of a text look like the
     format; ``read(text, file=, variant=, lenient=, variants=)`` yields the games (and takes ``limits=``, a
     :class:`~daikifu.formats.limits.ReadLimits`, when ``limited``, and ``visitor=``, a
-    :class:`~daikifu.formats.lsn.Visitor`, when ``visitors``); ``write(game, encoding)``
+    :class:`~daikifu.formats.visitor.Visitor`, when ``visitors``); ``write(game, encoding)``
     returns one game's bytes.  ``japanese``: the format's files may be cp932/EUC-JP.  ``several``:
     a file may hold several games: ``frame`` is what a file of them has before the first game,
     between two and after the last (a file is written one game at a time, whatever their number).
@@ -105,7 +105,7 @@ class RecordFormat:
     variants: Callable[[object], bool] | None = None  # which variants the writer can write (None: all)
     limited: bool = False  # the reader takes limits= (ReadLimits)
     setups: bool = False  # the reader takes setup= and setup_dir= (a record that names a setup file)
-    visitors: bool = False  # the reader takes visitor= (a formats.lsn.Visitor: what to keep of each game)
+    visitors: bool = False  # the reader takes visitor= (a formats.visitor.Visitor: what to keep of each game)
 
 
 FORMATS: dict[str, RecordFormat] = {}
@@ -332,8 +332,8 @@ def read_record(data: bytes | str, *, name: str | None = None, fmt: str | None =
     (the Chu Shogi server's ``.csg``): ``setup`` (:class:`~daikifu.formats.csg.SetupFile`) overrides
     the setup the record names, and ``setup_dir`` is the folder where a setup file the record names
     is looked for (None: nowhere; see :func:`setup_dir_of`).  ``visitor`` (a
-    :class:`~daikifu.formats.lsn.Visitor` class or instance that returns a :class:`Game` from
-    ``end_game``, such as :class:`~daikifu.formats.lsn.MainLineBuilder`) is what the formats whose
+    :class:`~daikifu.formats.visitor.Visitor` class or instance that returns a :class:`Game` from
+    ``end_game``, such as :class:`~daikifu.formats.visitor.MainLineBuilder`) is what the formats whose
     readers take visitors (all but JSON) read each game with (KIF and KI2: a game builder with the
     KIF builder's part too, see :func:`_kif_visitor`); JSON builds the whole game.  Raises
     :class:`NotARecordError` when no format fits.
@@ -512,7 +512,7 @@ def _kif_visitor(visitor):
     """The visitor a KIF-family reader is given for ``visitor``: a game builder class with the KIF
     builder's part too (the reader prepares the game it builds: variant, start, tags)."""
     from .kif import KifGameBuilder
-    from .lsn import GameBuilder
+    from .visitor import GameBuilder
     if visitor is None or not isinstance(visitor, type) or not issubclass(visitor, GameBuilder) \
             or issubclass(visitor, KifGameBuilder):
         return visitor

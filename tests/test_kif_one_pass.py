@@ -15,7 +15,7 @@ from daikifu.archive.store import Record
 from daikifu.formats import kif
 from daikifu.formats.ki2 import read_ki2
 from daikifu.formats.kif import KifGameBuilder, read_kif
-from daikifu.formats.lsn import MainLineBuilder, Visitor
+from daikifu.formats.visitor import MainLineBuilder, Visitor
 from daikifu.formats.validate import verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
