@@ -44,6 +44,69 @@ def _imported_modules(path: Path, package: str) -> set[str]:
     return {m for m in found if m == "daikifu" or m.startswith("daikifu.")}
 
 
+def _package_of(path: Path) -> str:
+    """The package a file of a layer is in (``formats/kakinoki/reader.py``: daikifu.formats.kakinoki)."""
+    return ".".join(("daikifu",) + path.relative_to(ROOT).parent.parts)
+
+
+def _module_of(path: Path) -> str:
+    name = _package_of(path)
+    return name if path.name == "__init__.py" else f"{name}.{path.stem}"
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of more than one module (Tarjan's algorithm, iterative)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    part.append(member)
+                    if member == node:
+                        break
+                if len(part) > 1:
+                    found.append(sorted(part))
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_formats_import_no_module_that_imports_them_back():
+    """No import cycle among the record formats' modules, imports inside functions included (a
+    lazy import hides a cycle, it does not remove it)."""
+    paths = sorted((ROOT / "formats").rglob("*.py"))
+    modules = {_module_of(p): p for p in paths}
+    graph = {name: {m for m in _imported_modules(path, _package_of(path)) if m in modules and m != name}
+             for name, path in modules.items()}
+    assert _cycles(graph) == []
+
+
 def _layer_of(module: str) -> str | None:
     parts = module.split(".")
     return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
@@ -53,8 +116,7 @@ def _layer_of(module: str) -> str | None:
 def test_each_layer_imports_only_the_layers_below_it(layer):
     wrong = []
     for path in sorted((ROOT / layer).rglob("*.py")):
-        package = f"daikifu.{layer}"
-        for module in _imported_modules(path, package):
+        for module in _imported_modules(path, _package_of(path)):
             used = _layer_of(module)
             if used is not None and used != layer and used not in ALLOWED[layer]:
                 wrong.append(f"{path.relative_to(ROOT)} imports {module}")
