@@ -9,6 +9,7 @@ text format.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -72,9 +73,7 @@ class GameError:
                 "suggestions": list(self.suggestions), "kind": self.kind}
 
 
-_MOVES: dict = {}
-
-
+@functools.lru_cache(maxsize=1 << 17)  # bounded: many games of many variants
 def shared_move(move: Move) -> Move:
     """The one :class:`Move` object equal to ``move`` (moves are values): a long game repeats the
     same moves, so its tree then holds one object per distinct move, not one per ply (a board
@@ -84,12 +83,7 @@ def shared_move(move: Move) -> Move:
     >>> shared_move(Move(10, 20)) is shared_move(Move(10, 20))
     True
     """
-    found = _MOVES.get(move)
-    if found is None:
-        if len(_MOVES) >= 100_000:  # bounded: many games of many variants
-            _MOVES.clear()
-        _MOVES[move] = found = move
-    return found
+    return move  # the first of the equal moves, kept by the cache
 
 
 class Headers:
@@ -186,8 +180,7 @@ class GameNode:
     def __init__(self, parent: "GameNode | None" = None, move: Move | None = None, share: bool = True,
                  notation: str | None = None, line: int | None = None, column: int | None = None):
         self.parent = parent
-        # (shared_move's lookup, written out: a reader makes a node per ply)
-        self.move = move if move is None or not share else _MOVES.get(move) or shared_move(move)
+        self.move = move if move is None or not share else shared_move(move)
         self.variations: list[GameNode] = []
         self.notation = notation  # the move as written in the source, when read from text
         self.source_line = line
