@@ -15,6 +15,9 @@ from .writer import KifWriter, comment_lines, write_with
 class _Ki2Writer(KifWriter):
     PER_LINE = 6
 
+    def ending_tells_termination(self) -> bool:
+        return not self.game.headers.get("Termination")  # KI2 writes no special move
+
     def write(self, encoding_name: str) -> str:
         if not self.style.numeric:
             raise KifError(f"KI2 is written for 9x9 boards, not for {self.game.variant.name}")

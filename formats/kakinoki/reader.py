@@ -411,7 +411,9 @@ class KifReader:
         """The record's tags on ``game`` (:meth:`set_outcome_tags` adds those the replay tells)."""
         # as formats/lsn.py: the model holds Variant and Result itself; unknown ("?") roster tags
         # are left out; the roster comes first
-        tags = [t for t in tags if t[0] not in ("Variant", "Result", "Termination")
+        # a Termination header line is the writer's where the end of the moves cannot tell it (an
+        # adjudication; KI2, which has no special moves): the replay's claim, if any, replaces it
+        tags = [t for t in tags if t[0] not in ("Variant", "Result")
                 and not (t[0] in SEVEN_TAG_ROSTER and t[1] in ("?", "????.??.??"))]
         by_name = {t[0]: t[1] for t in tags}
         for name in SEVEN_TAG_ROSTER[1:]:

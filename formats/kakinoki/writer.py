@@ -10,8 +10,8 @@ from daikifu.replay import Board, Move
 from daikifu.replay.squares import square
 
 from ..game import Game, GameError, GameNode
-from .common import (DRAW, HANDICAP_ALIASES, HANDICAPS, LISHOGI_12X12, LOSS, NONE, SPACE, SPECIAL_FOR,
-                     SPECIALS, WIN, KifError, full_width, kanji_number, kif_date, result_for, text_width,
+from .common import (DRAW, HANDICAP_ALIASES, HANDICAPS, LISHOGI_12X12, LOSS, NONE, RE_PGN_DATE, SPACE, SPECIAL_FOR,
+                     SPECIALS, WIN, KifError, first_mover, full_width, kanji_number, kif_date, result_for, text_width,
                      time_of)
 from .style import Style
 
@@ -84,19 +84,34 @@ class KifWriter:
                 # a diagram does not carry the move number: the position string does
                 out.append(f"初期局面：{position}")
 
+    def ending_tells_termination(self) -> bool:
+        """Whether the main line's end as written (its special move) gives the game's Termination
+        back to the reader; else the writer keeps the tag as a ``Termination：`` header line."""
+        game = self.game
+        termination = game.headers.get("Termination")
+        if not termination:
+            return True
+        plies = sum(1 for _ in game.mainline_moves())
+        mover = (first_mover(game) + plies) % 2
+        result = game.result if game.result in ("1-0", "0-1", "1/2-1/2", "*") else "*"
+        return SPECIAL_FOR.get((termination, _relation(result, mover))) is not None
+
     def write_headers(self) -> None:
         game = self.game
         items = game.headers.items()
         names = [k for k, _ in items]
-        has_start_time = "KifStartTime" in names
+        # 開始日時 as read (KIF's KifStartTime; JKF's readers keep the key's own name)
+        has_start_time = "KifStartTime" in names or "開始日時" in names
         for name, value in items:
-            if name in ("Variant", "Result", "Termination"):
+            if name in ("Variant", "Result") or name == "Termination" and self.ending_tells_termination():
                 continue
             if name == "Date":
                 if has_start_time:
                     continue
-                key, value = "開始日時", kif_date(value)
-            elif name == "KifStartTime":
+                # 開始日時 holds a date the reader writes as PGN does (2024.05.06): a Date tag in
+                # another shape keeps its own name, so that it comes back as it was
+                key, value = ("開始日時", kif_date(value)) if RE_PGN_DATE.match(value) else ("Date", value)
+            elif name in ("KifStartTime", "開始日時"):
                 key = "開始日時"
             elif name == "Sente":
                 key = self.sente_word
