@@ -440,21 +440,11 @@ class KifReader:
         """The moves of every line of play, in file order, into a :class:`MoveTree` (and what the lines
         claim: :attr:`specials`, :attr:`comments`, :attr:`starting`), replayed on one board; or,
         for a record without 変化 blocks, each move given to ``giver`` as it is replayed (no tree)."""
-        self.termination = None
         tree = MoveTree()
-        self.specials: dict = {}  # node -> (special word, seconds or None) ending its line (kif_special)
-        self.comments: dict = {}  # node -> the comment lines after its move
-        self.starting: dict = {}  # node -> the comment before the first move of a variation
-        comments = self.comments
-        main = PlayLine(1, ROOT, main=True)
-        lines = [main]
-        cur = main
-        dead = self.dead
-        if dead:
-            if KIND_CODE["move"] in index.kinds:
-                self.problem("the moves cannot be replayed without a start position", line=index.line(0))
-                self.truncated = True
+        if not self.begin_moves(index):
             return tree
+        cur = PlayLine(1, ROOT, main=True)
+        lines = [cur]
         board = game.start_board()
         # positions of the nodes that variations may branch from, so that a variation does not
         # replay its whole path (a record may hold thousands of 変化 blocks)
@@ -469,110 +459,36 @@ class KifReader:
             kind = it.kind
             if kind != "move":  # (most items are moves: one test for them)
                 if kind == "variation":
-                    n = it.number
-                    parent_line = next((ln for ln in reversed(lines) if ln.covers(n)), None) if n >= 1 else None
                     pending = []
-                    if parent_line is None and n >= 1:
-                        # a 変化 one ply after the end of a line (激指 writes these): its continuation
-                        parent_line = next((ln for ln in reversed(lines) if ln.special is None and ln.count
-                                            and not ln.broken and ln.start + ln.count == n), None)
-                        if parent_line is not None:
-                            self.problem(f"変化：{n}手 starts after the last move of its line: read as the "
-                                         f"line's continuation", kind="warning", line=it.line, ply=n)
-                    cur.end_position = board.position()
-                    if not cur.count and cur.special is None and not cur.main and lines[-1] is cur:
-                        lines.pop()  # an empty block: nothing can branch from it
-                    if parent_line is None:
-                        self.problem(f"変化：{n}手 does not branch from any line read so far", line=it.line,
-                                     column=1, ply=n, expected="a ply number of a move already read")
-                        self.dropped = True
-                        block_dead = True
-                        continue
-                    if parent_line.special is not None and n == parent_line.start + parent_line.count:
-                        # an alternative to the line's ending (投了 ...): the moves continue the line
-                        self.problem(f"変化：{n}手 replaces the ending {parent_line.special}: read as the line's "
-                                     f"continuation", kind="warning", line=it.line, ply=n)
-                        self.specials.pop(parent_line.last(), None)
-                        parent_line.special = None
-                        parent_line.special_item = None
-                        parent_line.result_item = None
-                    parent = parent_line.node_before(n)
-                    cur = PlayLine(n, parent)
-                    lines.append(cur)
-                    if parent in positions:
-                        board = Board(game.rules, positions[parent])
-                    else:  # pragma: no cover - every branching point is in targets
-                        board = tree.board(game, parent)
-                    prev_to = tree.moves[parent].to_square if parent != ROOT else None
-                    stopped = False
-                    block_dead = False
-                    continue
-                if block_dead:
-                    continue
-                if kind == "comment":
-                    if stopped and cur.special is None:
-                        continue  # comments on moves that were not read
-                    if cur.count:
-                        comments.setdefault(cur.last(), []).append(it.text)
-                    elif cur.main:
-                        root_comments.append(it.text)
-                    else:
-                        pending.append(it.text)
-                    continue
-                if kind == "result":
-                    cur.result_item = it
-                    continue
-                if kind in ("header", "moves-header", "program"):
-                    continue
-                if kind in ("row", "border", "turn"):
-                    self.problem("board diagram after the moves", line=it.line, column=1)
-                    continue
-                if kind == "junk":
-                    self.problem(f"unrecognised line {it.text.strip()!r}", line=it.line, column=1,
-                                 expected="a move line such as '   1 ７六歩(77)', a comment '*...' or 変化：N手")
-                    continue
+                    started = self.start_variation(it, game, tree, lines, cur, board, positions)
+                    block_dead = started is None
+                    if started is not None:
+                        cur, board, prev_to = started
+                        stopped = False
+                elif not block_dead:
+                    self.note_item(it, cur, stopped, root_comments, pending)
                 continue
             if block_dead:
                 continue
             # a move line
             if stopped:
-                if cur.special is not None:  # reported once; the rest of the block is skipped
-                    self.problem(f"move after the end of the line ({cur.special})", line=it.line,
-                                 column=it.column, move=it.text, ply=it.number)
-                    block_dead = True
-                    if cur.main:
-                        self.truncated = True
-                    else:
-                        self.dropped = True
+                block_dead = self.move_after_end(it, cur)
                 continue
             ply = cur.start + cur.count
             text = it.text
-            if it.problem is not None:  # the time is left out; the move is read
-                self.problem(it.problem[0], line=it.line, column=it.problem[1], ply=ply, move=text,
-                             expected="a time m:ss/h:mm:ss whose minutes after hours and seconds run from 0 to 59")
-            if it.number != ply:
-                self.problem(f"ply number {it.number}, expected {ply} (read as ply {ply})", kind="warning",
-                             line=it.line, column=1, ply=ply, move=text)
+            if it.problem is not None or it.number != ply:
+                self.check_move_line(it, ply)
             word = text.split(None, 1)
             word = word[0] if word else ""
             if word in SPECIALS:
-                cur.special = word
-                cur.special_item = it
-                if cur.count or cur.main:
-                    self.specials[cur.last()] = (word, it.time[0] if it.time else None)
-                else:
-                    self.problem(f"variation with no move before {word} dropped", kind="warning", line=it.line,
-                                 ply=ply, move=text)
+                self.end_line(cur, word, it, ply)
                 stopped = True
                 continue
             move = self.parse_move(board, text, prev_to, it, ply)
             if move is None:
                 stopped = True
                 cur.broken = True
-                if cur.main:
-                    self.truncated = True
-                else:
-                    self.dropped = True
+                self.cut(cur)
                 continue
             if giver is None:  # (the tree holds one object per distinct move)
                 node = tree.add(cur.last(), shared_move(move), it.index)
@@ -592,6 +508,124 @@ class KifReader:
         # (with a giver there are no variations: the board is at the end of the one line)
         self.finish_lines(game, tree, lines, board if giver is not None else None)
         return tree
+
+    def begin_moves(self, index: LineIndex) -> bool:
+        """What the lines claim, emptied; False (the problem reported) when the moves cannot be
+        replayed."""
+        self.termination = None
+        self.specials: dict = {}  # node -> (special word, seconds or None) ending its line (kif_special)
+        self.comments: dict = {}  # node -> the comment lines after its move
+        self.starting: dict = {}  # node -> the comment before the first move of a variation
+        if self.dead:
+            if KIND_CODE["move"] in index.kinds:
+                self.problem("the moves cannot be replayed without a start position", line=index.line(0))
+                self.truncated = True
+            return False
+        return True
+
+    def move_after_end(self, it: Item, line: PlayLine) -> bool:
+        """A move line after ``line`` stopped: whether the rest of the block is skipped (after a
+        special move, reported once; after a move that could not be read, its moves are skipped
+        one by one, silently)."""
+        if line.special is None:
+            return False
+        self.problem(f"move after the end of the line ({line.special})", line=it.line, column=it.column,
+                     move=it.text, ply=it.number)
+        self.cut(line)
+        return True
+
+    def cut(self, line: PlayLine) -> None:
+        """A line of play stops before its end: the main line is truncated, a variation dropped."""
+        if line.main:
+            self.truncated = True
+        else:
+            self.dropped = True
+
+    def check_move_line(self, it: Item, ply: int) -> None:
+        """The problems of a move line that do not stop its move: a bad time, a wrong ply number."""
+        if it.problem is not None:  # the time is left out; the move is read
+            self.problem(it.problem[0], line=it.line, column=it.problem[1], ply=ply, move=it.text,
+                         expected="a time m:ss/h:mm:ss whose minutes after hours and seconds run from 0 to 59")
+        if it.number != ply:
+            self.problem(f"ply number {it.number}, expected {ply} (read as ply {ply})", kind="warning",
+                         line=it.line, column=1, ply=ply, move=it.text)
+
+    def end_line(self, line: PlayLine, word: str, it: Item, ply: int) -> None:
+        """A special move (投了 ...) ends ``line``."""
+        line.special = word
+        line.special_item = it
+        if line.count or line.main:
+            self.specials[line.last()] = (word, it.time[0] if it.time else None)
+        else:
+            self.problem(f"variation with no move before {word} dropped", kind="warning", line=it.line,
+                         ply=ply, move=it.text)
+
+    def start_variation(self, it: Item, game: Game, tree: MoveTree, lines: list, cur: PlayLine, board: Board,
+                        positions: dict):
+        """A 変化：N手 item: (the line of play it starts, the board before its first move, the
+        destination of the move before), the line just read ending at ``board``; None when it
+        branches from no line read so far (then its block is skipped)."""
+        n = it.number
+        parent_line = next((ln for ln in reversed(lines) if ln.covers(n)), None) if n >= 1 else None
+        if parent_line is None and n >= 1:
+            # a 変化 one ply after the end of a line (激指 writes these): its continuation
+            parent_line = next((ln for ln in reversed(lines) if ln.special is None and ln.count
+                                and not ln.broken and ln.start + ln.count == n), None)
+            if parent_line is not None:
+                self.problem(f"変化：{n}手 starts after the last move of its line: read as the "
+                             f"line's continuation", kind="warning", line=it.line, ply=n)
+        cur.end_position = board.position()
+        if not cur.count and cur.special is None and not cur.main and lines[-1] is cur:
+            lines.pop()  # an empty block: nothing can branch from it
+        if parent_line is None:
+            self.problem(f"変化：{n}手 does not branch from any line read so far", line=it.line,
+                         column=1, ply=n, expected="a ply number of a move already read")
+            self.dropped = True
+            return None
+        if parent_line.special is not None and n == parent_line.start + parent_line.count:
+            # an alternative to the line's ending (投了 ...): the moves continue the line
+            self.problem(f"変化：{n}手 replaces the ending {parent_line.special}: read as the line's "
+                         f"continuation", kind="warning", line=it.line, ply=n)
+            self.specials.pop(parent_line.last(), None)
+            parent_line.special = None
+            parent_line.special_item = None
+            parent_line.result_item = None
+        parent = parent_line.node_before(n)
+        cur = PlayLine(n, parent)
+        lines.append(cur)
+        if parent in positions:
+            board = Board(game.rules, positions[parent])
+        else:  # pragma: no cover - every branching point is in targets
+            board = tree.board(game, parent)
+        prev_to = tree.moves[parent].to_square if parent != ROOT else None
+        return cur, board, prev_to
+
+    def note_item(self, it: Item, cur: PlayLine, stopped: bool, root_comments: list, pending: list) -> None:
+        """An item of the moves that is not a move nor a 変化: a comment (kept where it belongs: the
+        last move read, the record, or ``pending`` for the first move of a variation), a まで
+        line, or something out of place."""
+        kind = it.kind
+        if kind == "comment":
+            if stopped and cur.special is None:
+                return  # comments on moves that were not read
+            if cur.count:
+                self.comments.setdefault(cur.last(), []).append(it.text)
+            elif cur.main:
+                root_comments.append(it.text)
+            else:
+                pending.append(it.text)
+            return
+        if kind == "result":
+            cur.result_item = it
+            return
+        if kind in ("header", "moves-header", "program"):
+            return
+        if kind in ("row", "border", "turn"):
+            self.problem("board diagram after the moves", line=it.line, column=1)
+            return
+        if kind == "junk":
+            self.problem(f"unrecognised line {it.text.strip()!r}", line=it.line, column=1,
+                         expected="a move line such as '   1 ７六歩(77)', a comment '*...' or 変化：N手")
 
     def parse_move(self, board: Board, text: str, prev_to, it: Item, ply: int) -> Move | None:
         style = self.style
