@@ -60,19 +60,7 @@ class Style:
         # resolved by the piece on the origin square, as shared kanji are
         # (and, as lishogi reads them, a promoted piece by the names of the piece it moves as:
         # 角行 for the promoted Ferocious Leopard, a Bishop; ChuShogiLite writes so)
-        self.alike: dict[str, list] = {}
-        if self.lishogi:
-            same_kanji: dict[str, list] = {}
-            for p in pieces:
-                same_kanji.setdefault(p.kanji or p.id, []).append(p)
-            for group in same_kanji.values():
-                for name in {n for p in group for n in (p.kanji_name, p.kanji) if n}:
-                    ids = self.alike.setdefault(name, [])
-                    ids.extend(p.id for p in group if p.id not in ids)
-            for name, ids in self.alike.items():
-                if len(ids) == 1:
-                    names.setdefault(name, ids[0])
-            self.alike = {name: ids for name, ids in self.alike.items() if len(ids) > 1}
+        self.alike: dict[str, list] = _alike(pieces, names) if self.lishogi else {}
         self.names = names
         for table in (names, self.shared, self.alike):
             for name in list(table):
@@ -81,27 +69,7 @@ class Style:
                     table.setdefault(alias, table[name])
         alternatives = sorted(set(names) | set(self.shared) | set(self.alike), key=len, reverse=True)
         piece_re = "|".join(re.escape(n) for n in alternatives)
-        if self.lishogi:
-            # half-width (or full-width) file numbers, kanji ranks: 7八, 10十一, １２十二; まで after
-            # the piece is passed over (lishogi's rules library reads the last move "7三獅子まで")
-            sq = r"(?:1[0-6]|[1-9]|１[０-６]|[１-９])(?:十[一二三四五六]|[一二三四五六七八九十])"
-            self.move_re = re.compile(
-                rf"^(?:(?P<step>[一二])歩目\s*)?[▲△☗☖]?\s*(?:(?P<same>[同仝])\s*|(?P<dest>{sq})\s*)"
-                rf"(?P<piece>{piece_re})\s*(?P<mark>[（(](?:居食い|じっと)[）)])?\s*(?:まで\s*)?(?P<promo>不成|成|生)?"
-                rf"(?P<drop>打)?\s*(?:[（(]\s*←?\s*(?P<origin>{sq})\s*[）)])?(?P<kills>)\s*$", re.IGNORECASE)
-        else:
-            if self.numeric:
-                sq = r"[１-９1-9][一二三四五六七八九1-9１-９]"
-                origin = r"[1-9１-９][1-9１-９]"
-            else:
-                sq = r"[a-pA-P]\d{1,2}"
-                origin = sq
-            self.move_re = re.compile(
-                rf"^(?:(?P<same>[同仝])[\s]*|(?P<dest>{sq})\s*)(?P<piece>{piece_re})\s*"
-                rf"(?P<promo>不成|成|生)?(?P<drop>打)?\s*"
-                rf"(?:[(（]\s*(?P<origin>{origin})\s*[)）])?"
-                rf"(?P<kills>(?:\s*[xX×]\s*{sq})*)\s*$", re.IGNORECASE)
-        self.kill_re = re.compile(rf"[xX×]\s*({sq})")
+        self.move_re, self.kill_re = _move_patterns(piece_re, self.lishogi, self.numeric)
         # the diagram needs a kanji name for every piece (names of one or more kanji, boards up to 16x16)
         self.diagram = all(self.kanji.get(p.id) for p in pieces)
         self.cell = max((len(k) for k in self.kanji.values()), default=1)
@@ -251,6 +219,48 @@ class Style:
         mark = "（居食い）" if move.kills and move.to_square == move.from_square else ""
         return [("一歩目", f"{dest(mid)}{name} （←{self.square_text(move.from_square)}）"),
                 ("二歩目", f"{self.square_text(move.to_square)}{name}{mark}{promote} （←{self.square_text(mid)}）")]
+
+
+def _alike(pieces, names: dict) -> dict[str, list]:
+    """lishogi's names that several pieces have (name -> their IDs); a name one piece has goes to
+    ``names``."""
+    alike: dict[str, list] = {}
+    same_kanji: dict[str, list] = {}
+    for p in pieces:
+        same_kanji.setdefault(p.kanji or p.id, []).append(p)
+    for group in same_kanji.values():
+        for name in {n for p in group for n in (p.kanji_name, p.kanji) if n}:
+            ids = alike.setdefault(name, [])
+            ids.extend(p.id for p in group if p.id not in ids)
+    for name, ids in alike.items():
+        if len(ids) == 1:
+            names.setdefault(name, ids[0])
+    return {name: ids for name, ids in alike.items() if len(ids) > 1}
+
+
+def _move_patterns(piece_re: str, lishogi: bool, numeric: bool) -> tuple[re.Pattern, re.Pattern]:
+    """(a move line's pattern, a captured square's) for pieces named by ``piece_re``."""
+    if lishogi:
+        # half-width (or full-width) file numbers, kanji ranks: 7八, 10十一, １２十二; まで after
+        # the piece is passed over (lishogi's rules library reads the last move "7三獅子まで")
+        sq = r"(?:1[0-6]|[1-9]|１[０-６]|[１-９])(?:十[一二三四五六]|[一二三四五六七八九十])"
+        move_re = re.compile(
+            rf"^(?:(?P<step>[一二])歩目\s*)?[▲△☗☖]?\s*(?:(?P<same>[同仝])\s*|(?P<dest>{sq})\s*)"
+            rf"(?P<piece>{piece_re})\s*(?P<mark>[（(](?:居食い|じっと)[）)])?\s*(?:まで\s*)?(?P<promo>不成|成|生)?"
+            rf"(?P<drop>打)?\s*(?:[（(]\s*←?\s*(?P<origin>{sq})\s*[）)])?(?P<kills>)\s*$", re.IGNORECASE)
+    else:
+        if numeric:
+            sq = r"[１-９1-9][一二三四五六七八九1-9１-９]"
+            origin = r"[1-9１-９][1-9１-９]"
+        else:
+            sq = r"[a-pA-P]\d{1,2}"
+            origin = sq
+        move_re = re.compile(
+            rf"^(?:(?P<same>[同仝])[\s]*|(?P<dest>{sq})\s*)(?P<piece>{piece_re})\s*"
+            rf"(?P<promo>不成|成|生)?(?P<drop>打)?\s*"
+            rf"(?:[(（]\s*(?P<origin>{origin})\s*[)）])?"
+            rf"(?P<kills>(?:\s*[xX×]\s*{sq})*)\s*$", re.IGNORECASE)
+    return move_re, re.compile(rf"[xX×]\s*({sq})")
 
 
 @functools.lru_cache(maxsize=64)  # a style holds its rule set: the cache keeps the few in use
