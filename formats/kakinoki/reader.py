@@ -665,46 +665,62 @@ class KifReader:
             self.problem("unknown piece", **where)
             return None
         if drop or (origin is None and not kills):
-            if origin is not None or promo_text or kills:
-                self.problem("a drop has no origin, promotion or captures", **where)
-                return None
-            if not drop and not board.rules.drops:
-                self.problem("the move has no origin square", expected="an origin in parentheses, e.g. (77)",
-                             suggestions=self.suggest(board, to, prev_to), **where)
-                return None
-            if len(ids) > 1:  # a shared name: the piece in hand tells, if only one of them is
-                held = [i for i in ids if board.hand(board.turn).get(i)]
-                if len(held) != 1:
-                    self.problem(f"{m.group('piece')} names {' and '.join(ids)}: which one is dropped?",
-                                 expected="the piece ID instead of the shared name", **where)
-                    return None
-                pid = held[0]
-            move = Move(None, to, (), None, pid)
+            move = self.drop_move(board, drop, ids, m.group("piece"), to, origin, promo_text, kills, prev_to, where)
         else:
-            if origin is None:
-                self.problem("the move has no origin square", expected="an origin in parentheses",
-                             suggestions=self.suggest(board, to, prev_to), **where)
-                return None
-            piece = board.piece_at(origin)
-            if piece is None:
-                self.problem(f"there is no piece on {style.square_text(origin)}",
-                             suggestions=self.suggest(board, to, prev_to), expected="a legal move", **where)
-                return None
-            if piece.id in ids:
-                pid = piece.id  # a shared name is resolved by the piece on the origin square
-            if piece.id != pid:
-                self.problem(f"the piece on {style.square_text(origin)} is {style.piece_name(piece.id)}, "
-                             f"not {m.group('piece')}", suggestions=self.suggest(board, to, prev_to),
-                             expected="a legal move", **where)
-                return None
-            if promo_text == "成":
-                promotion = True
-            elif promo_text:
-                promotion = False
-            else:
-                promotion = False if self.can_promote(board, origin, to, piece) else None
-            move = Move(origin, to, kills, promotion)
+            move = self.board_move(board, ids, m.group("piece"), pid, to, origin, promo_text, kills, prev_to,
+                                   where)
+        if move is None:
+            return None
         return self.play(board, move, to, prev_to, where)
+
+    def drop_move(self, board: Board, drop: bool, ids, written: str, to: int, origin, promo_text, kills, prev_to,
+                  where: dict) -> Move | None:
+        """The drop a move line names (or a move without its origin, for a variant without drops:
+        a problem), None after a problem."""
+        pid = ids[0]
+        if origin is not None or promo_text or kills:
+            self.problem("a drop has no origin, promotion or captures", **where)
+            return None
+        if not drop and not board.rules.drops:
+            self.problem("the move has no origin square", expected="an origin in parentheses, e.g. (77)",
+                         suggestions=self.suggest(board, to, prev_to), **where)
+            return None
+        if len(ids) > 1:  # a shared name: the piece in hand tells, if only one of them is
+            held = [i for i in ids if board.hand(board.turn).get(i)]
+            if len(held) != 1:
+                self.problem(f"{written} names {' and '.join(ids)}: which one is dropped?",
+                             expected="the piece ID instead of the shared name", **where)
+                return None
+            pid = held[0]
+        return Move(None, to, (), None, pid)
+
+    def board_move(self, board: Board, ids, written: str, pid: str, to: int, origin, promo_text, kills, prev_to,
+                   where: dict) -> Move | None:
+        """The move of a piece on the board a move line names, None after a problem."""
+        style = self.style
+        if origin is None:
+            self.problem("the move has no origin square", expected="an origin in parentheses",
+                         suggestions=self.suggest(board, to, prev_to), **where)
+            return None
+        piece = board.piece_at(origin)
+        if piece is None:
+            self.problem(f"there is no piece on {style.square_text(origin)}",
+                         suggestions=self.suggest(board, to, prev_to), expected="a legal move", **where)
+            return None
+        if piece.id in ids:
+            pid = piece.id  # a shared name is resolved by the piece on the origin square
+        if piece.id != pid:
+            self.problem(f"the piece on {style.square_text(origin)} is {style.piece_name(piece.id)}, "
+                         f"not {written}", suggestions=self.suggest(board, to, prev_to),
+                         expected="a legal move", **where)
+            return None
+        if promo_text == "成":
+            promotion = True
+        elif promo_text:
+            promotion = False
+        else:
+            promotion = False if self.can_promote(board, origin, to, piece) else None
+        return Move(origin, to, kills, promotion)
 
     def play(self, board: Board, move: Move, to: int, prev_to, where: dict) -> Move | None:
         """``move`` played on ``board``, or None and a problem saying why it is illegal."""
