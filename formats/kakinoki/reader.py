@@ -300,11 +300,22 @@ class KifReader:
             self.problem(f"board diagrams are not supported for {game.variant.name}: use 初期局面",
                          line=(rows or borders)[0].line)
             return None
-        files, ranks = style.files, style.ranks
+        ranks = style.ranks
         if len(rows) != ranks:
             self.problem(f"the board diagram has {len(rows)} ranks, {game.variant.name} has {ranks}",
                          line=(rows or borders)[0].line, expected=f"{ranks} rows between two borders")
             return None
+        cells = self.diagram_cells(game, rows)
+        hands = self.diagram_hands(game, hands_items) if cells is not None else None
+        if hands is None:
+            return None
+        turn = turn_items[-1].number if turn_items else 0
+        return format_position(game.variant, lambda f, r: cells.get((f, r)), hands, turn, 1)
+
+    def diagram_cells(self, game: Game, rows) -> dict | None:
+        """(file, rank) -> (piece type index, colour) of a board diagram's rows, None after a problem."""
+        style = self.style
+        files, ranks = style.files, style.ranks
         cells = {}
         for r_index, row in enumerate(rows):
             rank = ranks - 1 - r_index
@@ -343,6 +354,11 @@ class KifReader:
             if f != files:
                 self.problem(f"board row has {f} squares, expected {files}", line=row.line)
                 return None
+        return cells
+
+    def diagram_hands(self, game: Game, hands_items) -> list | None:
+        """The pieces in hand of a diagram's 持駒 lines (per colour, per type index), None after a problem."""
+        style = self.style
         ntypes = len(game.variant.pieces)
         hands = [[0] * (ntypes + 1), [0] * (ntypes + 1)]
         for h in hands_items:
@@ -360,8 +376,7 @@ class KifReader:
                     self.problem(f"cannot read {token!r} in the pieces in hand", line=h.line)
                     return None
                 hands[colour][game.rules.type_by_id[pid].index] += count
-        turn = turn_items[-1].number if turn_items else 0
-        return format_position(game.variant, lambda f, r: cells.get((f, r)), hands, turn, 1)
+        return hands
 
     def board_name(self, text: str, i: int) -> str | None:
         """The longest piece name (or alias such as 王, 竜) at ``text[i]``, or None."""
