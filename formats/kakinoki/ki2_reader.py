@@ -26,6 +26,18 @@ class _Problem(Exception):
         self.message, self.expected, self.to = message, expected, to
 
 
+def _promoted_as_written(moves: list, promo, name: str, dest: str, to: int) -> Move:
+    """Of the legal moves from one origin, the one that promotes as written (成, 不成, or nothing
+    written: the one that does not promote, or the move that has no choice)."""
+    chosen = [x for x in moves if x.promotion == promo]
+    if not chosen and promo is None:
+        chosen = [x for x in moves if x.promotion is False]  # 不成 left out
+    if not chosen:
+        raise _Problem(f"{name} cannot {'promote' if promo else 'stay unpromoted'} moving to {dest}",
+                       "成 or 不成 as the move allows", to)
+    return chosen[0]
+
+
 class _Following:
     """Move items after one move, made from their lines only when the look-ahead reads them (it
     stops at the first it cannot read, or when its budget is spent)."""
@@ -174,6 +186,17 @@ class _Ki2Reader(KifReader):
             board.pop()
         return depth
 
+    def destination(self, m: re.Match, prev_to) -> int:
+        """The destination square of a matched move (同: the last move's)."""
+        if m.group("same"):
+            if prev_to is None:
+                raise _Problem("同 (same square) with no previous move", "a destination square")
+            return prev_to
+        try:
+            return self.style.parse_square(m.group("dest"))
+        except (ValueError, KeyError, IndexError) as exc:
+            raise _Problem(str(exc), "a square on the board") from None
+
     def resolve(self, board: Board, text: str, prev_to, key: str, drops: bool = False) -> list:
         """The legal moves ``text`` can mean (one per origin square); :class:`_Problem` if none."""
         style = self.style
@@ -184,15 +207,7 @@ class _Ki2Reader(KifReader):
         m = self.move_re.match(text)
         if not m:
             raise _Problem("cannot read the move", "destination, piece, markers, e.g. ７六歩, 同　銀, ５八金右")
-        if m.group("same"):
-            if prev_to is None:
-                raise _Problem("同 (same square) with no previous move", "a destination square")
-            to = prev_to
-        else:
-            try:
-                to = style.parse_square(m.group("dest"))
-            except (ValueError, KeyError, IndexError) as exc:
-                raise _Problem(str(exc), "a square on the board") from None
+        to = self.destination(m, prev_to)
         dest = style.square_text(to)
         name = m.group("piece")
         pid = style.piece_id(name)
@@ -227,16 +242,7 @@ class _Ki2Reader(KifReader):
         origins = filter_origins(list(found), to, board.turn, rel, vert)
         if not origins:
             raise _Problem(f"no {name} reaches {dest} as {rel + vert} says", "a legal move", to)
-        out = []
-        for origin in origins:
-            moves = found[origin]
-            chosen = [x for x in moves if x.promotion == promo]
-            if not chosen and promo is None:
-                chosen = [x for x in moves if x.promotion is False]  # 不成 left out
-            if not chosen:
-                raise _Problem(f"{name} cannot {'promote' if promo else 'stay unpromoted'} moving to {dest}",
-                               "成 or 不成 as the move allows", to)
-            out.append(chosen[0])
+        out = [_promoted_as_written(found[origin], promo, name, dest, to) for origin in origins]
         if len(out) > 1 and (rel or vert):  # markers written, and still several: no guessing
             options = [markers_for(origins, o, to, board.turn) for o in origins]
             count = COUNT_WORDS.get(len(out), str(len(out)))
