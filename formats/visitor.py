@@ -326,20 +326,34 @@ def game_from_headers(headers, default_variant, errors, places=None, first_line=
                 variant.require_playable()
             except IncompleteVariantError as exc:
                 game.errors.append(GameError(str(exc), **at("Variant")))
-    start = values.get("SFEN") or values.get("FEN")
-    start_ok = True
-    if start and game.valid:
-        try:
-            Board(game.rules, start)
-            game.start = start
-        except (PositionError, ValueError, KeyError, IndexError) as exc:
-            game.errors.append(GameError(f"SFEN tag: {exc}", expected="a position string",
-                                         **at("SFEN" if values.get("SFEN") else "FEN")))
-            start_ok = False
-    elif start:
-        start_ok = False
+    start_ok = _set_start(game, values, at)
     if variant is None:
         del game.headers["Variant"]
+    _keep_tags(game, headers, variant is not None, ruleset_ok, start_ok)
+    game.errors[:0] = errors
+    return game
+
+
+def _set_start(game: Game, values: dict, at) -> bool:
+    """The start position the SFEN (or FEN) tag names on ``game``: whether it is (or there is none)."""
+    start = values.get("SFEN") or values.get("FEN")
+    if not start:
+        return True
+    if not game.valid:
+        return False
+    try:
+        Board(game.rules, start)
+    except (PositionError, ValueError, KeyError, IndexError) as exc:
+        game.errors.append(GameError(f"SFEN tag: {exc}", expected="a position string",
+                                     **at("SFEN" if values.get("SFEN") else "FEN")))
+        return False
+    game.start = start
+    return True
+
+
+def _keep_tags(game: Game, headers, known_variant: bool, ruleset_ok: bool, start_ok: bool) -> None:
+    """The tags the model does not hold elsewhere into ``game.headers`` (and those it could not
+    take: a RuleSet or a start that was refused, an unknown Variant), in the record's order."""
     dropped = set(MODEL_TAGS)
     if not ruleset_ok:
         dropped.discard("RuleSet")
@@ -347,13 +361,11 @@ def game_from_headers(headers, default_variant, errors, places=None, first_line=
         dropped -= {"SetUp", "SFEN", "FEN"}
     for name, value in headers:
         name = COLOUR_TAGS.get(name, name)
-        if name in dropped and not (name == "Variant" and variant is None):
+        if name in dropped and not (name == "Variant" and not known_variant):
             continue
         if value == ROSTER_UNKNOWN and name in SEVEN_TAG_ROSTER:
             continue
         game.headers[name] = value
-    game.errors[:0] = errors
-    return game
 
 
 def make_visitor(visitor: type[Visitor] | Visitor | None, default_variant: str | None = None,
