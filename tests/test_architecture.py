@@ -159,7 +159,7 @@ def test_help_of_record_and_archive_commands_loads_no_reader_and_no_store(name):
     """Start-up: the readers, the store and SQLite's helpers are imported only when a command runs."""
     loaded = _modules_loaded_by(name, "--help")
     heavy = {"sqlite_utils", "daikifu.archive.store", "daikifu.archive.importer", "daikifu.formats.lsn",
-             "daikifu.formats.kif"}
+             "daikifu.formats.kif", "daikifu.formats.kakinoki", "daikifu.formats.visitor"}
     assert not heavy & loaded, sorted(heavy & loaded)
 
 
