@@ -772,24 +772,9 @@ class KifReader:
                          expected="the Lion's second step, 二歩目, on the next move line", line=it.line,
                          column=it.column, ply=ply, move=it.text)
             return None
-        steps = []
-        for step in (first, second):
-            where = dict(line=step.line, column=step.column, ply=ply, move=step.text)
-            m = style.move_re.match(step.text)
-            if not m or not m.group("origin"):
-                self.problem("cannot read the step", expected="destination, piece, origin, e.g. '一歩目 7九獅子 （←7十）'",
-                             **where)
-                return None
-            try:
-                to = prev_to if m.group("same") else style.parse_square(m.group("dest"))
-                origin = style.parse_square(m.group("origin"))
-            except (ValueError, KeyError, IndexError, TypeError) as exc:
-                self.problem(str(exc), expected="a square on the board", **where)
-                return None
-            if to is None:
-                self.problem("仝 (same square) with no previous move", expected="a destination square", **where)
-                return None
-            steps.append((m, origin, to, where))
+        steps = self.lion_steps(first, second, prev_to, ply)
+        if steps is None:
+            return None
         (m1, origin, mid, where1), (m2, origin2, to, where2) = steps
         if origin2 != mid:
             self.problem(f"the second step starts on {style.square_text(origin2)}, the first ended on "
@@ -820,6 +805,29 @@ class KifReader:
                          suggestions=self.suggest(board, to, prev_to), **where2)
             return None
         return self.play(board, move, to, prev_to, where2)
+
+    def lion_steps(self, first: Item, second: Item, prev_to, ply: int) -> list | None:
+        """The two steps' (match, origin, destination, where) as written, None after a problem."""
+        style = self.style
+        steps = []
+        for step in (first, second):
+            where = dict(line=step.line, column=step.column, ply=ply, move=step.text)
+            m = style.move_re.match(step.text)
+            if not m or not m.group("origin"):
+                self.problem("cannot read the step", expected="destination, piece, origin, e.g. '一歩目 7九獅子 （←7十）'",
+                             **where)
+                return None
+            try:
+                to = prev_to if m.group("same") else style.parse_square(m.group("dest"))
+                origin = style.parse_square(m.group("origin"))
+            except (ValueError, KeyError, IndexError, TypeError) as exc:
+                self.problem(str(exc), expected="a square on the board", **where)
+                return None
+            if to is None:
+                self.problem("仝 (same square) with no previous move", expected="a destination square", **where)
+                return None
+            steps.append((m, origin, to, where))
+        return steps
 
     @staticmethod
     def can_promote(board: Board, origin: int, to: int, piece) -> bool:
