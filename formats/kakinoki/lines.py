@@ -171,19 +171,9 @@ def classify_line(line: str, i: int) -> Item | None:
     # a line starting with an ASCII digit (a move, or the file numbers over a diagram) is none
     # of these five kinds: most lines are moves, so their patterns are not tried on them
     if not "0" <= first <= "9":
-        m = RE_VARIATION.match(line)
-        if m:
-            return Item("variation", i, number=int(m.group(1)), text=stripped)
-        m = RE_RESULT.match(line)
-        if m:
-            return Item("result", i, number=int(m.group(1)), text=m.group(2).strip(SPACE))
-        if RE_MOVES_HEADER.match(line):
-            return Item("moves-header", i)
-        if RE_BORDER.match(line):
-            return Item("border", i)
-        m = RE_ROW.match(line)
-        if m:
-            return Item("row", i, text=m.group(1), column=line.index(m.group(1)) + 1 if m.group(1) else 1)
+        item = _layout_item(line, stripped, i)
+        if item is not None:
+            return item
     if len(stripped) > 1 and not stripped.strip(FILE_LABEL_CHARS):
         return None  # the file numbers above a board diagram
     if stripped in TURN_LINES:
@@ -204,6 +194,29 @@ def classify_line(line: str, i: int) -> Item | None:
         except ValueError:  # pragma: no cover - int() of digits does not fail
             number = 0
         return Item("move", i, text=rest, number=number, column=column, time=time, problem=problem)
+    return _header_item(line, i)
+
+
+def _layout_item(line: str, stripped: str, i: int) -> Item | None:
+    """A 変化, まで, 手数---- line, or a board diagram's border or row; None for another line."""
+    m = RE_VARIATION.match(line)
+    if m:
+        return Item("variation", i, number=int(m.group(1)), text=stripped)
+    m = RE_RESULT.match(line)
+    if m:
+        return Item("result", i, number=int(m.group(1)), text=m.group(2).strip(SPACE))
+    if RE_MOVES_HEADER.match(line):
+        return Item("moves-header", i)
+    if RE_BORDER.match(line):
+        return Item("border", i)
+    m = RE_ROW.match(line)
+    if m:
+        return Item("row", i, text=m.group(1), column=line.index(m.group(1)) + 1 if m.group(1) else 1)
+    return None
+
+
+def _header_item(line: str, i: int) -> Item:
+    """A ``key：value`` header (``key:value`` for a known key), else a line the reader cannot read."""
     m = RE_HEADER.match(line)
     if m and not m.group(1).strip(SPACE):
         m = None
