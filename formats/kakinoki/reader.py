@@ -458,6 +458,7 @@ class KifReader:
         tree = MoveTree()
         if not self.begin_moves(index):
             return tree
+        comments = self.comments
         cur = PlayLine(1, ROOT, main=True)
         lines = [cur]
         board = game.start_board()
@@ -480,8 +481,19 @@ class KifReader:
                     if started is not None:
                         cur, board, prev_to = started
                         stopped = False
-                elif not block_dead:
-                    self.note_item(it, cur, stopped, root_comments, pending)
+                elif block_dead:
+                    pass
+                elif kind == "comment":  # (the most frequent after moves: read here, not by a call)
+                    if stopped and cur.special is None:
+                        continue  # comments on moves that were not read
+                    if cur.count:
+                        comments.setdefault(cur.last(), []).append(it.text)
+                    elif cur.main:
+                        root_comments.append(it.text)
+                    else:
+                        pending.append(it.text)
+                else:
+                    self.note_item(it, cur)
                 continue
             if block_dead:
                 continue
@@ -615,21 +627,10 @@ class KifReader:
         prev_to = tree.moves[parent].to_square if parent != ROOT else None
         return cur, board, prev_to
 
-    def note_item(self, it: Item, cur: PlayLine, stopped: bool, root_comments: list, pending: list) -> None:
-        """An item of the moves that is not a move nor a 変化: a comment (kept where it belongs: the
-        last move read, the record, or ``pending`` for the first move of a variation), a まで
-        line, or something out of place."""
+    def note_item(self, it: Item, cur: PlayLine) -> None:
+        """An item of the moves that is not a move, a 変化 nor a comment: a まで line, or something
+        out of place."""
         kind = it.kind
-        if kind == "comment":
-            if stopped and cur.special is None:
-                return  # comments on moves that were not read
-            if cur.count:
-                self.comments.setdefault(cur.last(), []).append(it.text)
-            elif cur.main:
-                root_comments.append(it.text)
-            else:
-                pending.append(it.text)
-            return
         if kind == "result":
             cur.result_item = it
             return
@@ -680,62 +681,46 @@ class KifReader:
             self.problem("unknown piece", **where)
             return None
         if drop or (origin is None and not kills):
-            move = self.drop_move(board, drop, ids, m.group("piece"), to, origin, promo_text, kills, prev_to, where)
-        else:
-            move = self.board_move(board, ids, m.group("piece"), pid, to, origin, promo_text, kills, prev_to,
-                                   where)
-        if move is None:
-            return None
-        return self.play(board, move, to, prev_to, where)
-
-    def drop_move(self, board: Board, drop: bool, ids, written: str, to: int, origin, promo_text, kills, prev_to,
-                  where: dict) -> Move | None:
-        """The drop a move line names (or a move without its origin, for a variant without drops:
-        a problem), None after a problem."""
-        pid = ids[0]
-        if origin is not None or promo_text or kills:
-            self.problem("a drop has no origin, promotion or captures", **where)
-            return None
-        if not drop and not board.rules.drops:
-            self.problem("the move has no origin square", expected="an origin in parentheses, e.g. (77)",
-                         suggestions=self.suggest(board, to, prev_to), **where)
-            return None
-        if len(ids) > 1:  # a shared name: the piece in hand tells, if only one of them is
-            held = [i for i in ids if board.hand(board.turn).get(i)]
-            if len(held) != 1:
-                self.problem(f"{written} names {' and '.join(ids)}: which one is dropped?",
-                             expected="the piece ID instead of the shared name", **where)
+            if origin is not None or promo_text or kills:
+                self.problem("a drop has no origin, promotion or captures", **where)
                 return None
-            pid = held[0]
-        return Move(None, to, (), None, pid)
-
-    def board_move(self, board: Board, ids, written: str, pid: str, to: int, origin, promo_text, kills, prev_to,
-                   where: dict) -> Move | None:
-        """The move of a piece on the board a move line names, None after a problem."""
-        style = self.style
-        if origin is None:
-            self.problem("the move has no origin square", expected="an origin in parentheses",
-                         suggestions=self.suggest(board, to, prev_to), **where)
-            return None
-        piece = board.piece_at(origin)
-        if piece is None:
-            self.problem(f"there is no piece on {style.square_text(origin)}",
-                         suggestions=self.suggest(board, to, prev_to), expected="a legal move", **where)
-            return None
-        if piece.id in ids:
-            pid = piece.id  # a shared name is resolved by the piece on the origin square
-        if piece.id != pid:
-            self.problem(f"the piece on {style.square_text(origin)} is {style.piece_name(piece.id)}, "
-                         f"not {written}", suggestions=self.suggest(board, to, prev_to),
-                         expected="a legal move", **where)
-            return None
-        if promo_text == "成":
-            promotion = True
-        elif promo_text:
-            promotion = False
+            if not drop and not board.rules.drops:
+                self.problem("the move has no origin square", expected="an origin in parentheses, e.g. (77)",
+                             suggestions=self.suggest(board, to, prev_to), **where)
+                return None
+            if len(ids) > 1:  # a shared name: the piece in hand tells, if only one of them is
+                held = [i for i in ids if board.hand(board.turn).get(i)]
+                if len(held) != 1:
+                    self.problem(f"{m.group('piece')} names {' and '.join(ids)}: which one is dropped?",
+                                 expected="the piece ID instead of the shared name", **where)
+                    return None
+                pid = held[0]
+            move = Move(None, to, (), None, pid)
         else:
-            promotion = False if self.can_promote(board, origin, to, piece) else None
-        return Move(origin, to, kills, promotion)
+            if origin is None:
+                self.problem("the move has no origin square", expected="an origin in parentheses",
+                             suggestions=self.suggest(board, to, prev_to), **where)
+                return None
+            piece = board.piece_at(origin)
+            if piece is None:
+                self.problem(f"there is no piece on {style.square_text(origin)}",
+                             suggestions=self.suggest(board, to, prev_to), expected="a legal move", **where)
+                return None
+            if piece.id in ids:
+                pid = piece.id  # a shared name is resolved by the piece on the origin square
+            if piece.id != pid:
+                self.problem(f"the piece on {style.square_text(origin)} is {style.piece_name(piece.id)}, "
+                             f"not {m.group('piece')}", suggestions=self.suggest(board, to, prev_to),
+                             expected="a legal move", **where)
+                return None
+            if promo_text == "成":
+                promotion = True
+            elif promo_text:
+                promotion = False
+            else:
+                promotion = False if self.can_promote(board, origin, to, piece) else None
+            move = Move(origin, to, kills, promotion)
+        return self.play(board, move, to, prev_to, where)
 
     def play(self, board: Board, move: Move, to: int, prev_to, where: dict) -> Move | None:
         """``move`` played on ``board``, or None and a problem saying why it is illegal."""
