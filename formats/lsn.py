@@ -553,7 +553,7 @@ class _Context:
                             move = quick(board, tok)
                             if move is not None:
                                 visit_move(board, move, tok, line, column)
-                                board._push(move)  # (push, without its call)
+                                board.push(move)
                                 self.moves += 1
                                 continue
                         if not self.stopped and self.skip_level is None and self.until_ply is None:
@@ -742,7 +742,7 @@ class _Context:
             self._failed()
             return False
         self.visitor.visit_move(board, move, tok, line, column)
-        board._push(move)  # (push, without its call)
+        board.push(move)
         self.moves += 1
         return True
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from .decoding import Decoded, decode_record
-from .detection import FSY_KIND, looks_like_csa, looks_like_csg, looks_like_fsy, looks_like_jkf, looks_like_usi
+from .detection import FSY_KIND, control_character, looks_like_csa, looks_like_csg, looks_like_fsy, looks_like_jkf, looks_like_usi
 
 if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game is made: the
     from .game import Game, GameError  # commands' --help lists the formats without it
@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game
 __all__ = ["RecordFormat", "FORMATS", "register_format", "NotARecordError", "Decoded", "decode_record",
            "detect_format", "read_record", "read_text", "write_record", "write_records", "format_names",
            "REPLACED_MESSAGE", "UnsupportedConversion", "record_text", "finish_game", "unreadable_game",
-           "read_stream", "write_stream", "setup_dir_of"]
+           "read_stream", "write_stream", "setup_dir_of", "declared_variant", "check_declared_variant"]
 
 REPLACED_MESSAGE = "undecodable bytes replaced by U+FFFD"
 HEAD_CHARS = 65536  # text looked at to recognise a format
@@ -68,8 +68,17 @@ class NotARecordError(ValueError):
         super().__init__(f"{self.name}: {self.reason}")
 
 
+EMPTY = "the file is empty"
+BLANK = "the file holds only white space"
+
+
 def _not_a_record(text: str, name: str | None) -> NotARecordError:
-    """The error for a text no format reads, saying what it is when it is a setup file."""
+    """The error for a text no format reads, saying what it is when it is empty, blank or a
+    setup file."""
+    if not text:
+        return NotARecordError(name, EMPTY)
+    if not text.lstrip("\ufeff").strip():
+        return NotARecordError(name, BLANK)
     if looks_like_fsy(text[:HEAD_CHARS]):
         return NotARecordError(name, FSY_KIND)
     return NotARecordError(name)
@@ -90,7 +99,8 @@ class RecordFormat:
     returns one game's bytes.  ``japanese``: the format's files may be cp932/EUC-JP.  ``several``:
     a file may hold several games: ``frame`` is what a file of them has before the first game,
     between two and after the last (a file is written one game at a time, whatever their number).
-    ``listed``: named in the "not a record" message.
+    ``listed``: named in the "not a record" message; ``dialects``: other programs' forms of the
+    format its reader reads too (named there after it).
     """
 
     name: str
@@ -104,6 +114,7 @@ class RecordFormat:
     frame: tuple = (b"", b"", b"")  # (before the first game, between two games, after the last)
     encodings: tuple = ("utf-8",)
     listed: bool = True
+    dialects: str = ""
     variants: Callable[[object], bool] | None = None  # which variants the writer can write (None: all)
     limited: bool = False  # the reader takes limits= (ReadLimits)
     setups: bool = False  # the reader takes setup= and setup_dir= (a record that names a setup file)
@@ -126,10 +137,12 @@ _LISTING = ("lsn", "kif", "ki2", "csa", "jkf", "usi")  # the order formats are n
 
 
 def format_names() -> str:
-    """The formats named in the "not a record" message (formats registered later come last)."""
+    """The formats named in the "not a record" message, from the registry (formats registered
+    later come last), each with the dialects its reader reads."""
     names = sorted((n for n, f in FORMATS.items() if f.listed),
                    key=lambda n: _LISTING.index(n) if n in _LISTING else len(_LISTING))
-    return ", ".join(FORMATS[n].title for n in names)
+    return ", ".join(FORMATS[n].title + (f" (also {FORMATS[n].dialects})" if FORMATS[n].dialects else "")
+                     for n in names)
 
 
 # --- detection -----------------------------------------------------------------------------------
@@ -167,17 +180,35 @@ def detect_format(text: str, name: str | None = None) -> str | None:
 # --- reading -------------------------------------------------------------------------------------
 
 
+CONTROL_EXPECTED = "printable text (no control character but tab and line ends)"
+
+
 def finish_game(game: Game, file: str | None) -> Game:
-    """The pipeline's part of every game: a warning on each line with a U+FFFD, and a line on
-    game-level errors (a missing Variant tag ...), the game's first line."""
+    """The pipeline's part of every game: a warning on each line with a U+FFFD, an error at the
+    first control character of its text or its tags (a NUL ...: no writer could write the game
+    back), and a line on game-level errors (a missing Variant tag ...), the game's first line."""
+    from .game import CONTROL_CHARACTER, GameError
     finish_errors(game.errors, game.source, game.source_line or 1, file, game.number)
+    if not any(e.code == CONTROL_CHARACTER for e in game.errors):
+        # the text had none; a JSON record holds them escaped (its reader looks at the comments)
+        where = game.control_character(tags_only=True)
+        if where is not None:
+            game.errors.append(GameError(f"{where}: not kept", file=file, game=game.number,
+                                         line=game.source_line or 1, expected=CONTROL_EXPECTED,
+                                         code=CONTROL_CHARACTER))
     return game
 
 
 def finish_errors(errors: list, source: str | None, start: int, file: str | None, number: int | None) -> list:
     """:func:`finish_game` for the ``errors`` of a game whose text ``source`` starts at line
     ``start`` (for a reader that gives its game to a visitor, which builds no game)."""
-    from .game import GameError
+    from .game import CONTROL_CHARACTER, GameError
+    found = control_character(source) if source else None
+    if found is not None:
+        n, column, char = found
+        errors.append(GameError(f"control character U+{ord(char):04X} in the record: not kept", file=file,
+                                game=number, line=start + n - 1, column=column, expected=CONTROL_EXPECTED,
+                                code=CONTROL_CHARACTER))
     if "\ufffd" in (source or ""):
         for n, line in enumerate(source.splitlines(), start=start):
             if "\ufffd" in line:
@@ -224,7 +255,51 @@ def read_text(text: str, *, fmt: str | None = None, name: str | None = None, var
     if visitor is not None and FORMATS[fmt].visitors:
         extra["visitor"] = visitor
     for game in FORMATS[fmt].read(text, file=name, variant=variant, lenient=lenient, variants=variants, **extra):
-        yield finish_game(game, name)
+        game = finish_game(game, name)
+        if variant is not None:
+            check_declared_variant(game, fmt, name)
+        yield game
+
+
+def declared_variant(game: Game, fmt: str) -> tuple[str, str, int] | None:
+    """What a record says of its own variant where the reader was told another: (the words of the
+    record, the variant they mean, where they are in the game's text or -1), or None when it says
+    nothing.  Each reader reports it in the game's tags: KIF, KI2 and JKF the handicap (手合割,
+    JKF's preset) as ``Handicap``, a name of shogi's; CSA and JKF are shogi by their format; a KIF
+    or KI2 board diagram with shogi's nine files says shogi too.  (LSN and USI name their variant
+    in the record, which the reader follows: the variant given is for records that name none.)"""
+    source = game.source or ""
+    handicap = game.headers.get("Handicap")
+    if handicap:
+        if handicap in _kakinoki().HANDICAPS or handicap.endswith("落ち"):
+            return f"its header says 手合割：{handicap}", "shogi", source.find("手合割")
+    if fmt in ("csa", "jkf"):
+        return f"it is a {FORMATS[fmt].title} record", "shogi", -1
+    found = _KIF_9X9_FILES.search(source) if fmt in ("kif", "ki2") else None
+    if found is not None:
+        return "its board diagram is 9x9", "shogi", found.start()
+    return None
+
+
+_KIF_9X9_FILES = re.compile(r"^\s*９\s*８\s*７\s*６\s*５\s*４\s*３\s*２\s*１\s*$", re.M)  # a diagram's file numbers
+
+
+def check_declared_variant(game: Game, fmt: str, file: str | None = None) -> None:
+    """Put first among the game's errors the clash between the variant it was read as (the one the
+    caller asked for: ``--variant``) and the one its own header names (:func:`declared_variant`):
+    an error when the game could not be read, a warning when it could.  A record of shogi read as
+    a variant on shogi's board with shogi's pieces is no clash."""
+    from .csa import can_write_csa
+    from .game import VARIANT_MISMATCH, GameError
+    said = declared_variant(game, fmt)
+    if said is None or game.variant_missing or can_write_csa(game.variant):
+        return
+    words, slug, where = said
+    line = (game.source_line or 1) + (game.source.count("\n", 0, where) if where >= 0 else 0)
+    game.errors.insert(0, GameError(
+        f"the record is {slug} ({words}), but it was read as {game.variant.name}, the variant asked for",
+        file=file, game=game.number, line=line, kind="warning" if game.valid else "error",
+        expected=f"the variant {slug}, or no variant given", code=VARIANT_MISMATCH))
 
 
 def record_text(data: bytes | str, *, name: str | None = None, fmt: str | None = None) -> tuple[str, str]:
@@ -369,6 +444,14 @@ def write_record(game: Game, fmt: str, encoding: str | None = None) -> bytes:
         raise UnsupportedConversion(f"{f.title} is written in {' or '.join(f.encodings)}, not {encoding}")
     if f.variants is not None and not f.variants(game.variant):
         raise UnsupportedConversion(f"{f.title} cannot hold a game of {game.variant.name}")
+    if game.variant_missing and fmt != "lsn":  # (LSN writes the Variant tag as the record gave it)
+        named = game.headers.get("Variant")
+        raise UnsupportedConversion(f"the game's variant {named!r} is not one daikifu knows: it would be written "
+                                    f"as {game.variant.name}" if named else
+                                    f"the game names no variant: it would be written as {game.variant.name}")
+    where = game.control_character()
+    if where is not None:  # no format holds one, and a reader would refuse the file
+        raise UnsupportedConversion(f"{where}: the game is not written")
     return f.write(game, encoding)
 
 
@@ -467,9 +550,17 @@ def _detect_json(head: str) -> bool:
     return s[:1] in "[{" and '"variant"' in s[:4096] and '"moves"' in s
 
 
-def _read_json(text, *, file, variant, lenient, variants=None):
-    from .game import GameError
+def _read_json(text, *, file, variant, lenient, variants=None, limits=None):
+    from .game import CONTROL_CHARACTER, TOO_DEEP, GameError
     from .jsonexport import game_from_dict
+    from .limits import DEFAULT_LIMITS, json_depth
+    limits = limits or DEFAULT_LIMITS
+    deep = json_depth(text, limits.max_json_depth)
+    if deep is not None:  # measured first: the parser and the game builder recurse per level
+        return [unreadable_game(text, GameError(
+            f"JSON nested deeper than {limits.max_json_depth} levels (variations inside variations deeper "
+            f"than {limits.max_depth})", line=deep[0], column=deep[1],
+            expected="fewer nested variations (--limit depth=N raises the limit)", code=TOO_DEEP), file)]
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -485,6 +576,9 @@ def _read_json(text, *, file, variant, lenient, variants=None):
             game = unreadable_game(text, GameError(f"game {n}: {exc}"), file)
         game.number = n
         game.source = text if len(items) == 1 else json.dumps(item, ensure_ascii=False)
+        where = game.control_character()  # escaped in JSON, so not seen in its text
+        if where is not None:
+            game.errors.append(GameError(f"{where}: not kept", expected=CONTROL_EXPECTED, code=CONTROL_CHARACTER))
         out.append(game)
     return out
 
@@ -494,12 +588,12 @@ def _write_json(game, encoding):
     return json.dumps(game_to_dict(game), indent=2, ensure_ascii=False).encode(encoding)
 
 
-register_format(RecordFormat("json", "JSON", _detect_json, _read_json, _write_json, ("json",),
-                             several=True, frame=(b"[\n", b",\n", b"\n]\n"), listed=False))
+register_format(RecordFormat("json", "daikifu JSON", _detect_json, _read_json, _write_json, ("json",),
+                             several=True, frame=(b"[\n", b",\n", b"\n]\n"), limited=True))
 register_format(RecordFormat("lsn", "LSN", _detect_lsn, _read_lsn, _write_lsn, ("lsn", "pgn"),
-                             several=True, frame=(b"", b"\n", b""), limited=True, visitors=True))
+                             dialects="the PGN of ChuShogiLite and Jocly", several=True, frame=(b"", b"\n", b""), limited=True, visitors=True))
 register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kakinoki("read_kif"), _write_kakinoki("write_kif"),
-                             ("kif", "kifu"),                             japanese=True, encodings=("utf-8", "cp932"), visitors=True))
+                             ("kif", "kifu"), japanese=True, encodings=("utf-8", "cp932"), visitors=True))
 
 
 def _lazy(module: str, name: str):
@@ -520,13 +614,38 @@ register_format(RecordFormat("usi", "USI", looks_like_usi, _lazy("usi", "read_us
                              _lazy("usi", "write_usi"), ("usi", "sfen"), several=True, visitors=True),
                 before="kif")
 register_format(RecordFormat("jkf", "JKF", looks_like_jkf, _lazy("jkf", "read_jkf"),
-                             _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board, visitors=True),
+                             _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board, visitors=True,
+                             limited=True),
                 before="lsn")
 
 
 register_format(RecordFormat("ki2", "KI2", _lazy("kakinoki", "looks_like_ki2"), _read_kakinoki("read_ki2"),
                              _write_kakinoki("write_ki2"), ("ki2", "ki2u"), japanese=True, encodings=("utf-8", "cp932"),
                              variants=_shogi_board, visitors=True))
-# read only, and not named in the "not a record" message (a format of one historical archive)
+# read only (a format of one historical archive)
 register_format(RecordFormat("csg", "Chu Shogi server (.csg)", looks_like_csg, _lazy("csg", "read_csg"),
-                             None, ("csg",), listed=False, setups=True, visitors=True), before="usi")
+                             None, ("csg",), setups=True, visitors=True), before="usi")
+
+
+def expand_paths(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
+    """(path, named) for every file of ``paths``, as ``validate`` and ``import`` read them:
+    named files (and ``-``) as given, directories walked recursively (hidden files and
+    directories left out), in sorted order; ``named`` is False for a file found in a directory
+    (one that holds no record is skipped, not an error)."""
+    for p in paths:
+        if p == "-" or not os.path.isdir(p):
+            yield p, True
+            continue
+        for root, dirs, files in os.walk(p):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                if not name.startswith("."):
+                    yield os.path.join(root, name), False
+
+
+def reader_failure(exc: Exception, fmt: str | None = None) -> str:
+    """What is said of a file when its reader failed on it (a bug, or a limit the reader does
+    not check, such as nesting deeper than Python's recursion), so that the failure costs that
+    file only: ``validate``, ``import`` and the web import page go on with the next."""
+    reader = f"the {FORMATS[fmt].title} reader" if fmt in FORMATS else "reading"
+    return f"cannot read: {reader} failed on this file ({type(exc).__name__}: {str(exc)[:200]}); please report it"

@@ -13,7 +13,8 @@ import sys
 from daikifu.replay import Board, IncompleteVariantError, UnknownVariantError, VariantError, VariantRegistry
 from daikifu.replay.position import PositionError
 
-from .game import SEVEN_TAG_ROSTER, Game, GameError, GameNode, parse_ruleset
+from .dialects import foreign_variant
+from .game import SEVEN_TAG_ROSTER, UNKNOWN_VARIANT, Game, GameError, GameNode, parse_ruleset
 
 __all__ = ["Visitor", "GameBuilder", "MainLineBuilder", "HeadersOnly", "game_from_headers", "join_comments", "make_visitor",
            "COLOUR_TAGS", "MODEL_TAGS", "ROSTER_UNKNOWN"]
@@ -294,7 +295,8 @@ def game_from_headers(headers, default_variant, errors, places=None, first_line=
         try:
             variant = variants.load(variant_name)
         except UnknownVariantError as exc:
-            problem = str(exc)
+            variant, problem = foreign_variant(variant_name, variants)  # pychess's names (dialects.py)
+            problem = problem or (None if variant is not None else str(exc))
     options = {}
     ruleset_ok = True
     if variant is not None and values.get("RuleSet", "").strip():
@@ -312,6 +314,7 @@ def game_from_headers(headers, default_variant, errors, places=None, first_line=
             game.variant_missing = True
         game.errors.append(GameError(problem, expected="a Variant tag naming a known variant"
                                      if variant is None else "option=value pairs the variant defines",
+                                     code=UNKNOWN_VARIANT if variant is None and variant_name else None,
                                      **at("Variant" if variant is None else "RuleSet")))
     else:
         try:

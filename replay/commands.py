@@ -267,7 +267,8 @@ def moves_command(variant, position, options, checks, as_json):
     --position also takes USI: "startpos moves 7g7f 3c3d" or "sfen <SFEN> moves
     ...", lishogi's SFEN for Chu Shogi included.  With --check MOVE (repeatable)
     each move is checked instead: {"move": as given, "legal": true/false,
-    "reason": why not, "notation": the move in daikifu's notation}.
+    "reason": why not, "code": the reason as a code (e.g. "promotion-must-be-
+    chosen"), "notation": the move in daikifu's notation}.
 
     \b
     Examples:

@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from .generators import GeneratorError, named_generator
+from .position import PositionError, parse_position
+from .rulecache import cached_value
 from .xbetza import XBetzaError, parse as parse_betza
 
 __all__ = [
@@ -286,8 +289,6 @@ def load_variant_file(path: str | os.PathLike) -> Variant:
     """Read and check one variant file (the variant read is kept in the rule-set cache, by the
     file's path and content: reading a big variant's TOML costs a new process more than loading
     its compiled rules)."""
-    from .rulecache import cached_value
-
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -347,7 +348,6 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
                     _fail(path, f"{where} ({pid}): {exc}")
             for spec in raw.get("generators", []):
                 try:
-                    from .generators import GeneratorError, named_generator
                     named_generator(spec, 0)
                 except GeneratorError as exc:
                     _fail(path, f"{where} ({pid}): generator: {exc}")
@@ -433,7 +433,6 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
     if status == "playable":
         if not variant.start:
             _fail(path, "a playable variant needs a 'start' position")
-        from .position import PositionError, parse_position  # local: position imports variant types
         try:
             parse_position(variant, variant.start)
         except PositionError as exc:

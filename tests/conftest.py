@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import threading
 from pathlib import Path
 
@@ -32,12 +33,22 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-q
                  "--disable-dev-shm-usage"]
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _rule_set_cache(tmp_path_factory):
-    """Compiled rule sets go to a directory of this test session, not the user's cache."""
-    old = os.environ.get("DAIKIFU_CACHE_DIR")
-    os.environ["DAIKIFU_CACHE_DIR"] = str(tmp_path_factory.mktemp("rule-sets"))
-    yield
+_CACHE_DIRS = pytest.StashKey[tuple]()  # (the user's setting, this session's directory)
+
+
+def pytest_configure(config):
+    """Compiled rule sets go to a directory of this test session, not the user's cache: set here,
+    before collection, because test modules load variants when they are imported."""
+    session_dir = tempfile.mkdtemp(prefix="daikifu-rule-sets-")
+    config.stash[_CACHE_DIRS] = (os.environ.get("DAIKIFU_CACHE_DIR"), session_dir)
+    os.environ["DAIKIFU_CACHE_DIR"] = session_dir
+
+
+def pytest_unconfigure(config):
+    old, session_dir = config.stash.get(_CACHE_DIRS, (None, None))
+    if session_dir is None:
+        return
+    shutil.rmtree(session_dir, ignore_errors=True)
     if old is None:
         os.environ.pop("DAIKIFU_CACHE_DIR", None)
     else:

@@ -328,9 +328,10 @@ def test_moves_shogi_json_fields():
 def test_moves_usi_positions_and_check():
     data = run_json("moves", "shogi", "-p", "startpos moves 7g7f 3c3d", "--check", "8h2b+", "--check", "B-h8",
                     "--check", "2g2e")
-    assert data[0] == {"move": "8h2b+", "legal": True, "reason": None, "notation": "Bxh8+"}
+    assert data[0] == {"move": "8h2b+", "legal": True, "reason": None, "code": None, "notation": "Bxh8+"}
     assert data[1]["legal"] is False and data[1]["notation"] is None and data[1]["reason"]
     assert data[2]["legal"] is False and "cannot make that move" in data[2]["reason"]
+    assert data[2]["code"] == "piece-cannot-move-so"
     same = run_json("moves", "shogi", "-p", "position sfen lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3")
     assert {e["usi"] for e in same} == {e["usi"] for e in run_json("moves", "shogi", "-p", "startpos moves 7g7f 3c3d")}
     bad = run("moves", "shogi", "-p", "startpos moves 7g7f 7g7f")

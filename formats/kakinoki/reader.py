@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from daikifu.replay import Board, IllegalMoveError, Move, PositionError
+from daikifu.replay import Board, IllegalMoveError, IllegalReason, Move, PositionError
 from daikifu.replay.position import format_position
 from daikifu.replay.usi import UsiError, usi_square, usi_to_move
 from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, VariantRegistry, parse_options
@@ -728,7 +728,8 @@ class KifReader:
         if move.promotion is False and (rules.promote_on_entry or rules.promote_last_rank):
             # no promotion written: declined where the rules offered one (a shape of the zone
             # alone does not tell under Chu's rule), else none
-            if board.illegal_reason(move) == "the piece cannot promote on this move":
+            refused = board.illegality(move)
+            if refused is not None and refused.code is IllegalReason.CANNOT_PROMOTE:
                 move = move._replace(promotion=None)
         try:
             board.play(move)
