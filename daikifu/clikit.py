@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from daikifu.replay.variant import VariantRegistry
 
 __all__ = ["run_in_own_process", "in_own_process", "CONTEXT", "WIDTH", "json_option", "echo_json", "wrap", "registry", "VARIANT", "KEY_VALUE",
-           "position_option", "option_option", "fail", "InputError", "EXIT_OK", "EXIT_FAILED", "EXIT_INPUT",
-           "EXIT_INTERRUPTED", "text_width", "fit", "batch_collection"]
+           "position_option", "allow_impossible_option", "option_option", "fail", "InputError", "EXIT_OK",
+           "EXIT_FAILED", "EXIT_INPUT", "EXIT_INTERRUPTED", "text_width", "fit", "batch_collection"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 WIDTH = 100
@@ -191,6 +191,11 @@ position_option = click.option(
     help="Start from this position string (SFEN-shaped; see docs/notation.md), or a USI position "
          "('startpos moves 7g7f ...', 'sfen <SFEN> moves ...'), instead of the variant's start "
          "position.  Quote it: it contains spaces.")
+allow_impossible_option = click.option(
+    "--allow-impossible", is_flag=True,
+    help="Accept a --position that breaks the variant's position rules (too many pieces of a kind, nifu, "
+         "a dead piece, the side not to move in check ...), as a composition may; what is let through is "
+         "shown as a warning.")
 option_option = click.option(
     "--option", "-o", "options", type=KEY_VALUE, multiple=True,
     help="Set a variant option, e.g. forced-promotion=stuck (repeatable; `daikifu variant show` "

@@ -52,7 +52,8 @@ if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game
 __all__ = ["RecordFormat", "FORMATS", "register_format", "NotARecordError", "Decoded", "decode_record",
            "detect_format", "read_record", "read_text", "write_record", "write_records", "format_names",
            "REPLACED_MESSAGE", "UnsupportedConversion", "record_text", "finish_game", "unreadable_game",
-           "read_stream", "write_stream", "setup_dir_of", "declared_variant", "check_declared_variant"]
+           "read_stream", "write_stream", "setup_dir_of", "declared_variant", "check_declared_variant",
+           "check_start", "ALLOW_TAG"]
 
 REPLACED_MESSAGE = "undecodable bytes replaced by U+FFFD"
 HEAD_CHARS = 65536  # text looked at to recognise a format
@@ -184,10 +185,12 @@ CONTROL_EXPECTED = "printable text (no control character but tab and line ends)"
 
 
 def finish_game(game: Game, file: str | None) -> Game:
-    """The pipeline's part of every game: a warning on each line with a U+FFFD, an error at the
+    """The pipeline's part of every game: its start position checked against the variant's
+    position rules (:func:`check_start`), a warning on each line with a U+FFFD, an error at the
     first control character of its text or its tags (a NUL ...: no writer could write the game
     back), and a line on game-level errors (a missing Variant tag ...), the game's first line."""
     from .game import CONTROL_CHARACTER, GameError
+    check_start(game)
     finish_errors(game.errors, game.source, game.source_line or 1, file, game.number)
     if not any(e.code == CONTROL_CHARACTER for e in game.errors):
         # the text had none; a JSON record holds them escaped (its reader looks at the comments)
@@ -197,6 +200,44 @@ def finish_game(game: Game, file: str | None) -> Game:
                                          line=game.source_line or 1, expected=CONTROL_EXPECTED,
                                          code=CONTROL_CHARACTER))
     return game
+
+
+ALLOW_TAG = "AllowImpossible"  # a game's tag relaxing the position rules: yes, or rule names
+
+
+def check_start(game: Game) -> None:
+    """A set-up start position (any reader's: SFEN and FEN tags, KIF and CSA diagrams, JKF's
+    initial, USI's sfen) checked against the variant's position rules
+    (:mod:`~daikifu.replay.legality`): an error first in the game's errors when it breaks one,
+    naming each rule; a warning naming those the variant file or the game's ``AllowImpossible``
+    tag (``yes``, or rule names separated by commas) relaxes."""
+    if not game.start or getattr(game, "variant_missing", False) or not game.variant.playable:
+        return
+    from daikifu.replay.legality import POSITION_RULES, position_problems
+    from .game import GameError
+    tag = (game.headers.get(ALLOW_TAG) or "").strip()
+    allow = None
+    if tag.lower() in ("yes", "true", "1", "all"):
+        allow = True
+    elif tag:
+        allow = [name.strip() for name in tag.replace(" ", ",").split(",") if name.strip()]
+        unknown = [name for name in allow if name not in POSITION_RULES]
+        if unknown:
+            game.errors.append(GameError(f"{ALLOW_TAG} tag: unknown position rule {unknown[0]!r}",
+                                         expected="yes, or some of " + ", ".join(POSITION_RULES), kind="warning"))
+            allow = [name for name in allow if name in POSITION_RULES]
+    try:
+        problems = position_problems(game.rules, game.start, allow)
+    except ValueError:  # a start the reader kept but the rules refuse: reported by the reader
+        return
+    refused = [p for p in problems if not p.relaxed and p.kind != "syntax"]
+    if refused:
+        game.errors.insert(0, GameError("impossible start position: " + "; ".join(str(p) for p in refused),
+                                        expected=f"a position a game can reach (or an {ALLOW_TAG} tag)"))
+    relaxed = [p for p in problems if p.relaxed]
+    if relaxed:
+        game.errors.append(GameError("start position breaks rules allowed for it: " + "; ".join(
+            f"{p.kind}: {p.message}" for p in relaxed), kind="warning"))
 
 
 def finish_errors(errors: list, source: str | None, start: int, file: str | None, number: int | None) -> list:

@@ -972,7 +972,8 @@ class Board:
     def _legal(self, moves):
         """The legal ones among pseudo-legal ``moves`` (the board is unchanged at each yield)."""
         c = self.turn
-        safe_drops = not self.is_check()  # adding a piece never exposes an unchecked royal
+        # adding a piece exposes an unchecked royal only by screening for an enemy's hopper
+        safe_drops = not self.rules.drops_may_expose and not self.is_check()
         for m in moves:
             if m.drop is not None and safe_drops:
                 ok = True

@@ -32,7 +32,7 @@ from .position import format_piece, parse_position
 from .rulecache import load_or_compile
 from .squares import CELLS, PAD, STRIDE, square, square_name
 from .variant import Variant, VariantError
-from .xbetza import COMPASS, XBetzaError, parse as parse_betza
+from .xbetza import COMPASS, XBetzaError, parse as parse_betza, rotate
 
 EMPTY = 0
 OFF = 1
@@ -163,6 +163,10 @@ class Ruleset:
                           for d, entries in table.items()} for table in self.by_delta]
 
         self.drops = bool(r["drops"])
+        # whether a drop may expose the mover's own royal piece: only by giving an enemy piece a
+        # hurdle, a square to jump or a victim on the way (a cannon's screen); a piece put on the
+        # board blocks every other move
+        self.drops_may_expose = self.drops and any(g.screened for gens in self.complex for g in gens)
         depth = r["promotion_zone"]
         self.zone = [bytearray(CELLS), bytearray(CELLS)]
         self.last_rank = [bytearray(CELLS), bytearray(CELLS)]
@@ -506,21 +510,59 @@ class Ruleset:
             self.complex_attackers[colour].add(code)
 
     def _can_ever_move(self, code: int, sq: int) -> bool:
-        """Whether a piece on ``sq`` has any move on an otherwise empty board (else it is stuck)."""
+        """Whether a piece on ``sq`` could ever move from there again: whether one of its moves
+        ends on another square of the board, whatever stands on the other squares.  A piece to
+        capture, a hurdle to hop or a victim to take on the way may stand there later, so only the
+        board's edges decide (docs/variants.md, "A piece that could never move again"); a move
+        for a piece's first move only (``i``) does not count, nor does a pass."""
         on = self.on_board
         idx = self.table_of(code, sq)
         if any(on[sq + off] for off, _ in self.leaps[idx]) or any(on[sq + off] for off, _ in self.rays[idx]):
             return True
-        if not self.complex[idx]:
-            return False
-        empty = getattr(self, "_empty_board", None)
-        if empty is None:
-            empty = self._empty_board = [EMPTY if on[i] else OFF for i in range(CELLS)]
-        out: set = set()
+        empty = None
         for g in self.complex[idx]:
+            if isinstance(g, PatternGenerator):
+                if not g.initial_only and _ends_on_board(g.pattern, g.first, sq, self.files, self.ranks):
+                    return True
+                continue
+            # a named generator: its moves on an empty board
+            if empty is None:
+                empty = [EMPTY if on[i] else OFF for i in range(CELLS)]
+            out: set = set()
             g.targets(empty, sq, code & 1, out, max(self.files, self.ranks), None)
-        out.discard((sq, ()))  # a pass is not a move that frees a stuck piece
-        return bool(out)
+            out.discard((sq, ()))  # a pass is not a move that frees a stuck piece
+            if out:
+                return True
+        return False
+
+def _ends_on_board(pattern, first, sq: int, files: int, ranks: int) -> bool:
+    """Whether some move of the XBetza ``pattern`` (first-leg vectors ``first``, as the piece's
+    side sees them) from ``sq`` ends on another square of a ``files`` x ``ranks`` board, for some
+    arrangement of the other pieces: a leg that goes on may go on from any square it crosses (a
+    victim, a hurdle or an empty square there as it needs), a hop lands beyond its hurdle."""
+    f0, r0 = sq % STRIDE - PAD, sq // STRIDE - PAD
+    legs = pattern.legs
+    last = len(legs) - 1
+    longest = max(files, ranks)
+
+    def follow(k: int, f: int, r: int, vectors, rng: int) -> bool:
+        leg = legs[k]
+        hop = bool(leg.modes & {"p", "g"})
+        for dx, dy in vectors:
+            skip = 1 if leg.jump and max(abs(dx), abs(dy)) == 1 else 0  # 'j' on a W/F rider
+            for n in range(1, (rng or longest) + 1):
+                x, y = f + dx * n, r + dy * n
+                if not (0 <= x < files and 0 <= y < ranks):
+                    break
+                if k < last:
+                    nxt = (0 if pattern.range == 1 else 1) if "g" in leg.modes else pattern.range
+                    if follow(k + 1, x, y, [rotate((dx, dy), t) for t in legs[k + 1].directions], nxt):
+                        return True
+                elif n > skip + hop and (x, y) != (f0, r0):
+                    return True
+        return False
+
+    return follow(0, f0, r0, first, pattern.range)
 
 
 def drop_region(per: str, sq: int):

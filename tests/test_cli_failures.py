@@ -233,7 +233,7 @@ def test_an_unknown_variant_is_one_verdict_in_validate_import_and_the_web(tmp_pa
     record.write_text(PYCHESS_SHO, encoding="utf-8")
     result = run("validate", record)
     assert result.exit_code == 1 and "game 1 (Shoshogi): invalid" in result.output
-    assert "unknown variant 'Shoshogi'" in result.output
+    assert "Sho Shogi is not a variant daikifu knows" in result.output
     (checked,) = json.loads(run("validate", "--json", record).output)
     summary = json.loads(run("import", record, "--db", db, "--json").output)
     assert summary["invalid"] == 1 and summary["imported"] + summary["prefixes"] == 0
