@@ -462,11 +462,7 @@ class KifReader:
         cur = PlayLine(1, ROOT, main=True)
         lines = [cur]
         board = game.start_board()
-        # positions of the nodes that variations may branch from, so that a variation does not
-        # replay its whole path (a record may hold thousands of 変化 blocks)
-        variation = KIND_CODE["variation"]
-        targets = {index.number(k) - 1 for k, code in enumerate(index.kinds) if code == variation}
-        positions = {ROOT: board.position()} if targets else {}
+        targets, positions = _branch_points(index, board)
         prev_to = None
         stopped = False  # after a special or an error in the current block
         pending: list[str] = []  # comments before the first move of a variation
@@ -1021,6 +1017,15 @@ class KifReader:
             stack.pop()
             board.push(tree.moves[frame[0]])
             node, totals = tree.first[frame[0]], frame[4]
+
+
+def _branch_points(index: LineIndex, board: Board) -> tuple[set, dict]:
+    """(the plies that 変化 blocks branch after, node -> position, the start's so far): the
+    positions of the nodes that variations may branch from are kept, so that a variation does not
+    replay its whole path (a record may hold thousands of 変化 blocks)."""
+    variation = KIND_CODE["variation"]
+    targets = {index.number(k) - 1 for k, code in enumerate(index.kinds) if code == variation}
+    return targets, ({ROOT: board.position()} if targets else {})
 
 
 def _parse_made(text: str, mover: int):
