@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import threading
 from pathlib import Path
 
@@ -32,12 +33,26 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-q
                  "--disable-dev-shm-usage"]
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _rule_set_cache(tmp_path_factory):
-    """Compiled rule sets go to a directory of this test session, not the user's cache."""
-    old = os.environ.get("DAIKIFU_CACHE_DIR")
-    os.environ["DAIKIFU_CACHE_DIR"] = str(tmp_path_factory.mktemp("rule-sets"))
-    yield
+_CACHE_DIR_BEFORE = pytest.StashKey[tuple[str | None, str]]()
+
+
+def pytest_configure(config):
+    """Compiled rule sets go to a directory of this test session, not the user's cache.
+
+    Set here, before collection, because test modules load variants when they are imported
+    (tests/test_notation.py); a fixture would start only after them.  Each xdist worker is a
+    process of its own and makes its own directory.
+    """
+    directory = tempfile.mkdtemp(prefix="daikifu-rule-sets-")
+    config.stash[_CACHE_DIR_BEFORE] = (os.environ.get("DAIKIFU_CACHE_DIR"), directory)
+    os.environ["DAIKIFU_CACHE_DIR"] = directory
+
+
+def pytest_unconfigure(config):
+    if _CACHE_DIR_BEFORE not in config.stash:
+        return
+    old, directory = config.stash[_CACHE_DIR_BEFORE]
+    shutil.rmtree(directory, ignore_errors=True)
     if old is None:
         os.environ.pop("DAIKIFU_CACHE_DIR", None)
     else:
