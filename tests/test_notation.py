@@ -85,18 +85,18 @@ def test_every_legal_move_reads_back_in_random_positions(variant):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
-def test_every_legal_move_reads_back_in_many_random_positions(variant):
-    for seed in range(12):
-        rng = random.Random(f"slow-{variant.slug}-{seed}")
-        options = {k: rng.choice(list(o.choices)) for k, o in variant.options.items()}
-        board = Board(variant, options=options)
-        for _ in range(150):
-            legal = board.legal_moves()
-            if not legal:
-                break
-            check_position(board)
-            board.push(biased_choice(board, legal, rng))
+def test_every_legal_move_reads_back_in_many_random_positions(variant, seed):
+    rng = random.Random(f"slow-{variant.slug}-{seed}")
+    options = {k: rng.choice(list(o.choices)) for k, o in variant.options.items()}
+    board = Board(variant, options=options)
+    for _ in range(150):
+        legal = board.legal_moves()
+        if not legal:
+            break
+        check_position(board)
+        board.push(biased_choice(board, legal, rng))
 
 
 def _outcome(read, board, text):
