@@ -78,6 +78,7 @@ def pytest_unconfigure(config):
         os.environ["DAIKIFU_CACHE_DIR"] = old
 
 
+@pytest.hookimpl(tryfirst=True)  # before the -m expression deselects the slow ones
 def pytest_collection_modifyitems(config, items):
     """Mark the sampled slow cases: N of each parametrised slow test (one family per function),
     chosen by the seed and the test's name only, so every run and every xdist worker picks the same."""
