@@ -11,6 +11,14 @@
 (1, [1])
 """
 
+# This folder is installed as daikifu.archive; imported under another name (``import archive`` from
+# the repository's root) its classes would be other classes than daikifu.archive's, and objects
+# of one copy (pickled rule sets, errors) would not be those of the other.
+if __name__ != "daikifu.archive":
+    raise ImportError(f"import this package as 'daikifu.archive', not as {__name__!r} "
+                      f"(e.g. from daikifu.archive import Archive; install daikifu with: pip install -e .)", name=__name__)
+
+
 import daikifu
 
 _EXPORTS = {

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from daikifu.clikit import (CONTEXT, VARIANT, batch_collection, echo_json as _echo_json, fail, fit as _fit, json_option,
+from daikifu.clikit import (CONTEXT, EXIT_INPUT, EXIT_INTERRUPTED, VARIANT, InputError, batch_collection, echo_json as _echo_json, fail, fit as _fit, json_option,
                             registry, text_width as _width)
 
 # the store, the readers and the rules core are imported where they are used: a command's --help
@@ -36,11 +36,13 @@ db_option = click.option(
     help=f"The archive database (also from the {ENV_DB} environment variable).")
 
 
-def _open(ctx: click.Context, path: str, create: bool = False) -> Archive:
-    """The archive at ``path``, its games' variants looked up in the command line's registry."""
+def _open(ctx: click.Context, path: str, create: bool = False, timeout: float = 30.0) -> Archive:
+    """The archive at ``path``, its games' variants looked up in the command line's registry;
+    ``timeout``: the seconds SQLite waits for another writer while opening (a new archive's
+    tables are made then)."""
     from .store import Archive, ArchiveError
     try:
-        return Archive(path, create=create, variants=registry(ctx))
+        return Archive(path, create=create, variants=registry(ctx), timeout=timeout)
     except ArchiveError as exc:
         raise fail(str(exc)) from None
 
@@ -115,16 +117,20 @@ def _query(archive: Archive, filters: dict, limit=None):
               help="Format of every file; auto recognises each file's format by content.")
 @click.option("--variant", type=VARIANT, default=None,
               help="The variant of records that do not name one (default: shogi for KIF, KI2, CSA, JKF and USI).")
+@click.option("--wait", type=click.FloatRange(0), default=300, show_default=True, metavar="SECONDS",
+              help="While another program writes to the archive, wait this long for it (saying so on "
+                   "stderr), then give up: the games stored before are kept, the files not stored named.")
 @limit_option
 @setup_option
 @json_option
 @click.pass_context
-def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, variant, limits, setup, as_json):
-    """Import the games of FILES (LSN, KIF, KI2, CSA, JKF or USI, in any mix) into the archive.
+def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, variant, wait, limits, setup, as_json):
+    """Import the games of FILES (LSN, KIF, KI2, CSA, JKF, USI ..., in any mix) into the archive.
 
-    Formats are recognised by content, not by file name; a directory is read recursively (files
-    that hold no game record are skipped; a file named on the command line that is none is
-    reported) and '-' reads standard input.  The text of every game is stored exactly as read.  Every move is checked
+    Formats are recognised by content, not by file name (every format `daikifu validate` reads);
+    a directory is read recursively (files that hold no game record are skipped; a file named on
+    the command line that is none, or is empty, is reported and the import goes on) and '-' reads
+    standard input.  While another program writes to the archive the import waits (--wait).  The text of every game is stored exactly as read.  Every move is checked
     against the rules.  A game already in the archive (the same variant, rule set, start position
     and main line) is a duplicate and is not stored again, so importing a file twice adds nothing,
     and an interrupted import finishes when it is run again.  A game whose main line is a prefix
@@ -142,13 +148,13 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
     from .store import ArchiveError
     from daikifu.formats.limits import ReadLimits
 
-    from .importer import ImportInterrupted, import_paths
+    from .importer import ImportBusy, ImportInterrupted, import_paths
 
     batch_collection()  # (the importer collects reference cycles every few seconds)
-    archive = _open(ctx, db_path, create=True)
+    archive = _open(ctx, db_path, create=True, timeout=wait)
     bar = None
     show_bar = not as_json and sys.stderr.isatty()
-    state = {"shown": 0}
+    state = {"shown": 0, "told": float("inf")}
 
     def progress(done, total):
         nonlocal bar
@@ -160,6 +166,14 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
         bar.update(done - state["shown"])
         state["shown"] = done
 
+    def busy(waited):
+        # said when a wait begins (the seconds start again), then every ten seconds
+        if state["told"] <= waited < state["told"] + 10:
+            return
+        state["told"] = waited
+        click.echo(f"archive busy (another program is writing to {db_path}), waiting... "
+                   f"{waited:.0f} s of {wait:g}", err=True)
+
     code = 0
     try:
         try:
@@ -167,12 +181,20 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
                                    skip_invalid=skip_invalid, progress=progress,
                                    fmt=None if fmt == "auto" else fmt,
                                    variant=variant.slug if variant is not None else None,
-                                   variants=registry(ctx), limits=ReadLimits.from_pairs(limits), setup=setup)
+                                   variants=registry(ctx), limits=ReadLimits.from_pairs(limits), setup=setup,
+                                   wait=wait, on_busy=busy)
+        except ImportBusy as exc:
+            stored = exc.summary.stored
+            named = ", ".join(exc.unstored[:10]) + (f" and {len(exc.unstored) - 10} more" if len(exc.unstored) > 10 else "")
+            raise fail(f"{db_path}: another program kept writing to the archive for {exc.waited:.0f} s (--wait): "
+                       f"gave up; not stored: {named or 'nothing'}"
+                       + (f" ({stored} games stored before are kept; run the same command again to finish)"
+                          if stored else "")) from None
         except ImportInterrupted as exc:
             summary = exc.summary
-            code = 130
+            code = EXIT_INTERRUPTED
         except FileNotFoundError as exc:
-            raise fail(str(exc)) from None
+            raise InputError(str(exc)) from None
         except (ArchiveError, OSError) as exc:
             raise fail(str(exc)) from None
     finally:
@@ -180,7 +202,7 @@ def import_command(ctx, files, db_path, jobs, lenient, skip_invalid, fmt, varian
             bar.__exit__(None, None, None)
         archive.close()
     if any(f.error for f in summary.files) and not code:
-        code = 1
+        code = EXIT_INPUT  # a file named that is no record or could not be read: reported, the others imported
     if as_json:
         data = summary.as_dict()
         data["db"] = db_path
@@ -197,11 +219,15 @@ def _print_summary(s, db_path: str, skip_invalid: bool) -> None:
     head = "Interrupted" if s.interrupted else "Done"
     echo(f"{head}: {s.games} games ({s.plies:,} plies) read from {nfiles} file{'s' * (nfiles != 1)} "
          f"in {s.seconds:.1f} s{rate}")
-    echo(f"  imported:          {s.imported}")
-    echo(f"  duplicates:        {s.duplicates} (already in {db_path}: not stored again)")
+    # every game read is stored (new, prefix duplicate, invalid) or a duplicate: the lines add up
+    invalid_kept = 0 if skip_invalid else s.invalid
+    echo(f"  stored:            {s.stored} = {s.imported} new + {s.prefixes} prefix duplicates + "
+         f"{invalid_kept} invalid")
+    echo(f"  new:               {s.imported}")
     echo(f"  prefix duplicates: {s.prefixes} (stored: the main line is a prefix of a stored game's, or v.v.)")
     stored = "not stored (--skip-invalid)" if skip_invalid else "stored with status 'invalid'"
     echo(f"  invalid:           {s.invalid}" + (f" ({stored})" if s.invalid else ""))
+    echo(f"  duplicates:        {s.duplicates} (already in {db_path}: not stored again)")
     errors = s.errors
     for e in errors[:20]:
         echo(f"    {error_text(e)}")

@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import codecs
+import functools
 import gc
 import io
 import os
@@ -41,19 +42,22 @@ from daikifu.formats.csg import SetupFile
 from daikifu.formats.game import GameError
 from daikifu.formats.limits import ReadLimits
 from daikifu.formats.lsn import MainLineBuilder, Visitor, read_games
-from daikifu.formats.reading import (HEAD_BYTES, NotARecordError, finish_game, read_record, record_text, setup_dir_of,
-                                    whole_lines)
+from daikifu.formats.reading import (HEAD_BYTES, NotARecordError, expand_paths, finish_game, read_record, reader_failure,
+                                    record_text, setup_dir_of, whole_lines)
 from daikifu.formats.reading import READ_BUFFER
 from daikifu.formats.reading import Prepended as _Prepended
+from daikifu.replay import Board
 from daikifu.replay.variant import VariantRegistry
 
-from .store import Archive, MainLine, Record, make_record, record_of
+from .store import Archive, ArchiveBusy, MainLine, Record, make_record, record_of
 
-__all__ = ["import_paths", "ImportSummary", "FileSummary", "ImportInterrupted", "sniff", "COMMIT_SECONDS"]
+__all__ = ["import_paths", "ImportSummary", "FileSummary", "ImportInterrupted", "ImportBusy", "sniff",
+           "COMMIT_SECONDS", "WAIT_SECONDS"]
 
 COMMIT_SECONDS = 1.0  # commit at least this often
+WAIT_SECONDS = 300.0  # how long an import waits for another writer to let go of the archive
 COMMIT_GAMES = 2000  # ... and after this many games
-COLLECT_SECONDS = 5.0  # how often cycles are collected when automatic garbage collection is off (_collect_cycles)
+COLLECT_SECONDS = 5.0  # how often cycles are collected when automatic garbage collection is off (CycleCollector)
 MAX_ERRORS = 1000  # errors kept per file (in the imports row and the summary)
 CHUNK_CHARS = 1 << 16  # text per task sent to a worker process
 
@@ -110,6 +114,7 @@ class ImportSummary:
     seconds: float = 0.0
     jobs: int = 1
     interrupted: bool = False
+    skip_invalid: bool = False  # invalid games were not stored
 
     def _sum(self, name: str) -> int:
         return sum(getattr(f, name) for f in self.files)
@@ -122,6 +127,12 @@ class ImportSummary:
     plies = property(lambda self: self._sum("plies"))
 
     @property
+    def stored(self) -> int:
+        """Games this import added to the archive: new ones, prefix duplicates (kept) and invalid
+        ones (unless they were skipped); the other games read were duplicates, not stored again."""
+        return self.imported + self.prefixes + (0 if self.skip_invalid else self.invalid)
+
+    @property
     def errors(self) -> list:
         return [e for f in self.files for e in f.errors]
 
@@ -130,12 +141,24 @@ class ImportSummary:
         return self.plies / self.seconds if self.seconds > 0 else 0.0
 
     def as_dict(self) -> dict:
-        return {"games": self.games, "imported": self.imported, "duplicates": self.duplicates,
-                "prefixes": self.prefixes, "invalid": self.invalid, "plies": self.plies,
-                "seconds": round(self.seconds, 3), "plies_per_second": round(self.plies_per_second),
+        return {"games": self.games, "stored": self.stored, "imported": self.imported,
+                "duplicates": self.duplicates, "prefixes": self.prefixes, "invalid": self.invalid,
+                "plies": self.plies, "seconds": round(self.seconds, 3), "plies_per_second": round(self.plies_per_second),
                 "jobs": self.jobs, "interrupted": self.interrupted,
                 "errors": self.errors, "skipped": list(self.skipped),
                 "files": [asdict(f) for f in self.files]}
+
+
+class ImportBusy(Exception):
+    """Another program kept the archive's write lock longer than the import would wait: the
+    games committed before are stored (each whole), the rest not; ``summary`` says what was
+    done and :attr:`unstored` names the files not (or not wholly) stored."""
+
+    def __init__(self, summary: ImportSummary, waited: float, unstored: list[str]):
+        super().__init__(f"the archive stayed busy for {waited:.0f} s")
+        self.summary = summary
+        self.waited = waited
+        self.unstored = unstored
 
 
 class ImportInterrupted(KeyboardInterrupt):
@@ -170,34 +193,33 @@ def _not_a_record(head: bytes, name: str) -> str:
     return NotARecordError(name).reason
 
 
-def _expand(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
-    """(path, named) for every file: named files as given, directories walked recursively (hidden
-    files and directories left out), in sorted order."""
-    for p in paths:
-        if p == "-" or not os.path.isdir(p):
-            yield p, True
-            continue
-        for root, dirs, files in os.walk(p):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            for name in sorted(files):
-                if not name.startswith("."):
-                    yield os.path.join(root, name), False
+class Replacements:
+    """Counts the bytes that are not UTF-8, replaced by U+FFFD while a file is decoded.  Python
+    registers a codec error handler once, by name, for the whole process, so the count is kept
+    here, in one object, and read and started again for each file (:meth:`take`)."""
+
+    NAME = "daikifu-replace"
+
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, exc: UnicodeDecodeError):
+        self.count += exc.end - exc.start
+        return "\ufffd", exc.end
+
+    def take(self) -> int:
+        """The bytes replaced since the last call, and the count started again."""
+        count, self.count = self.count, 0
+        return count
 
 
-_REPLACED = [0]
-
-
-def _count_replacement(exc):
-    _REPLACED[0] += exc.end - exc.start
-    return "\ufffd", exc.end
-
-
-codecs.register_error("daikifu-replace", _count_replacement)
+REPLACEMENTS = Replacements()
+codecs.register_error(Replacements.NAME, REPLACEMENTS)
 
 
 def _text(raw: _Prepended) -> io.TextIOWrapper:
     # newline="": lines keep their own line ends, so each game's text is stored exactly
-    return io.TextIOWrapper(io.BufferedReader(raw, READ_BUFFER), encoding="utf-8", errors="daikifu-replace",
+    return io.TextIOWrapper(io.BufferedReader(raw, READ_BUFFER), encoding="utf-8", errors=Replacements.NAME,
                             newline="")
 
 
@@ -208,7 +230,7 @@ class _RecordBuilder(MainLineBuilder):
     """Reads a game for its :class:`Record` without building its move tree: the main line is kept
     as a :class:`MainLine` (moves, annotated plies, comments) and its position hashes are taken
     from the reader's own board, so they need not be computed again by replaying the moves.  The
-    game it returns carries the summary in ``_mainline`` (see :func:`_record`).  Given no board
+    game it returns carries the summary in ``record_main`` (see :func:`_record`).  Given no board
     (``board_optional``: a reader that would keep one in step for it alone), it collects no hashes
     and :func:`record_of` replays the moves once the reader's own board is let go."""
 
@@ -238,22 +260,20 @@ class _RecordBuilder(MainLineBuilder):
             main.hashes.append(b.zobrist)
         else:
             main.hashes = None
-        game._mainline = main
+        game.record_main = main
         self.board = None  # (a long game's board holds one undo entry per ply)
         return game
 
 
-_START_HASHES: dict = {}
-
-
 def _start_hash(game) -> int:
-    key = (id(game.rules), game.start)
-    found = _START_HASHES.get(key)
-    if found is None or found[0] is not game.rules:
-        if len(_START_HASHES) > 256:
-            _START_HASHES.clear()
-        found = _START_HASHES[key] = (game.rules, game.start_board().zobrist)
-    return found[1]
+    return _start_hash_of(game.rules, game.start)
+
+
+@functools.lru_cache(maxsize=256)
+def _start_hash_of(rules, start: str | None) -> int:
+    """The hash of a start position (a rule set and a position string; the rule set is held by
+    the cache, so it is the same object as long as its entry lives)."""
+    return Board(rules, start).zobrist
 
 
 class _Splitter(Visitor):
@@ -273,7 +293,7 @@ def _record(game, fmt: str) -> Record:
     """The game's record, from the main line :class:`_RecordBuilder` kept (or, for a format whose
     reader builds the whole game, from its tree); a game whose record cannot be made (a bug)
     becomes an invalid game that says so, so that it costs no other game of its file."""
-    main = getattr(game, "_mainline", None)
+    main = getattr(game, "record_main", None)
     try:
         return record_of(game, main, fmt) if main is not None else make_record(game, fmt)
     except Exception as exc:
@@ -315,8 +335,21 @@ def _whole_records(held: list, name: str, fmt: str, how: _Reading) -> list[Recor
                                                  setup_dir=setup_dir_of(name), visitor=_RecordBuilder)]
 
 
+def _whole_file(raw, name: str, fmt: str, how: _Reading) -> Iterator[Record]:
+    """The records of a file read whole, as a generator: its reading happens at the first
+    ``next``, where the caller tells a reader's failure from the storing's."""
+    yield from _whole_records([raw.readall()], name, fmt, how)
+
+
 def _work(task):
     """In a worker: read the games of one task, return (task number, records, problems)."""
+    try:
+        return _work_on(task)
+    except Exception as exc:  # a reader's failure costs its file only (see reader_failure)
+        return task[0], None, [reader_failure(exc, task[1])]
+
+
+def _work_on(task):
     kind, name, payload, how = task[1], task[2], task[3], task[6]
     if kind != "lsn":
         if isinstance(payload, str):
@@ -326,7 +359,7 @@ def _work(task):
                 return task[0], None, [f"cannot read: {exc.strerror}"]
         return task[0], _whole_records([payload], name, kind, how), []
     records = []
-    _collect_cycles()
+    COLLECTOR.now_and_then()
     for number, line, source in payload:
         games = list(how.lsn(source, name, _RecordBuilder))
         for game in games:
@@ -343,21 +376,29 @@ def _work(task):
 
 def _worker_init():
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's business
-    _LAST_COLLECT[0] = time.monotonic()  # (a forked worker keeps the parent's collector setting)
+    COLLECTOR.restart()  # (a forked worker keeps the parent's collector setting)
 
 
-_LAST_COLLECT = [0.0]
-
-
-def _collect_cycles() -> None:
+class CycleCollector:
     """With automatic garbage collection off (``daikifu import`` turns it off for the rest of its
     process, and its forked workers keep that), a full collection every :data:`COLLECT_SECONDS`,
     so that the few reference cycles an import makes (a few per game) cannot pile up; the
     automatic collections would traverse the rule sets and tables the import keeps again and
-    again, to free next to nothing."""
-    if not gc.isenabled() and time.monotonic() - _LAST_COLLECT[0] >= COLLECT_SECONDS:
-        gc.collect()
-        _LAST_COLLECT[0] = time.monotonic()
+    again, to free next to nothing.  One per process (:data:`COLLECTOR`): the collector is."""
+
+    def __init__(self):
+        self.last = 0.0
+
+    def restart(self) -> None:
+        self.last = time.monotonic()
+
+    def now_and_then(self) -> None:
+        if not gc.isenabled() and time.monotonic() - self.last >= COLLECT_SECONDS:
+            gc.collect()
+            self.last = time.monotonic()
+
+
+COLLECTOR = CycleCollector()
 
 
 # --- the import -----------------------------------------------------------------------------------
@@ -423,7 +464,7 @@ class _Writer:
         self.interrupt.check()
         if self.since_commit >= COMMIT_GAMES or time.monotonic() - self.last_commit >= self.commit_seconds:
             self.commit()
-        _collect_cycles()
+        COLLECTOR.now_and_then()
 
     def save_counts(self, finished: bool = False) -> None:
         f = self.file
@@ -466,7 +507,7 @@ def _open_source(path: str):
 def _plan(paths, summary: ImportSummary, fmt: str | None = None):
     """(path, format, the file's bytes as a stream (its head already read, then the rest), its
     binary stream, size) for each file to read; ``fmt`` overrides the format found by content."""
-    for path, named in _expand(paths):
+    for path, named in expand_paths(paths):
         try:
             fh, size, name = _open_source(path)
             head = fh.read(HEAD_BYTES)
@@ -512,7 +553,8 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
                  skip_invalid: bool = False, progress: Callable[[int, int], None] | None = None,
                  commit_seconds: float | None = None, fmt: str | None = None,
                  variant: str | None = None, variants: VariantRegistry | None = None,
-                 limits: ReadLimits | None = None, setup: SetupFile | None = None) -> ImportSummary:
+                 limits: ReadLimits | None = None, setup: SetupFile | None = None,
+                 wait: float = WAIT_SECONDS, on_busy: Callable[[float], None] | None = None) -> ImportSummary:
     """Import every game of ``paths`` (files, directories walked recursively, ``-`` for standard
     input) into ``archive``; returns an :class:`ImportSummary`.
 
@@ -528,17 +570,21 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
     readers accept (:class:`~daikifu.formats.limits.ReadLimits`; a game over a limit is an invalid
     game with a located error); ``setup`` (:class:`~daikifu.formats.csg.SetupFile`) is the setup
     of Chu Shogi server records, instead of the one a record names (looked for beside it).
+    While another program holds the archive's write lock, the import waits for it up to
+    ``wait`` seconds at each commit, calling ``on_busy(seconds waited)`` about once a second.
 
-    Raises :class:`FileNotFoundError` before anything is done if a path does not exist, and
-    :class:`ImportInterrupted` (a KeyboardInterrupt) on Ctrl-C, after committing what was read.
+    Raises :class:`FileNotFoundError` before anything is done if a path does not exist,
+    :class:`ImportInterrupted` (a KeyboardInterrupt) on Ctrl-C, after committing what was read,
+    and :class:`ImportBusy` when the lock was not had in ``wait`` seconds (the games committed
+    before are stored; the files not wholly stored are named).
     """
     how = _Reading(lenient, variant, variants or archive.variants, limits, setup)
     paths = list(paths)
     for p in paths:
         if p != "-" and not os.path.exists(p):
             raise FileNotFoundError(f"{p}: no such file or directory")
-    summary = ImportSummary(jobs=max(1, jobs))
-    total = sum(os.path.getsize(p) for p, named in _expand(paths) if p != "-" and os.path.isfile(p))
+    summary = ImportSummary(jobs=max(1, jobs), skip_invalid=skip_invalid)
+    total = sum(os.path.getsize(p) for p, named in expand_paths(paths) if p != "-" and os.path.isfile(p))
     state = {"done": 0, "base": 0, "last": 0.0}
 
     def report(consumed: int, final: bool = False):
@@ -554,8 +600,9 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
     if commit_seconds is None:
         commit_seconds = float(os.environ.get("DAIKIFU_COMMIT_SECONDS") or COMMIT_SECONDS)
     writer = _Writer(archive, skip_invalid, summary, progress, commit_seconds, interrupt)
-    _LAST_COLLECT[0] = time.monotonic()
+    COLLECTOR.restart()
     archive.tune_for_import()
+    archive.busy_wait, archive.on_busy = wait, on_busy or (lambda waited: None)
     try:
         with interrupt, archive.transaction():
             try:
@@ -571,6 +618,13 @@ def import_paths(archive: Archive, paths: Iterable[str], jobs: int = 1, lenient:
     except KeyboardInterrupt:
         summary.seconds = time.perf_counter() - start
         raise ImportInterrupted(summary) from None
+    except ArchiveBusy as exc:
+        summary.seconds = time.perf_counter() - start
+        done = {f.file for f in summary.files if f.finished} | set(summary.skipped)
+        unstored = [p for p, named in expand_paths(paths) if p not in done]
+        raise ImportBusy(summary, exc.waited, unstored) from None
+    finally:
+        archive.on_busy = None
     archive.checkpoint()
     summary.seconds = time.perf_counter() - start
     report(0, final=True)
@@ -582,17 +636,25 @@ def _import_serial(paths, override, how: _Reading, writer: _Writer, summary, rep
         name = path
         try:
             writer.begin_file(name, fmt)
-            _REPLACED[0] = 0
+            REPLACEMENTS.take()
             if fmt != "lsn":
-                for rec in _whole_records([raw.readall()], name, fmt, how):
-                    writer.store(rec)
-                report(raw.consumed)
+                records = _whole_file(raw, name, fmt, how)
             else:
-                for rec in _lsn_records(how.lsn(_text(raw), name, _RecordBuilder), name):
-                    writer.store(rec)
-                    report(raw.consumed)
+                records = _lsn_records(how.lsn(_text(raw), name, _RecordBuilder), name)
+            while True:
+                try:
+                    rec = next(records)
+                except StopIteration:
+                    break
+                except OSError:
+                    raise
+                except Exception as exc:  # the reader's failure costs its file only (not the storing's)
+                    writer.file.error = reader_failure(exc, fmt)
+                    break
+                writer.store(rec)
                 report(raw.consumed)
-            writer.end_file(_REPLACED[0])
+            report(raw.consumed)
+            writer.end_file(REPLACEMENTS.take())
         except OSError as exc:
             if writer.file is not None:
                 writer.file.error = f"cannot read: {exc.strerror or exc}"
@@ -612,7 +674,7 @@ def _tasks(paths, override, how: _Reading, summary, files: list, report, state) 
     for path, fmt, raw, fh, size in _plan(paths, summary, override):
         index = len(files)
         files.append([path, fmt, 0])
-        _REPLACED[0] = 0
+        REPLACEMENTS.take()
         try:
             if fmt != "lsn":
                 payload = path if path != "-" else raw.readall()
@@ -628,7 +690,7 @@ def _tasks(paths, override, how: _Reading, summary, files: list, report, state) 
                     number += 1
                     chunk, chars = [], 0
                     report(raw.consumed)
-            files[index][2] = _REPLACED[0]
+            files[index][2] = REPLACEMENTS.take()
             yield (number, "lsn", path, chunk, index, True, how)
             number += 1
         finally:

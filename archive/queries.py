@@ -156,10 +156,10 @@ class Replayer:
 
     def parser(self, rules: Ruleset):
         """``text -> Move`` for the compact moves of ``positions.next`` (cached per variant)."""
-        cache = self._parsed.get(id(rules))
-        if cache is None or cache[0] is not rules:
-            cache = self._parsed[id(rules)] = (rules, {}, Board(rules))
-        _, moves, board = cache
+        cache = self._parsed.get(rules)  # (a rule set is hashed by identity: the key holds it)
+        if cache is None:
+            cache = self._parsed[rules] = ({}, Board(rules))
+        moves, board = cache
 
         def parse(text: str) -> Move:
             m = moves.get(text)

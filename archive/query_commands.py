@@ -143,9 +143,12 @@ def search_command(ctx, db_path, position, game_id, ply, variant, material, incl
                 raise click.UsageError("--material needs --variant")
             try:
                 slug = rp.variant(variant).slug
+            except QueryError as exc:
+                _fail(exc, exc.param or "--variant")
+            try:
                 spec = parse_material(material, rp.variant(slug))
             except QueryError as exc:
-                _fail(exc, exc.param or ("--variant" if "variant" in str(exc) else "--material"))
+                _fail(exc, exc.param or "--material")
             counters: dict = {}
             try:
                 hits = list(search_material(archive, spec, include_invalid=include_invalid, limit=limit,

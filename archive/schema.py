@@ -41,8 +41,23 @@ STATUSES = ("valid", "truncated", "invalid")
 EXPLORER_SAMPLE = 100  # games reaching the position after ply 0 confirmed one by one (else a sample)
 
 
+def _statements(script: str):
+    """The SQL statements of ``script`` one by one (``executescript`` would commit the open
+    transaction first: a migration runs in the one transaction that sets its version)."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            yield statement
+            statement = ""
+
+
 def _v1(db: sqlite3.Connection) -> None:
-    db.executescript("""
+    for statement in _statements(V1_TABLES):
+        db.execute(statement)
+
+
+V1_TABLES = """
     CREATE TABLE IF NOT EXISTS players (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE
@@ -117,7 +132,7 @@ def _v1(db: sqlite3.Connection) -> None:
         key TEXT PRIMARY KEY,
         value TEXT
     );
-    """)
+    """
 
 
 # One summary row of the games that start in a position and play a move from it; what the
@@ -179,6 +194,9 @@ def migrate(db: sqlite3.Connection) -> int:
         # one transaction per migration, with the version it sets: an interrupted migration
         # leaves the database as it was (a summary filled twice would be wrong, not just slow)
         db.execute("BEGIN IMMEDIATE")
+        if schema_version(db) >= version:  # another connection ran it while this one waited for the lock
+            db.execute("COMMIT")
+            continue
         try:
             MIGRATIONS[version](db)
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", (str(version),))
@@ -186,6 +204,5 @@ def migrate(db: sqlite3.Connection) -> int:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        if db.in_transaction:  # (executescript, as in _v1, commits on its own)
-            db.execute("COMMIT")
+        db.execute("COMMIT")
     return before

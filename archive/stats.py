@@ -22,7 +22,14 @@ named players of the variant are taken in date order (unknown parts of a date, `
 ``00``; games without a date first), then id order, and after each game both ratings change by
 ``K * (score - expected)`` with ``K = 20`` and ``expected = 1 / (1 + 10 ** ((Ro - Rp) / 400))``.
 Each variant is rated separately.  Ratings always use every game of the variant (so ``player``
-only chooses whose figures are shown); the other figures use only the games selected.
+only chooses whose figures are shown); the other figures use only the games selected.  A name
+that only says which side played (先手, 後手, 下手, 上手, sente, gote, shitate, uwate, Black,
+White, player0, ``?`` ...: :func:`is_placeholder`, as servers and converters write when the
+players are not known) is no player: such a side counts as unnamed.
+
+First moves are counted over the games that start from the variant's start position (and the
+default rule set's or not: the start is what counts); a game from a handicap, a puzzle or any
+set-up position has no first move of the game in this sense.
 
 Invalid games are left out unless ``include_invalid``; they are replayed from their stored text
 up to their first error.
@@ -41,7 +48,7 @@ from daikifu.replay.notation import move_notation
 from .queries import QueryError, ReplayError, Replayer, move_effects
 from .store import Archive
 
-__all__ = ["archive_stats", "elo_ratings", "quantile", "histogram", "nice_width", "stats_rows", "stats_csv",
+__all__ = ["archive_stats", "is_placeholder", "PLACEHOLDER_NAMES", "elo_ratings", "quantile", "histogram", "nice_width", "stats_rows", "stats_csv",
            "ELO_K", "ELO_START", "RATING_SYSTEM", "MAX_BUCKETS"]
 
 ELO_K = 20
@@ -51,6 +58,26 @@ RATING_SYSTEM = {"system": "Elo", "k": ELO_K, "start": ELO_START, "per": "varian
                  "order": "date, then id", "games": "finished games (1-0, 0-1, 1/2-1/2) between two named players"}
 _SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 FIRST_MOVES = 10  # first moves listed per variant
+
+#: Names (compared case-insensitively, spaces aside) that stand for a side, not a player.
+PLACEHOLDER_NAMES = frozenset({
+    "先手", "後手", "下手", "上手", "▲", "△", "☗", "☖", "先", "後",
+    "sente", "gote", "shitate", "uwate", "black", "white", "first", "second",
+    "?", "-", "--", "unknown", "anonymous", "nn", "n.n.", "n.n", "none", "player", "computer",
+})
+_NUMBERED_PLACEHOLDER = re.compile(r"(?:player|sente|gote|black|white|side)[ _-]?\d+\Z")
+
+
+def is_placeholder(name: str | None) -> bool:
+    """Whether a player name only says which side played (or that nobody knows who did).
+
+    >>> [is_placeholder(n) for n in ("先手", "Sente", " gote ", "player0", "Player 2", "?", "Taro", "Black Cat")]
+    [True, True, True, True, True, True, False, False]
+    """
+    if name is None:
+        return True
+    key = " ".join(name.split()).casefold()
+    return key in PLACEHOLDER_NAMES or _NUMBERED_PLACEHOLDER.match(key) is not None
 
 
 # --- small statistics -----------------------------------------------------------------------------
@@ -146,7 +173,12 @@ def _games(archive: Archive, variant: str | None, include_invalid: bool) -> list
            "g.termination FROM games g LEFT JOIN players ps ON ps.id = g.sente_id "
            "LEFT JOIN players pg ON pg.id = g.gote_id" + (" WHERE " + " AND ".join(where) if where else "")
            + " ORDER BY g.id")
-    return [dict(zip(_COLUMNS, r)) for r in archive.conn.execute(sql, params)]
+    games = [dict(zip(_COLUMNS, r)) for r in archive.conn.execute(sql, params)]
+    for g in games:  # a side named only as a side is no player (see is_placeholder)
+        for side in ("sente", "gote"):
+            if g[side] is not None and is_placeholder(g[side]):
+                g[side] = None
+    return games
 
 
 def _replay_pieces(rp: Replayer, games: list[dict], warnings: list) -> tuple[Counter, Counter, Counter]:
@@ -163,8 +195,9 @@ def _replay_pieces(rp: Replayer, games: list[dict], warnings: list) -> tuple[Cou
             continue
         types = board.rules.types
         try:
+            from_start = game["start"] is None  # (the variant's own start position)
             for move in moves:
-                if board.ply == 0:
+                if board.ply == 0 and from_start:
                     first[move_notation(board, move)] += 1
                 code, promoted, caps = move_effects(board, move)
                 if promoted:
@@ -177,11 +210,12 @@ def _replay_pieces(rp: Replayer, games: list[dict], warnings: list) -> tuple[Cou
 
 
 def _first_moves_sql(archive: Archive, rp: Replayer, games: list[dict]) -> Counter:
-    """First moves of valid games from their ply-0 rows (no replay)."""
+    """First moves of valid games from the variant's start position, from their ply-0 rows (no
+    replay)."""
     first = Counter()
     groups: dict = defaultdict(set)
     for g in games:
-        if g["status"] != "invalid" and g["ply_count"]:
+        if g["status"] != "invalid" and g["ply_count"] and g["start"] is None:
             groups[(g["variant"], g["ruleset"], g["start"])].add(g["id"])
     for (variant, ruleset, start), ids in groups.items():
         try:

@@ -26,13 +26,14 @@ import json
 import os
 import re
 import sqlite3
+import time
 import urllib.parse
 import zlib
 from array import array
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, NamedTuple
 
 
 from daikifu.formats.game import Game, GameError
@@ -43,7 +44,8 @@ from . import schema
 from .schema import DEFAULT_DB, ENV_DB, STATUSES
 
 __all__ = ["Archive", "Record", "MainLine", "make_record", "record_of", "default_path", "digest_of",
-           "ENV_DB", "DEFAULT_DB", "ArchiveError", "STATUSES", "pack_source", "unpack_source"]
+           "ENV_DB", "DEFAULT_DB", "ArchiveError", "ArchiveBusy", "DataVersion", "is_busy", "STATUSES", "pack_source",
+           "unpack_source"]
 
 # tags that have a column of their own (everything else goes to the ``tags`` JSON)
 _COLUMN_TAGS = {"Event": "event", "Site": "site", "Date": "date", "Round": "round", "Sente": "sente",
@@ -68,6 +70,23 @@ def is_game_id(game_id) -> bool:
 
 class ArchiveError(Exception):
     """A problem with the database itself (missing, not an archive, newer schema)."""
+
+
+class ArchiveBusy(ArchiveError):
+    """Another program kept the archive's write lock for longer than a writer would wait
+    (:attr:`Archive.busy_wait`); nothing of the transaction that could not begin was written."""
+
+    def __init__(self, path: str, waited: float):
+        super().__init__(f"{path}: busy: another program kept writing to it for {waited:.0f} s")
+        self.path = path
+        self.waited = waited
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite giving up on a lock another connection holds (by its result
+    code, not its wording)."""
+    return (isinstance(exc, sqlite3.OperationalError)
+            and getattr(exc, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED))
 
 
 def default_path(path: str | os.PathLike | None = None) -> str:
@@ -263,10 +282,7 @@ def record_of(game: Game, main: MainLine, source_format: str = "lsn") -> Record:
             continue
         else:
             tags.append([name, value])
-    if unknown_variant:
-        variant = game.headers.get("Variant") or "?"
-    else:
-        variant = game.variant.slug
+    variant = game.variant_named
     ruleset = format_ruleset(game.variant, game.options) if game.variant.playable and not unknown_variant else ""
     n = len(main.moves)
     if errors:
@@ -342,23 +358,46 @@ def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
 
 
+class DataVersion(NamedTuple):
+    """The version of an archive's data: ``finished`` is (number, last id) of the finished
+    imports, ``games`` the archive's :meth:`~Archive.state` (number of games, highest id), or
+    None while an import is not finished (it adds games at every commit: a state that is not
+    complete).  Two versions with the same ``finished`` and ``games`` None belong to the same
+    import in progress (or interrupted, until the next import finishes): what was derived from
+    the archive before it, or once during it, still stands for it (:meth:`covers`)."""
+
+    finished: tuple
+    games: tuple | None
+
+    def covers(self, other: "DataVersion") -> bool:
+        """Whether what was derived at version ``self`` may stand for version ``other``."""
+        return self == other or (other.games is None and self.finished == other.finished)
+
+
 class Archive:
     """A game archive in a SQLite file (created when missing unless ``create=False``).
 
-    ``db`` is a :class:`sqlite_utils.Database` on the same connection, for ad-hoc queries.
+    ``conn`` is its :class:`sqlite3.Connection` (autocommit: :meth:`transaction` begins and ends
+    write transactions), for ad-hoc queries; the file is plain SQLite, which Datasette,
+    ``sqlite-utils`` and ``sqlite3`` open directly.
     """
 
     def __init__(self, path: str | os.PathLike | None = None, *, create: bool = True, timeout: float = 30.0,
                  readonly: bool = False, variants: VariantRegistry | None = None):
         self.path = default_path(path)
         self.readonly = readonly
+        #: seconds a write transaction waits for another writer to let go of the archive, and
+        #: what is told of the wait (called with the seconds waited so far, about once a second):
+        #: with no such callback the connection's ``timeout`` is the wait, as SQLite keeps it
+        self.busy_wait = timeout
+        self.on_busy: Callable[[float], None] | None = None
+        self.timeout = timeout
         # where the variants of stored games are found when a game is read again or replayed
         self.variants = variants or VariantRegistry.default()
         if (readonly or not create) and self.path != ":memory:" and not Path(self.path).exists():
             raise ArchiveError(f"no archive at {self.path}: import games first (daikifu import FILE --db {self.path})")
         if readonly:
             self._open_readonly(timeout)
-            self._db = None
             self._players = {}
             self._depth = 0
             return
@@ -374,19 +413,8 @@ class Archive:
             raise ArchiveError(f"{self.path}: not a daikifu archive ({exc})") from None
         except RuntimeError as exc:
             raise ArchiveError(f"{self.path}: {exc}") from None
-        self._db = None
         self._players: dict[str, int] = {}
         self._depth = 0
-
-    @property
-    def db(self):
-        """A :class:`sqlite_utils.Database` on the archive's connection, for ad-hoc queries (made
-        on first use: importing sqlite-utils costs a command that does not use it a third of its
-        start-up)."""
-        if self._db is None:
-            import sqlite_utils
-            self._db = sqlite_utils.Database(self.conn)
-        return self._db
 
     def _open_readonly(self, timeout: float) -> None:
         """Open with SQLite's read-only mode: nothing (not even a migration) can write.  An
@@ -450,7 +478,7 @@ class Archive:
             finally:
                 self._depth -= 1
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        self._begin()
         self._depth = 1
         try:
             yield
@@ -467,7 +495,32 @@ class Archive:
         """Commit the open transaction and start a new one (inside :meth:`transaction`)."""
         if self._depth and self.conn.in_transaction:
             self.conn.execute("COMMIT")
+            self._begin()
+
+    def _begin(self) -> None:
+        """``BEGIN IMMEDIATE``: takes the write lock, waiting for another writer up to
+        :attr:`busy_wait` seconds, telling :attr:`on_busy` about the wait a second at a time;
+        raises :class:`ArchiveBusy` when the wait is over (nothing is begun)."""
+        if self.on_busy is None:
             self.conn.execute("BEGIN IMMEDIATE")
+            return
+        start = time.monotonic()
+        try:
+            while True:
+                left = self.busy_wait - (time.monotonic() - start)
+                self.conn.execute(f"PRAGMA busy_timeout = {max(0, int(min(1.0, left) * 1000))}")
+                try:
+                    self.conn.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:
+                    waited = time.monotonic() - start
+                    if not is_busy(exc):
+                        raise
+                    if waited >= self.busy_wait:
+                        raise ArchiveBusy(self.path, waited) from None
+                    self.on_busy(waited)
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
 
     # --- writing --------------------------------------------------------------------------------
 
@@ -632,7 +685,9 @@ class Archive:
             self.conn.execute(f"UPDATE imports SET {', '.join(sets)} WHERE id = ?", (*values, import_id))
 
     def imports(self) -> list[dict]:
-        return [_import_row(r) for r in self.db.query("SELECT * FROM imports ORDER BY id")]
+        cursor = self.conn.execute("SELECT * FROM imports ORDER BY id")
+        names = [d[0] for d in cursor.description]
+        return [_import_row(dict(zip(names, r))) for r in cursor]
 
     # --- reading --------------------------------------------------------------------------------
 
@@ -671,12 +726,7 @@ class Archive:
             sql += f" LIMIT {_sql_count(limit)} OFFSET {_sql_count(offset)}"
         elif offset:
             sql += f" LIMIT -1 OFFSET {_sql_count(offset)}"
-        try:
-            cursor = self.conn.execute(sql, params)
-        except sqlite3.OperationalError as exc:
-            if search is not None and ("fts5" in str(exc) or "syntax" in str(exc) or "no such column" in str(exc)):
-                raise ValueError(f"bad search text {search!r}: {exc}") from None
-            raise
+        cursor = self.conn.execute(sql, params)
         names = [d[0] for d in cursor.description]
         for row in cursor:
             yield _game_row(dict(zip(names, row)))
@@ -720,12 +770,25 @@ class Archive:
             params.append(_date_bound(until) + "~")
         if search:
             where.append("g.id IN (SELECT rowid FROM games_fts WHERE games_fts MATCH ?)")
-            params.append(_fts_query(search))
+            params.append(self._search_query(search))
         if ids is not None:
             ids = [int(i) for i in ids]
             where.append(f"g.id IN ({','.join('?' * len(ids))})" if ids else "0")
             params += ids
         return where, params
+
+    def _search_query(self, text: str) -> str:
+        """The FTS5 query for a ``search`` text, tried on the full-text index alone first: the
+        query's one variable part is the text, so any SQLite error it gives is the text's (a
+        ValueError saying so), whatever SQLite's wording."""
+        query = _fts_query(text)
+        try:
+            self.conn.execute("SELECT rowid FROM games_fts WHERE games_fts MATCH ? LIMIT 1", (query,)).fetchall()
+        except sqlite3.OperationalError as exc:
+            if is_busy(exc):
+                raise
+            raise ValueError(f"bad search text {text!r}: {exc}") from None
+        return query
 
     def game(self, game_id: int) -> dict | None:
         """Everything stored about one game (with ``source`` and ``annotations``), or None."""
@@ -814,6 +877,14 @@ class Archive:
     def state(self) -> tuple[int, int | None]:
         """``(number of games, highest id)``: changes whenever games are added or removed."""
         return tuple(self.conn.execute("SELECT count(*), max(id) FROM games").fetchone())
+
+    def data_version(self) -> "DataVersion":
+        """What the archive's stored state is, as far as what is derived from every game (the
+        statistics) is concerned; see :class:`DataVersion`."""
+        c = self.conn
+        running = c.execute("SELECT 1 FROM imports WHERE finished IS NULL LIMIT 1").fetchone() is not None
+        finished = tuple(c.execute("SELECT count(*), max(id) FROM imports WHERE finished IS NOT NULL").fetchone())
+        return DataVersion(finished, None if running else self.state())
 
     def stats(self) -> dict:
         """Counts of games by status, plies and positions."""

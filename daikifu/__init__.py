@@ -11,6 +11,8 @@ ones before it:
 ``python -m daikifu`` runs the command line (:mod:`daikifu.cli`).
 """
 
+__version__ = "0.1.0"  # the one place it is written (pyproject.toml reads it)
+
 
 def lazy_exports(package: str, exports: dict[str, str]):
     """``(__getattr__, __dir__)`` for a package whose curated names (name -> its module, relative

@@ -42,7 +42,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "generate": ("daikifu.formats.commands", "generate_command",
                  "Play self-play games of VARIANT with a small engine and write them as LSN."),
     "import": ("daikifu.archive.commands", "import_command",
-               "Import the games of FILES (LSN, KIF, KI2, CSA, JKF or USI, in any mix) into the archive."),
+               "Import the games of FILES (LSN, KIF, KI2, CSA, JKF, USI ..., in any mix) into the archive."),
     "games": ("daikifu.archive.commands", "games_command", "List the games in the archive (by id), filtered."),
     "show": ("daikifu.archive.commands", "show_command",
              "Show one game: tags, moves, and a diagram of the position after --ply N plies."),
@@ -112,7 +112,7 @@ def run() -> None:
     system takes back anyway (tens of milliseconds after an import); commands that build much and
     make few reference cycles may turn automatic collection off (see :func:`clikit.batch_collection`).
     """
-    clikit.OWN_PROCESS[0] = True
+    clikit.run_in_own_process()
     try:
         main(prog_name="daikifu")
     finally:

@@ -19,15 +19,30 @@ import click
 if TYPE_CHECKING:
     from daikifu.replay.variant import VariantRegistry
 
-__all__ = ["CONTEXT", "WIDTH", "json_option", "echo_json", "wrap", "registry", "VARIANT", "KEY_VALUE",
-           "position_option", "option_option", "fail", "text_width", "fit", "batch_collection"]
+__all__ = ["run_in_own_process", "in_own_process", "CONTEXT", "WIDTH", "json_option", "echo_json", "wrap", "registry", "VARIANT", "KEY_VALUE",
+           "position_option", "allow_impossible_option", "option_option", "fail", "InputError", "EXIT_OK",
+           "EXIT_FAILED", "EXIT_INPUT", "EXIT_INTERRUPTED", "text_width", "fit", "batch_collection"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 WIDTH = 100
 
-# whether the command runs in a process of its own (the console script, ``python -m daikifu``),
-# not called from Python (tests, CliRunner): set by daikifu.cli.run
-OWN_PROCESS = [False]
+class _Process:
+    """What the command line knows of the process it runs in."""
+
+    # whether the command runs in a process of its own (the console script, ``python -m
+    # daikifu``), not called from Python (tests, CliRunner): set by daikifu.cli.run
+    own = False
+
+
+def run_in_own_process() -> None:
+    """Say that the command runs in a process of its own, which ends with it (the console
+    script does, before it runs the command)."""
+    _Process.own = True
+
+
+def in_own_process() -> bool:
+    """Whether :func:`run_in_own_process` was called."""
+    return _Process.own
 
 
 def batch_collection() -> None:
@@ -36,7 +51,7 @@ def batch_collection() -> None:
     the end (rule sets, move tables, notation plans: a hundred thousand objects and more, which
     every automatic collection would traverse again) and make few reference cycles; the command
     must still collect now and then (``daikifu import`` does: see ``importer.COLLECT_SECONDS``)."""
-    if OWN_PROCESS[0]:
+    if _Process.own:
         import gc
         gc.disable()
 
@@ -85,9 +100,24 @@ def wrap(text: str, indent: str, first: str | None = None) -> str:
                          subsequent_indent=indent, break_on_hyphens=False)
 
 
+# --- exit status: one per kind of failure, the same in every command (docs/cli.md) ---------------
+
+EXIT_OK = 0  # done (validate: every game valid)
+EXIT_FAILED = 1  # the work failed: an invalid game (validate), the archive unusable or busy, output not written
+EXIT_INPUT = 2  # the command line names what cannot be used: a bad option, a missing file, a file that is no record
+EXIT_INTERRUPTED = 130  # Ctrl-C (import: the games read so far are stored)
+
+
 def fail(message: str) -> click.ClickException:
-    """A one-line error for the user (``raise fail(...)``); exit status 1."""
+    """A one-line error for the user (``raise fail(...)``); exit status 1 (:data:`EXIT_FAILED`)."""
     return click.ClickException(message)
+
+
+class InputError(click.ClickException):
+    """A one-line error about an input the command line names (missing, unreadable, no record);
+    exit status 2 (:data:`EXIT_INPUT`), as click's own usage errors (a missing path among them)."""
+
+    exit_code = EXIT_INPUT
 
 
 # --- variants ------------------------------------------------------------------------------------
@@ -161,6 +191,11 @@ position_option = click.option(
     help="Start from this position string (SFEN-shaped; see docs/notation.md), or a USI position "
          "('startpos moves 7g7f ...', 'sfen <SFEN> moves ...'), instead of the variant's start "
          "position.  Quote it: it contains spaces.")
+allow_impossible_option = click.option(
+    "--allow-impossible", is_flag=True,
+    help="Accept a --position that breaks the variant's position rules (too many pieces of a kind, nifu, "
+         "a dead piece, the side not to move in check ...), as a composition may; what is let through is "
+         "shown as a warning.")
 option_option = click.option(
     "--option", "-o", "options", type=KEY_VALUE, multiple=True,
     help="Set a variant option, e.g. forced-promotion=stuck (repeatable; `daikifu variant show` "

@@ -14,6 +14,14 @@ decoding, detection, a registry of formats: LSN, KIF, KI2, CSA, JKF, USI and JSO
 1. P-c4 P-c6 *
 """
 
+# This folder is installed as daikifu.formats; imported under another name (``import formats`` from
+# the repository's root) its classes would be other classes than daikifu.formats's, and objects
+# of one copy (pickled rule sets, errors) would not be those of the other.
+if __name__ != "daikifu.formats":
+    raise ImportError(f"import this package as 'daikifu.formats', not as {__name__!r} "
+                      f"(e.g. from daikifu.formats import read_games; install daikifu with: pip install -e .)", name=__name__)
+
+
 import daikifu
 
 _EXPORTS = {

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterable
 
 import click
 
-from daikifu.clikit import CONTEXT, KEY_VALUE, VARIANT, JsonList, echo_json, fail, registry
+from daikifu.clikit import CONTEXT, EXIT_INPUT, KEY_VALUE, VARIANT, InputError, JsonList, echo_json, fail, registry
 
 if TYPE_CHECKING:
     from daikifu.replay.selfplay import SelfPlayGame
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 # the registry of formats is light; the Game tree, the readers and the writers are imported where
 # they are used, so that a command's --help loads none of them
 from .reading import FORMATS as REGISTRY
-from .reading import NotARecordError, UnsupportedConversion, read_stream, setup_dir_of, write_record, write_stream
+from .reading import (NotARecordError, UnsupportedConversion, expand_paths, read_stream, reader_failure, setup_dir_of,
+                      write_record, write_stream)
 
 # self-play's ply limit, written here so that --help does not load the engine (a test checks that it
 # is replay.selfplay.DEFAULT_MAX_PLIES)
@@ -31,7 +32,7 @@ DEFAULT_MAX_PLIES = 400
 
 FORMATS = ("auto", *REGISTRY)
 WRITTEN = tuple(name for name, f in REGISTRY.items() if f.write is not None)
-NOT_A_RECORD_STATUS = 2
+NOT_A_RECORD_STATUS = EXIT_INPUT
 
 
 def _slug(variant) -> str | None:
@@ -56,7 +57,7 @@ def _open(path: str):
     try:
         return open(path, "rb")
     except OSError as exc:
-        raise fail(f"{path}: cannot read: {exc.strerror}") from None
+        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
 
 
 def _stream_records(stream, name, fmt, lenient, variant, limits, variants, setup=None, visitor=None):
@@ -65,7 +66,7 @@ def _stream_records(stream, name, fmt, lenient, variant, limits, variants, setup
                                lenient=lenient, limits=limits, variants=variants, setup=setup,
                                setup_dir=setup_dir_of(name), visitor=visitor)
     except OSError as exc:
-        raise fail(f"{name}: cannot read: {exc.strerror or exc}") from None
+        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
 
 
 class SetupParam(click.ParamType):
@@ -104,8 +105,8 @@ class LimitParam(click.ParamType):
 limit_option = click.option(
     "--limit", "limits", multiple=True, type=LimitParam(),
     help="Raise or lower a reader limit (repeatable): record=CHARS, line=CHARS, comment=CHARS, "
-         "depth=N (defaults 32 MiB, 4 MiB, 1 MiB, 100; docs/notation.md 5.7).  A game over one is "
-         "invalid with a located error; the others are read as usual.")
+         "depth=N (defaults 32 MiB, 4 MiB, 1 MiB, 100; docs/notation.md 5.7; JKF and JSON may nest "
+         "3N+8 levels).  A game over one is invalid with a located error; the others are read as usual.")
 
 
 _format_option = click.option(
@@ -117,7 +118,7 @@ _variant_option = click.option(
 
 
 @click.command("validate", context_settings=CONTEXT)
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
 @_format_option
 @_variant_option
 @click.option("--lenient", is_flag=True, help="Keep the moves before a bad one and flag the game instead of rejecting it.")
@@ -128,9 +129,11 @@ _variant_option = click.option(
 def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
     """Replay every game of FILES through the rules and report the first bad move of each.
 
-    FILES may be LSN (also ChuShogiLite's and Jocly's PGN), KIF, KI2, CSA, JKF, USI or Chu Shogi
-    server (.csg) records (recognised by content).  Exit status 0
-    when every game is valid, 1 otherwise, 2 when a file is no record in a format daikifu reads.
+    FILES may be LSN (also ChuShogiLite's and Jocly's PGN), KIF, KI2, CSA, JKF, USI, daikifu JSON
+    or Chu Shogi server (.csg) records (recognised by content); a directory is read recursively
+    as `daikifu import` reads it (files in it that hold no record are skipped).  Exit status 0
+    when every game is valid, 1 otherwise, 2 when a file is missing, cannot be read or is no
+    record in a format daikifu reads (see docs/cli.md).
     Each error names the file, game, line, column, ply and move text, says what was expected and
     suggests legal moves.
 
@@ -146,16 +149,17 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
     from .lsn import MainLineBuilder
     from .validate import verdict
     read_limits = ReadLimits.from_pairs(limits)
-    for path in files:  # a file that cannot be opened stops the command before anything is written
-        if path != "-":
+    paths = list(expand_paths(files))
+    for path, named in paths:  # a named file that cannot be opened stops the command before anything is written
+        if path != "-" and named:
             _open(path).close()
     counts = Counter()
-    not_records = []
+    not_records, skipped, failed = [], [], []
     # each verdict is written when it is made: memory does not grow with the number of games, and
     # no game's move tree is built (MainLineBuilder) where the format's reader takes a visitor
     out = JsonList() if as_json else None
     try:
-        for path in files:
+        for path, named in paths:
             try:
                 for game in read_records(path, fmt, lenient, variant, read_limits, registry(ctx), setup,
                                          visitor=MainLineBuilder):
@@ -168,18 +172,27 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
                     for e in v["errors"] + v["warnings"]:
                         click.echo(f"  {e['kind']}: {GameError.from_dict(e)}")
             except NotARecordError as exc:
-                not_records.append((path, str(exc)))
+                (not_records if named else skipped).append((path, str(exc)))
+            except click.ClickException:
+                raise
+            except Exception as exc:  # the reader's failure costs its file only (reader_failure)
+                failed.append((path, f"{path}: {reader_failure(exc, None if fmt == 'auto' else fmt)}"))
     finally:
         if out is not None:
+            for path, m in failed:
+                out.write({"file": path, "status": "unreadable", "error": m})
             for path, m in not_records:
                 out.write({"file": path, "status": "not-a-record", "error": m})
             out.close()
     if out is None:
-        for _path, m in not_records:
+        for _path, m in failed + not_records:
             click.echo(m, err=True)
+        if skipped:
+            click.echo(f"skipped: {len(skipped)} file{'s' * (len(skipped) != 1)} holding no game record "
+                       f"({', '.join(p for p, _ in skipped[:3])}{' ...' if len(skipped) > 3 else ''})", err=True)
         total, bad = counts[True] + counts[False], counts[False]
         click.echo(f"{total} games, {total - bad} valid, {bad} invalid", err=True)
-    if not_records:
+    if not_records or failed:
         ctx.exit(NOT_A_RECORD_STATUS)
     ctx.exit(0 if counts[True] and not counts[False] else 1)
 
@@ -286,8 +299,9 @@ def convert_command(ctx, file, target, fmt, variant, output, encoding, setup, as
     """Read the games of FILE and write them as LSN, KIF, KI2, CSA, JKF, USI or JSON.
 
     Every format daikifu reads can be converted to every format that can hold the game (CSA, KI2
-    and JKF hold 9x9 shogi; CSA and USI keep the main line only; USI keeps no comments).  Invalid
-    games are converted up to their first bad move, with a warning, and the exit status is then 1.
+    and JKF hold 9x9 shogi; CSA and USI keep the main line only; USI keeps no comments or tags, but
+    names the variant and rule set in setoption lines).  Invalid games are converted up to their
+    first bad move, with a warning, and the exit status is then 1.
 
     \b
     Examples:

@@ -20,7 +20,11 @@ Reading
     file, game, line, column and ply; the reader never raises.
 
 Writing
-    :func:`write_csa` writes V2.2 with an ``'encoding=`` line, ``PI`` for the standard position
+    :func:`write_csa` writes V2.2 with an ``'encoding=`` line, the tags as ``$KEY:`` fields where
+    the reader gives the tag back from its key (``PlyCount`` as ``$PLY_COUNT``), the others as
+    comment lines ``'daikifu-tag NAME: VALUE`` before the moves (a Japanese name such as 戦型, a
+    Termination the special does not say), which the reader turns back into tags (``$`` and
+    ``N+``/``N-`` lines are read whole: their values may hold commas), ``PI`` for the standard position
     (``P1``..``P9`` and ``P+``/``P-`` otherwise), ``T`` lines for move times, ``'*`` comments and the
     special for the game's Termination and result.  CSA has no variations: only the main line is
     written.  Only 9x9 shogi can be written.
@@ -38,7 +42,7 @@ from .detection import looks_like_csa
 from .game import Game, GameError
 from .playback import DRAW, LOSS, NONE, WIN, MoveTextError, RawGame, RawMoves, iter_lines, play
 
-__all__ = ["read_csa", "write_csa", "looks_like_csa", "CSA_PIECES", "CSA_SPECIALS"]
+__all__ = ["read_csa", "write_csa", "looks_like_csa", "CSA_PIECES", "CSA_SPECIALS", "TAG_COMMENT"]
 
 CSA_PIECES = {"FU": "P", "KY": "L", "KE": "N", "GI": "S", "KI": "G", "KA": "B", "HI": "R", "OU": "K",
               "TO": "+P", "NY": "+L", "NK": "+N", "NG": "+S", "UM": "+B", "RY": "+R"}
@@ -53,6 +57,9 @@ CSA_SPECIALS = {
     "ERROR": ("abandoned", NONE),
 }
 _TAGS = {"EVENT": "Event", "SITE": "Site", "START_TIME": "Date"}
+# a tag no $ field holds (a Japanese name, a name $KEY would not give back): a comment line
+# "'daikifu-tag NAME: VALUE" before the moves, which the reader turns back into the tag
+TAG_COMMENT = "'daikifu-tag "
 _HIRATE = [["-KY", "-KE", "-GI", "-KI", "-OU", "-KI", "-GI", "-KE", "-KY"],
            [None, "-HI", None, None, None, None, None, "-KA", None],
            ["-FU"] * 9, [None] * 9, [None] * 9, [None] * 9, ["+FU"] * 9,
@@ -176,6 +183,7 @@ class _GameText:
         self.file = file
         self.position = _Position()
         self.moves_started = False
+        self.tags: list = []  # from tag comments (TAG_COMMENT)
 
     def problem(self, message, line, column=1, ply=None, kind="error", move=None, expected=None):
         self.raw.problems.append(GameError(message, file=self.file, game=self.raw.number, line=line,
@@ -184,6 +192,10 @@ class _GameText:
     def comment(self, text: str) -> None:
         body = text[2:] if text.startswith("'*") else text[1:]
         if not self.moves_started and re.match(r"\s*(?:CSA\s+)?encoding\s*=", body, re.I):
+            return
+        if not self.moves_started and text.startswith(TAG_COMMENT) and ": " in text:
+            name, _, value = text[len(TAG_COMMENT):].partition(": ")
+            self.tags.append((name, value.rstrip()))
             return
         (self.raw.moves.last_comments() if self.raw.moves else self.raw.comments).append(body)
 
@@ -195,6 +207,9 @@ class _GameText:
             line = line.rstrip("\r\n")
             if line.startswith("'"):
                 self.comment(line)
+                continue
+            if line.startswith(("$", "N+", "N-")):  # a field's value may hold commas
+                self.statement(line.strip(), n, 1, headers)
                 continue
             column = 1
             quote = line.find(",'")  # a comment after statements on the same line
@@ -216,6 +231,7 @@ class _GameText:
             self.problem("no start position (PI or P1..P9): the standard position is assumed", where,
                          kind="warning")
             self.position.grid = [list(r) for r in _HIRATE]
+        headers.extend(self.tags)
         sfen = self.position.sfen()
         headers.append(("SFEN", sfen))
         raw.headers = headers
@@ -408,19 +424,25 @@ def write_csa(game: Game, encoding: str = "utf-8") -> bytes:
     if "Gote" in game.headers:
         out.append("N-" + game.headers["Gote"].replace("\n", " "))
     reverse = {v: k for k, v in _TAGS.items()}
+    board = game.start_board()
+    special = _special(game, (board.turn + len(game.mainline_moves())) % 2)
+    kept = []  # tags no $ field gives back: written as comments the reader restores
     for name, value in game.headers.items():
-        if name in ("Sente", "Gote", "Variant", "Termination", "ImportStatus") or not re.fullmatch(r"[A-Za-z]\w*", name):
+        value = value.replace("\n", " ")
+        if name in ("Sente", "Gote", "Variant", "ImportStatus"):
             continue
-        start_times = [t for t in ("StartTime", "KifStartTime") if t in game.headers]
+        if name == "Termination" and special and CSA_SPECIALS[special[1:]][0] == value:
+            continue  # the special says it
         if name == "Date":
-            if start_times:
+            if "StartTime" in game.headers:
                 continue
             value = value.replace(".", "/")
-        elif name in start_times[1:]:
-            continue  # one $START_TIME
-        key = reverse.get(name, "START_TIME" if name in ("StartTime", "KifStartTime") else _snake(name))
-        out.append(f"${key}:{value.replace(chr(10), ' ')}")
-    board = game.start_board()
+        key = reverse.get(name, "START_TIME" if name == "StartTime" else _snake(name))
+        if name in ("Date", "StartTime") or (re.fullmatch(r"[A-Za-z]\w*", name) and _camel(key) == name):
+            out.append(f"${key}:{value}")
+        else:
+            kept.append(f"{TAG_COMMENT}{name}: {value}")
+    out.extend(kept)
     if board.position() == Board(game.rules).position():
         out.append("PI")
     else:
@@ -456,7 +478,6 @@ def write_csa(game: Game, encoding: str = "utf-8") -> bytes:
             out[-1] += f",T{time[0]}"
             comment = time[2]
         out.extend("'*" + line for line in comment.strip().splitlines())
-    special = _special(game, board.turn)
     if special:
         out.append(special)
     text = "\n".join(out) + "\n"

@@ -47,7 +47,7 @@ import os
 import re
 from typing import Iterator, NamedTuple
 
-from daikifu.replay import Board, Move, VariantRegistry, compile_rules
+from daikifu.replay import Board, IllegalReason, Move, VariantRegistry, compile_rules
 from daikifu.replay.position import format_position
 from daikifu.replay.squares import square
 from daikifu.replay.usi import UsiError, parse_usi_square, usi_square
@@ -187,7 +187,8 @@ def _reader(m: re.Match):
             to = origin
         promo = {"+": True, "=": False}.get(m.group("promo"))
         move = Move(origin, to, tuple(kills), promo)
-        if promo is None and board.illegal_reason(move) == "the move can promote: promotion must be chosen":
+        refused = board.illegality(move) if promo is None else None
+        if refused is not None and refused.code is IllegalReason.PROMOTION_MUST_BE_CHOSEN:
             move = move._replace(promotion=False)  # a promotion not written is declined
         return move
     return read

@@ -17,10 +17,33 @@ from __future__ import annotations
 import re
 
 __all__ = ["looks_like_csa", "looks_like_usi", "looks_like_jkf", "looks_like_csg", "looks_like_fsy", "CSG_HEADER_LINES",
-           "CSG_MOVE_RE", "CSG_LEG_RE", "FSY_KIND"]
+           "CSG_MOVE_RE", "CSG_LEG_RE", "FSY_KIND", "CONTROL_RE", "control_character"]
+
+# control characters no record holds: C0 but tab, line feed and carriage return, and DEL.  A text
+# that holds one is refused where it is read and never written (a NUL makes a written file "not a
+# record"); DOS's end-of-file mark ^Z is tolerated where it ends the text, as old KIF files end.
+CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x19\x1b-\x1f\x7f]|\x1a(?![\x1a\s]*\Z)")
+_LINE_END_RE = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def control_character(text: str) -> tuple[int, int, str] | None:
+    """(line, column, character) of the first control character of ``text`` (lines counted from 1
+    as the readers count them), or None.
+
+    >>> control_character("a\\nbc\\x00d"), control_character("fine\\ttext\\r\\n\\x1a")
+    ((2, 3, '\\x00'), None)
+    """
+    m = CONTROL_RE.search(text)
+    if m is None:
+        return None
+    ends = list(_LINE_END_RE.finditer(text, 0, m.start()))
+    line_start = ends[-1].end() if ends else 0
+    return len(ends) + 1, m.start() - line_start + 1, m.group()
+
 
 _CSA_SHAPE = re.compile(r"(V\d|N[+-]|\$[A-Z_]+:|P[I1-9+-]|[+-]\d{4}[A-Z]{2}|%[A-Z+-]|[+-]\s*$|T\d)")
 _USI_LINE = re.compile(r"\s*(?:position\s+)?(?:startpos|sfen\s)")
+_SETOPTION_LINE = re.compile(r"setoption\s+name\s")
 CSG_HEADER_LINES = 10
 _CSG_SQ = r"\d{1,2}[a-l]"
 CSG_MOVE_RE = re.compile(rf"\s*(?P<number>\d+)\s+(?P<piece>\+?[A-Za-z]{{1,2}})\s+(?P<origin>{_CSG_SQ})"
@@ -42,11 +65,12 @@ def looks_like_csa(head: str) -> bool:
 
 
 def looks_like_usi(head: str) -> bool:
-    """Whether the first line that is not a ``#`` comment is a USI position (``startpos``,
-    ``sfen ...``, with or without ``position``)."""
+    """Whether the first line that is not a ``#`` comment or a ``setoption name ...`` line (the
+    variant and its options) is a USI position (``startpos``, ``sfen ...``, with or without
+    ``position``)."""
     for line in head.splitlines():
         s = line.strip()
-        if s and not s.startswith("#"):
+        if s and not s.startswith("#") and not _SETOPTION_LINE.match(s):
             return _USI_LINE.match(s) is not None
     return False
 

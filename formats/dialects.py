@@ -44,9 +44,47 @@ from daikifu.replay import Board, Move
 from daikifu.replay.notation import NotationError, parse_move
 from daikifu.replay.squares import parse_square
 
-__all__ = ["Dialect", "find_dialect", "convert_fen", "DIALECTS"]
+__all__ = ["Dialect", "find_dialect", "convert_fen", "DIALECTS", "PYCHESS_VARIANTS", "foreign_variant"]
 
 _SQUARE = r"[a-z]\d{1,2}"
+
+# pychess.org's variants of the shogi family, by the Variant tag its PGN writes (its variant key,
+# capitalised: [Variant "Shoshogi"]), lower-cased -> (the daikifu variant it is, the variant's name).
+# The one table of them: a name here that no variant file defines is refused by its name.
+PYCHESS_VARIANTS = {
+    "shogi": ("shogi", "Shogi"),
+    "minishogi": ("minishogi", "Minishogi"),
+    "shoshogi": ("sho-shogi", "Sho Shogi"),
+    "kyotoshogi": ("kyoto-shogi", "Kyoto Shogi"),
+    "dobutsu": ("dobutsu-shogi", "Dobutsu Shogi"),
+    "gorogoro": ("goro-goro-shogi", "Goro Goro Shogi"),
+    "gorogoroplus": ("goro-goro-plus-shogi", "Goro Goro Plus Shogi"),
+    "torishogi": ("tori-shogi", "Tori Shogi"),
+    "cannonshogi": ("cannon-shogi", "Cannon Shogi"),
+}
+
+
+def foreign_variant(name: str, variants):
+    """The variant another program's Variant tag names when daikifu's own names do not:
+    ``(variant, None)`` for a name of :data:`PYCHESS_VARIANTS` that a variant file defines,
+    ``(None, "Kyoto Shogi is not a variant daikifu knows")`` for one that none defines, and
+    ``(None, None)`` for a name not in the table.
+
+    >>> from daikifu.replay import VariantRegistry
+    >>> foreign_variant("Kyotoshogi", VariantRegistry.default())
+    (None, 'Kyoto Shogi is not a variant daikifu knows')
+    >>> foreign_variant("Chess", VariantRegistry.default())
+    (None, None)
+    """
+    from daikifu.replay import UnknownVariantError
+    found = PYCHESS_VARIANTS.get(re.sub(r"[^a-z0-9]", "", name.lower()))
+    if found is None:
+        return None, None
+    slug, title = found
+    try:
+        return variants.load(slug), None
+    except UnknownVariantError:
+        return None, f"{title} is not a variant daikifu knows"
 
 
 def convert_fen(value: str) -> str:
@@ -89,7 +127,7 @@ class Dialect:
         try:
             return parse_move(board, lsn)
         except NotationError as exc:  # said of the text as written
-            raise NotationError(text, exc.reason, exc.expected, exc.suggestions) from None
+            raise NotationError(text, exc.reason, exc.expected, exc.suggestions, exc.code) from None
 
 
 def _piece(board: Board, square: str):

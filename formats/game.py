@@ -15,9 +15,18 @@ from typing import Iterator
 from daikifu.replay import Board, Move, compile_rules
 from daikifu.replay.variant import Variant, VariantRegistry
 
-__all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER", "shared_move"]
+from .detection import CONTROL_RE
+
+__all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER", "shared_move", "ERROR_CODES",
+           "UNKNOWN_VARIANT", "VARIANT_MISMATCH", "CONTROL_CHARACTER", "TOO_DEEP"]
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+# GameError.code values: a variant no variant file defines; a record whose own header names another
+# variant or start than the one it was read as; a control character (NUL ...) in the text; JSON
+# nested deeper than the limit
+UNKNOWN_VARIANT, VARIANT_MISMATCH, CONTROL_CHARACTER, TOO_DEEP = (
+    "unknown-variant", "variant-mismatch", "control-character", "too-deep")
+ERROR_CODES = (UNKNOWN_VARIANT, VARIANT_MISMATCH, CONTROL_CHARACTER, TOO_DEEP)
 # the tags every game carries, in this order, before any others (PGN's seven-tag roster, shogi-style)
 SEVEN_TAG_ROSTER = ("Variant", "Event", "Site", "Date", "Round", "Sente", "Gote", "Result")
 
@@ -41,6 +50,8 @@ class GameError:
     expected: str | None = None
     suggestions: list = field(default_factory=list)
     kind: str = "error"  # "error" (the game is invalid) or "warning" (a flag, e.g. a wrong result claim)
+    # what kind of problem, for programs (the message is for people): one of ERROR_CODES, or None
+    code: str | None = None
 
     def __str__(self) -> str:
         where = ":".join(str(x) for x in (self.file, self.line, self.column) if x is not None)
@@ -68,7 +79,7 @@ class GameError:
     def as_dict(self) -> dict:
         return {"message": self.message, "file": self.file, "game": self.game, "line": self.line,
                 "column": self.column, "ply": self.ply, "move": self.move, "expected": self.expected,
-                "suggestions": list(self.suggestions), "kind": self.kind}
+                "suggestions": list(self.suggestions), "kind": self.kind, "code": self.code}
 
 
 _MOVES: dict = {}
@@ -306,6 +317,9 @@ class Game(GameNode):
         # set by a reader's visitor that keeps no move tree (formats.lsn.MainLineBuilder): the
         # number of main-line plies read, which the game's own (empty) tree does not show
         self.mainline_plies: int | None = None
+        # the record names a variant no variant file defines (or none): ``variant`` is a stand-in,
+        # the game carries the error, and its Variant tag says what the record named
+        self.variant_missing = False
 
     @classmethod
     def from_moves(cls, variant: Variant | str, moves, *, options: dict | None = None, headers=(),
@@ -336,6 +350,15 @@ class Game(GameNode):
         return Board(self.rules, self.start)
 
     @property
+    def variant_named(self) -> str:
+        """The game's variant as every verdict names it (validate, import, the web viewer): its
+        slug, or, when the record names a variant that is not known here (the game is then
+        invalid), the name as the record writes it (``?`` when it writes none)."""
+        if getattr(self, "variant_missing", False):
+            return self.headers.get("Variant") or "?"
+        return self.variant.slug
+
+    @property
     def valid(self) -> bool:
         return not any(e.kind == "error" for e in self.errors)
 
@@ -345,6 +368,35 @@ class Game(GameNode):
 
     def warnings(self) -> list[GameError]:
         return [e for e in self.errors if e.kind == "warning"]
+
+    def control_character(self, tags_only: bool = False) -> str | None:
+        """Where the game holds a control character no record format keeps (a NUL ...: see
+        :data:`~formats.detection.CONTROL_RE`), said in words, or None: the writers write no such game.
+
+        >>> game = Game("shogi"); game.headers["Site"] = "a\\x00b"
+        >>> game.control_character()
+        "the tag 'Site' holds the control character U+0000"
+        """
+        def found(text):
+            m = CONTROL_RE.search(text)
+            return None if m is None else f"U+{ord(m.group()):04X}"
+
+        for name, value in self.headers.items():
+            char = found(name) or found(value)
+            if char:
+                return f"the tag {name!r} holds the control character {char}"
+        if tags_only:
+            return None
+        if found(self.comment):
+            return f"the comment before the first move holds the control character {found(self.comment)}"
+        stack = [(child, 1) for child in reversed(self.variations)]
+        while stack:  # not recursive: variations may nest deep
+            node, ply = stack.pop()
+            char = found(node.comment) or found(node.starting_comment)
+            if char:
+                return f"the comment at ply {ply} holds the control character {char}"
+            stack.extend((child, ply + 1) for child in reversed(node.variations))
+        return None
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Game):

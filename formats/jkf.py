@@ -29,9 +29,9 @@ from daikifu.replay.squares import square, square_file, square_rank
 
 from .csa import CSA_PIECES, CSA_SPECIALS, _special, can_write_csa
 from .detection import looks_like_jkf
-from .game import Game, GameError
+from .game import TOO_DEEP, Game, GameError
 from .kif import _KEY_TO_TAG, HANDICAPS, _kif_date, _time_of
-from .limits import check_time
+from .limits import DEFAULT_LIMITS, ReadLimits, check_time, json_depth
 from .playback import MoveTextError, RawGame, RawMove, play
 
 __all__ = ["read_jkf", "write_jkf", "looks_like_jkf", "PRESETS"]
@@ -44,6 +44,10 @@ PRESETS = {"HIRATE": "平手", "KY": "香落ち", "KY_R": "右香落ち", "KA": 
 _CODES = {v: k for k, v in CSA_PIECES.items()}
 _TAG_TO_KEY = {"Event": "棋戦", "Site": "場所", "Sente": "先手", "Gote": "後手", "Handicap": "手合割"}
 _MOVE_KEY = re.compile(r'"move"\s*:')
+
+
+class _Refused(Exception):
+    """The text is refused before it is parsed (the problem is already recorded)."""
 
 
 
@@ -138,6 +142,26 @@ class _Builder:
         return out, before
 
 
+_DATE_RE = re.compile(r"(\d{4})\s*[/\-.年]\s*(\d{1,2})\s*[/\-.月]\s*(\d{1,2})")
+
+
+def _header_tags(key: str, value: str) -> list:
+    """The tags of one ``header`` entry: 開始日時 gives Date (and ``KifStartTime``, the text as
+    written, when it says more than the date), as in KIF; the other keys as the KIF reader names them.
+
+    >>> _header_tags("開始日時", "2014/10/12"), _header_tags("開始日時", "2014/10/12 14:46")
+    ([('Date', '2014.10.12')], [('Date', '2014.10.12'), ('KifStartTime', '2014/10/12 14:46')])
+    """
+    if key == "開始日時":
+        m = _DATE_RE.search(value)
+        if m is None:
+            return [("KifStartTime", value)]
+        date = f"{int(m.group(1)):04d}.{int(m.group(2)):02d}.{int(m.group(3)):02d}"
+        # the text as the writer writes the date alone (2014/10/12) says no more than Date
+        return [("Date", date)] + ([("KifStartTime", value)] if value != date.replace(".", "/") else [])
+    return [(_KEY_TO_TAG.get(key, key), value)]
+
+
 def _initial(initial, headers: list) -> str | None:
     """The SFEN of ``initial`` (None for the standard position)."""
     if not initial:
@@ -179,15 +203,24 @@ def _initial(initial, headers: list) -> str | None:
 
 
 def read_jkf(text: str, *, file: str | None = None, variant: str | None = None, lenient: bool = False,
-             visitor=None, variants=None) -> Iterator:
-    """The game of a JKF text (a JKF file holds one); a :class:`Game` by default."""
+             visitor=None, variants=None, limits: ReadLimits = DEFAULT_LIMITS) -> Iterator:
+    """The game of a JKF text (a JKF file holds one); a :class:`Game` by default.  ``limits``:
+    forks nested deeper than ``limits.max_depth`` are an error at the line of the bracket."""
     raw = RawGame(1, 1, 0, text)
     try:
+        deep = json_depth(text, limits.max_json_depth)
+        if deep is not None:
+            raw.problems.append(GameError(f"JSON nested deeper than {limits.max_json_depth} levels (forks inside "
+                                          f"forks deeper than {limits.max_depth})", file=file, game=1,
+                                          line=deep[0], column=deep[1],
+                                          expected="fewer nested forks (--limit depth=N raises the limit)",
+                                          code=TOO_DEEP))
+            raise _Refused
         data = json.loads(text)
         if not isinstance(data, dict):
             raise ValueError("a JKF record is a JSON object")
         for key, value in (data.get("header") or {}).items():
-            raw.headers.append((_KEY_TO_TAG.get(key, key), str(value).strip()))
+            raw.headers.extend(_header_tags(key, str(value).strip()))
         start = _initial(data.get("initial"), raw.headers)
         if start:
             raw.headers.append(("SFEN", start))
@@ -195,6 +228,8 @@ def read_jkf(text: str, *, file: str | None = None, variant: str | None = None, 
         if not isinstance(moves, list):
             raise ValueError("'moves' must be a list")
         raw.moves, raw.comments = _Builder(text, file).moves(moves, raw, True)
+    except _Refused:
+        raw.moves = []
     except (ValueError, TypeError, AttributeError, KeyError) as exc:
         line = getattr(exc, "lineno", None)
         raw.moves = []
@@ -276,15 +311,22 @@ def write_jkf(game: Game, encoding: str = "utf-8") -> bytes:
     """The game as JKF (UTF-8 JSON), variations as forks."""
     if not can_write_csa(game.variant):
         raise ValueError(f"JKF holds shogi games only, not {game.variant.name}")
+    board = game.start_board()
+    special = _special(game, (board.turn + len(game.mainline_moves())) % 2)
     header = {}
     for name, value in game.headers.items():
-        if name in ("Variant", "Termination", "ImportStatus", "SFEN"):
+        if name in ("Variant", "ImportStatus", "SFEN"):
             continue
+        if name == "Termination" and special and CSA_SPECIALS[special[1:]][0] == value:
+            continue  # the special says it
         key = _TAG_TO_KEY.get(name, name)
         if name == "Date":
+            if "KifStartTime" in game.headers:
+                continue  # 開始日時 as written, which gives the date back
             key, value = "開始日時", _kif_date(value)
+        elif name == "KifStartTime":
+            key = "開始日時"
         header[key] = value
-    board = game.start_board()
     handicap = next((k for k, v in PRESETS.items() if v == game.headers.get("Handicap")), None)
     if board.position() == Board(game.rules).position():
         initial = {"preset": "HIRATE"}
@@ -305,8 +347,6 @@ def write_jkf(game: Game, encoding: str = "utf-8") -> bytes:
     if game.comment.strip():
         first["comments"] = game.comment.strip().splitlines()
     moves = [first] + _entries(game, board, None, [0, 0])
-    end = game.end()
-    special = _special(game, (board.turn + end.ply()) % 2)
     if special:
         moves.append({"special": special[1:]})
     data = {"header": header, "initial": initial, "moves": moves}

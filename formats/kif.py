@@ -45,7 +45,7 @@ from collections import Counter
 import unicodedata
 from dataclasses import dataclass, replace
 
-from daikifu.replay import Board, IllegalMoveError, Move, PositionError
+from daikifu.replay import Board, IllegalMoveError, IllegalReason, Move, PositionError
 from daikifu.replay.position import format_position
 from daikifu.replay.squares import parse_square, square, square_file, square_name, square_rank
 from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, VariantRegistry, parse_options
@@ -1441,7 +1441,8 @@ class _Reader:
         if move.promotion is False and (rules.promote_on_entry or rules.promote_last_rank):
             # no promotion written: declined where the rules offered one (a shape of the zone
             # alone does not tell under Chu's rule), else none
-            if board.illegal_reason(move) == "the piece cannot promote on this move":
+            refused = board.illegality(move)
+            if refused is not None and refused.code is IllegalReason.CANNOT_PROMOTE:
                 move = move._replace(promotion=None)
         try:
             board.play(move)

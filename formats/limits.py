@@ -17,9 +17,10 @@ Numbers written in a record (NAGs, move numbers, times) are range-checked by the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields, replace
 
-__all__ = ["ReadLimits", "DEFAULT_LIMITS", "check_number", "check_time", "MAX_DIGITS", "MAX_HOURS"]
+__all__ = ["ReadLimits", "DEFAULT_LIMITS", "check_number", "check_time", "json_depth", "MAX_DIGITS", "MAX_HOURS"]
 
 MIB = 1 << 20
 # no number in a game record needs more digits than this (a ply count, a clock in seconds)
@@ -66,6 +67,13 @@ class ReadLimits:
                 raise ValueError(f"limit {name}: expected a positive whole number, got {value!r}")
             values[cls.NAMES[name]] = int(value)
         return replace(cls(), **values)
+
+    @property
+    def max_json_depth(self) -> int:
+        """Nesting of a JSON record (JKF, daikifu's JSON): each variation inside a variation nests
+        three JSON levels (the list of alternatives, the line, the move's object), and the record
+        itself a few more."""
+        return 3 * self.max_depth + 8
 
     def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -132,3 +140,30 @@ def check_time(hours, minutes, seconds, what: str = "time") -> tuple[int | None,
             return None, problem
         total += n * scale
     return total, None
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|\n')
+
+
+def json_depth(text: str, limit: int) -> tuple[int, int] | None:
+    """(line, column) of the first ``[`` or ``{`` of a JSON text nested deeper than ``limit``, or
+    None.  Python's JSON parser recurses once per level (a RecursionError at a few thousand), and
+    so would a reader of the nested variations: the text is measured first, without recursion.
+
+    >>> json_depth('{"a": [1, "[[["]}', 2), json_depth('{"a": [[1]]}', 2)
+    (None, (1, 8))
+    """
+    depth, line, line_start = 0, 1, 0
+    for m in _JSON_TOKEN.finditer(text):
+        token = m.group()
+        if token == "\n":
+            line, line_start = line + 1, m.end()
+        elif token in "[{":
+            depth += 1
+            if depth > limit:
+                return line, m.start() - line_start + 1
+        elif token in "]}":
+            depth -= 1
+        elif "\n" in token:  # a string holding a raw line break (not JSON, but count the lines)
+            line, line_start = line + token.count("\n"), m.start() + token.rindex("\n") + 1
+    return None

@@ -33,9 +33,9 @@ from daikifu.replay import (Board, IncompleteVariantError, OptionSyntaxError, Un
                             VariantRegistry, parse_options)
 from daikifu.replay.position import PositionError
 
-from .dialects import find_dialect
+from .dialects import find_dialect, foreign_variant
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
-from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode
+from .game import RESULTS, SEVEN_TAG_ROSTER, UNKNOWN_VARIANT, Game, GameError, GameNode
 from daikifu.replay.notation import NotationError, move_notation, parse_move, quick_move
 
 __all__ = ["Visitor", "GameBuilder", "MainLineBuilder", "HeadersOnly", "read_games", "read_game", "write_game",
@@ -388,7 +388,8 @@ def _game_from_headers(headers, default_variant, errors, places=None, first_line
         try:
             variant = variants.load(variant_name)
         except UnknownVariantError as exc:
-            problem = str(exc)
+            variant, problem = foreign_variant(variant_name, variants)  # pychess's names (dialects.py)
+            problem = problem or (None if variant is not None else str(exc))
     options = {}
     ruleset_ok = True
     if variant is not None and values.get("RuleSet", "").strip():
@@ -406,6 +407,7 @@ def _game_from_headers(headers, default_variant, errors, places=None, first_line
             game.variant_missing = True
         game.errors.append(GameError(problem, expected="a Variant tag naming a known variant"
                                      if variant is None else "option=value pairs the variant defines",
+                                     code=UNKNOWN_VARIANT if variant is None and variant_name else None,
                                      **at("Variant" if variant is None else "RuleSet")))
     else:
         try:
@@ -923,7 +925,7 @@ class _Context:
                             move = quick(board, tok)
                             if move is not None:
                                 visit_move(board, move, tok, line, column)
-                                board._push(move)  # (push, without its call)
+                                board.push(move)
                                 self.moves += 1
                                 continue
                         if not self.stopped and self.skip_level is None and self.until_ply is None:
@@ -1112,7 +1114,7 @@ class _Context:
             self._failed()
             return False
         self.visitor.visit_move(board, move, tok, line, column)
-        board._push(move)  # (push, without its call)
+        board.push(move)
         self.moves += 1
         return True
 

@@ -263,8 +263,8 @@ def play(raw: RawGame, variant: str, *, visitor: type[Visitor] | Visitor | None 
     headers = list(raw.headers)
     if not any(name == "Variant" for name, _ in headers):
         headers.insert(0, ("Variant", variant))
-    if raw.termination:
-        headers.append(("Termination", raw.termination))
+    if raw.termination and not any(name == "Termination" for name, _ in headers):
+        headers.append(("Termination", raw.termination))  # (a Termination tag the record holds says more)
     headers = _canonical_start(headers, variant, variants)
     for name, value in headers:
         v.visit_header(name, value)

@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-from .detection import FSY_KIND, looks_like_csa, looks_like_csg, looks_like_fsy, looks_like_jkf, looks_like_usi
+from .detection import FSY_KIND, control_character, looks_like_csa, looks_like_csg, looks_like_fsy, looks_like_jkf, looks_like_usi
 
 if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game is made: the
     from .game import Game, GameError  # commands' --help lists the formats without it
@@ -50,7 +50,8 @@ if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game
 __all__ = ["RecordFormat", "FORMATS", "register_format", "NotARecordError", "Decoded", "decode_record",
            "detect_format", "read_record", "read_text", "write_record", "write_records", "format_names",
            "REPLACED_MESSAGE", "UnsupportedConversion", "record_text", "finish_game", "unreadable_game",
-           "read_stream", "write_stream", "setup_dir_of"]
+           "read_stream", "write_stream", "setup_dir_of", "declared_variant", "check_declared_variant",
+           "check_start", "ALLOW_TAG"]
 
 REPLACED_MESSAGE = "undecodable bytes replaced by U+FFFD"
 HEAD_CHARS = 65536  # text looked at to recognise a format
@@ -66,8 +67,17 @@ class NotARecordError(ValueError):
         super().__init__(f"{self.name}: {self.reason}")
 
 
+EMPTY = "the file is empty"
+BLANK = "the file holds only white space"
+
+
 def _not_a_record(text: str, name: str | None) -> NotARecordError:
-    """The error for a text no format reads, saying what it is when it is a setup file."""
+    """The error for a text no format reads, saying what it is when it is empty, blank or a
+    setup file."""
+    if not text:
+        return NotARecordError(name, EMPTY)
+    if not text.lstrip("\ufeff").strip():
+        return NotARecordError(name, BLANK)
     if looks_like_fsy(text[:HEAD_CHARS]):
         return NotARecordError(name, FSY_KIND)
     return NotARecordError(name)
@@ -88,7 +98,8 @@ class RecordFormat:
     returns one game's bytes.  ``japanese``: the format's files may be cp932/EUC-JP.  ``several``:
     a file may hold several games: ``frame`` is what a file of them has before the first game,
     between two and after the last (a file is written one game at a time, whatever their number).
-    ``listed``: named in the "not a record" message.
+    ``listed``: named in the "not a record" message; ``dialects``: other programs' forms of the
+    format its reader reads too (named there after it).
     """
 
     name: str
@@ -102,6 +113,7 @@ class RecordFormat:
     frame: tuple = (b"", b"", b"")  # (before the first game, between two games, after the last)
     encodings: tuple = ("utf-8",)
     listed: bool = True
+    dialects: str = ""
     variants: Callable[[object], bool] | None = None  # which variants the writer can write (None: all)
     limited: bool = False  # the reader takes limits= (ReadLimits)
     setups: bool = False  # the reader takes setup= and setup_dir= (a record that names a setup file)
@@ -124,10 +136,12 @@ _LISTING = ("lsn", "kif", "ki2", "csa", "jkf", "usi")  # the order formats are n
 
 
 def format_names() -> str:
-    """The formats named in the "not a record" message (formats registered later come last)."""
+    """The formats named in the "not a record" message, from the registry (formats registered
+    later come last), each with the dialects its reader reads."""
     names = sorted((n for n, f in FORMATS.items() if f.listed),
                    key=lambda n: _LISTING.index(n) if n in _LISTING else len(_LISTING))
-    return ", ".join(FORMATS[n].title for n in names)
+    return ", ".join(FORMATS[n].title + (f" (also {FORMATS[n].dialects})" if FORMATS[n].dialects else "")
+                     for n in names)
 
 
 # --- decoding ------------------------------------------------------------------------------------
@@ -241,17 +255,75 @@ def detect_format(text: str, name: str | None = None) -> str | None:
 # --- reading -------------------------------------------------------------------------------------
 
 
+CONTROL_EXPECTED = "printable text (no control character but tab and line ends)"
+
+
 def finish_game(game: Game, file: str | None) -> Game:
-    """The pipeline's part of every game: a warning on each line with a U+FFFD, and a line on
-    game-level errors (a missing Variant tag ...), the game's first line."""
+    """The pipeline's part of every game: its start position checked against the variant's
+    position rules (:func:`check_start`), a warning on each line with a U+FFFD, an error at the
+    first control character of its text or its tags (a NUL ...: no writer could write the game
+    back), and a line on game-level errors (a missing Variant tag ...), the game's first line."""
+    from .game import CONTROL_CHARACTER, GameError
+    check_start(game)
     finish_errors(game.errors, game.source, game.source_line or 1, file, game.number)
+    if not any(e.code == CONTROL_CHARACTER for e in game.errors):
+        # the text had none; a JSON record holds them escaped (its reader looks at the comments)
+        where = game.control_character(tags_only=True)
+        if where is not None:
+            game.errors.append(GameError(f"{where}: not kept", file=file, game=game.number,
+                                         line=game.source_line or 1, expected=CONTROL_EXPECTED,
+                                         code=CONTROL_CHARACTER))
     return game
+
+
+ALLOW_TAG = "AllowImpossible"  # a game's tag relaxing the position rules: yes, or rule names
+
+
+def check_start(game: Game) -> None:
+    """A set-up start position (any reader's: SFEN and FEN tags, KIF and CSA diagrams, JKF's
+    initial, USI's sfen) checked against the variant's position rules
+    (:mod:`~daikifu.replay.legality`): an error first in the game's errors when it breaks one,
+    naming each rule; a warning naming those the variant file or the game's ``AllowImpossible``
+    tag (``yes``, or rule names separated by commas) relaxes."""
+    if not game.start or getattr(game, "variant_missing", False) or not game.variant.playable:
+        return
+    from daikifu.replay.legality import POSITION_RULES, position_problems
+    from .game import GameError
+    tag = (game.headers.get(ALLOW_TAG) or "").strip()
+    allow = None
+    if tag.lower() in ("yes", "true", "1", "all"):
+        allow = True
+    elif tag:
+        allow = [name.strip() for name in tag.replace(" ", ",").split(",") if name.strip()]
+        unknown = [name for name in allow if name not in POSITION_RULES]
+        if unknown:
+            game.errors.append(GameError(f"{ALLOW_TAG} tag: unknown position rule {unknown[0]!r}",
+                                         expected="yes, or some of " + ", ".join(POSITION_RULES), kind="warning"))
+            allow = [name for name in allow if name in POSITION_RULES]
+    try:
+        problems = position_problems(game.rules, game.start, allow)
+    except ValueError:  # a start the reader kept but the rules refuse: reported by the reader
+        return
+    refused = [p for p in problems if not p.relaxed and p.kind != "syntax"]
+    if refused:
+        game.errors.insert(0, GameError("impossible start position: " + "; ".join(str(p) for p in refused),
+                                        expected=f"a position a game can reach (or an {ALLOW_TAG} tag)"))
+    relaxed = [p for p in problems if p.relaxed]
+    if relaxed:
+        game.errors.append(GameError("start position breaks rules allowed for it: " + "; ".join(
+            f"{p.kind}: {p.message}" for p in relaxed), kind="warning"))
 
 
 def finish_errors(errors: list, source: str | None, start: int, file: str | None, number: int | None) -> list:
     """:func:`finish_game` for the ``errors`` of a game whose text ``source`` starts at line
     ``start`` (for a reader that gives its game to a visitor, which builds no game)."""
-    from .game import GameError
+    from .game import CONTROL_CHARACTER, GameError
+    found = control_character(source) if source else None
+    if found is not None:
+        n, column, char = found
+        errors.append(GameError(f"control character U+{ord(char):04X} in the record: not kept", file=file,
+                                game=number, line=start + n - 1, column=column, expected=CONTROL_EXPECTED,
+                                code=CONTROL_CHARACTER))
     if "\ufffd" in (source or ""):
         for n, line in enumerate(source.splitlines(), start=start):
             if "\ufffd" in line:
@@ -298,7 +370,52 @@ def read_text(text: str, *, fmt: str | None = None, name: str | None = None, var
     if visitor is not None and FORMATS[fmt].visitors:
         extra["visitor"] = visitor
     for game in FORMATS[fmt].read(text, file=name, variant=variant, lenient=lenient, variants=variants, **extra):
-        yield finish_game(game, name)
+        game = finish_game(game, name)
+        if variant is not None:
+            check_declared_variant(game, fmt, name)
+        yield game
+
+
+def declared_variant(game: Game, fmt: str) -> tuple[str, str, int] | None:
+    """What a record says of its own variant where the reader was told another: (the words of the
+    record, the variant they mean, where they are in the game's text or -1), or None when it says
+    nothing.  Each reader reports it in the game's tags: KIF, KI2 and JKF the handicap (手合割,
+    JKF's preset) as ``Handicap``, a name of shogi's; CSA and JKF are shogi by their format; a KIF
+    or KI2 board diagram with shogi's nine files says shogi too.  (LSN and USI name their variant
+    in the record, which the reader follows: the variant given is for records that name none.)"""
+    source = game.source or ""
+    handicap = game.headers.get("Handicap")
+    if handicap:
+        from .kif import HANDICAPS
+        if handicap in HANDICAPS or handicap.endswith("落ち"):
+            return f"its header says 手合割：{handicap}", "shogi", source.find("手合割")
+    if fmt in ("csa", "jkf"):
+        return f"it is a {FORMATS[fmt].title} record", "shogi", -1
+    found = _KIF_9X9_FILES.search(source) if fmt in ("kif", "ki2") else None
+    if found is not None:
+        return "its board diagram is 9x9", "shogi", found.start()
+    return None
+
+
+_KIF_9X9_FILES = re.compile(r"^\s*９\s*８\s*７\s*６\s*５\s*４\s*３\s*２\s*１\s*$", re.M)  # a diagram's file numbers
+
+
+def check_declared_variant(game: Game, fmt: str, file: str | None = None) -> None:
+    """Put first among the game's errors the clash between the variant it was read as (the one the
+    caller asked for: ``--variant``) and the one its own header names (:func:`declared_variant`):
+    an error when the game could not be read, a warning when it could.  A record of shogi read as
+    a variant on shogi's board with shogi's pieces is no clash."""
+    from .csa import can_write_csa
+    from .game import VARIANT_MISMATCH, GameError
+    said = declared_variant(game, fmt)
+    if said is None or game.variant_missing or can_write_csa(game.variant):
+        return
+    words, slug, where = said
+    line = (game.source_line or 1) + (game.source.count("\n", 0, where) if where >= 0 else 0)
+    game.errors.insert(0, GameError(
+        f"the record is {slug} ({words}), but it was read as {game.variant.name}, the variant asked for",
+        file=file, game=game.number, line=line, kind="warning" if game.valid else "error",
+        expected=f"the variant {slug}, or no variant given", code=VARIANT_MISMATCH))
 
 
 def record_text(data: bytes | str, *, name: str | None = None, fmt: str | None = None) -> tuple[str, str]:
@@ -443,6 +560,14 @@ def write_record(game: Game, fmt: str, encoding: str | None = None) -> bytes:
         raise UnsupportedConversion(f"{f.title} is written in {' or '.join(f.encodings)}, not {encoding}")
     if f.variants is not None and not f.variants(game.variant):
         raise UnsupportedConversion(f"{f.title} cannot hold a game of {game.variant.name}")
+    if game.variant_missing and fmt != "lsn":  # (LSN writes the Variant tag as the record gave it)
+        named = game.headers.get("Variant")
+        raise UnsupportedConversion(f"the game's variant {named!r} is not one daikifu knows: it would be written "
+                                    f"as {game.variant.name}" if named else
+                                    f"the game names no variant: it would be written as {game.variant.name}")
+    where = game.control_character()
+    if where is not None:  # no format holds one, and a reader would refuse the file
+        raise UnsupportedConversion(f"{where}: the game is not written")
     return f.write(game, encoding)
 
 
@@ -547,9 +672,17 @@ def _detect_json(head: str) -> bool:
     return s[:1] in "[{" and '"variant"' in s[:4096] and '"moves"' in s
 
 
-def _read_json(text, *, file, variant, lenient, variants=None):
-    from .game import GameError
+def _read_json(text, *, file, variant, lenient, variants=None, limits=None):
+    from .game import CONTROL_CHARACTER, TOO_DEEP, GameError
     from .jsonexport import game_from_dict
+    from .limits import DEFAULT_LIMITS, json_depth
+    limits = limits or DEFAULT_LIMITS
+    deep = json_depth(text, limits.max_json_depth)
+    if deep is not None:  # measured first: the parser and the game builder recurse per level
+        return [unreadable_game(text, GameError(
+            f"JSON nested deeper than {limits.max_json_depth} levels (variations inside variations deeper "
+            f"than {limits.max_depth})", line=deep[0], column=deep[1],
+            expected="fewer nested variations (--limit depth=N raises the limit)", code=TOO_DEEP), file)]
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -565,6 +698,9 @@ def _read_json(text, *, file, variant, lenient, variants=None):
             game = unreadable_game(text, GameError(f"game {n}: {exc}"), file)
         game.number = n
         game.source = text if len(items) == 1 else json.dumps(item, ensure_ascii=False)
+        where = game.control_character()  # escaped in JSON, so not seen in its text
+        if where is not None:
+            game.errors.append(GameError(f"{where}: not kept", expected=CONTROL_EXPECTED, code=CONTROL_CHARACTER))
         out.append(game)
     return out
 
@@ -574,10 +710,10 @@ def _write_json(game, encoding):
     return json.dumps(game_to_dict(game), indent=2, ensure_ascii=False).encode(encoding)
 
 
-register_format(RecordFormat("json", "JSON", _detect_json, _read_json, _write_json, ("json",),
-                             several=True, frame=(b"[\n", b",\n", b"\n]\n"), listed=False))
+register_format(RecordFormat("json", "daikifu JSON", _detect_json, _read_json, _write_json, ("json",),
+                             several=True, frame=(b"[\n", b",\n", b"\n]\n"), limited=True))
 register_format(RecordFormat("lsn", "LSN", _detect_lsn, _read_lsn, _write_lsn, ("lsn", "pgn"),
-                             several=True, frame=(b"", b"\n", b""), limited=True, visitors=True))
+                             dialects="the PGN of ChuShogiLite and Jocly", several=True, frame=(b"", b"\n", b""), limited=True, visitors=True))
 register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kif, _write_kif, ("kif", "kifu"),
                              japanese=True, encodings=("utf-8", "cp932"), visitors=True))
 
@@ -601,7 +737,8 @@ register_format(RecordFormat("usi", "USI", looks_like_usi, _lazy("usi", "read_us
                              _lazy("usi", "write_usi"), ("usi", "sfen"), several=True, visitors=True),
                 before="kif")
 register_format(RecordFormat("jkf", "JKF", looks_like_jkf, _lazy("jkf", "read_jkf"),
-                             _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board, visitors=True),
+                             _lazy("jkf", "write_jkf"), ("jkf",), variants=_shogi_board, visitors=True,
+                             limited=True),
                 before="lsn")
 
 
@@ -627,6 +764,30 @@ def _write_ki2(game, encoding):
 register_format(RecordFormat("ki2", "KI2", _lazy("ki2", "looks_like_ki2"), _read_ki2, _write_ki2,
                              ("ki2", "ki2u"), japanese=True, encodings=("utf-8", "cp932"),
                              variants=_shogi_board, visitors=True))
-# read only, and not named in the "not a record" message (a format of one historical archive)
+# read only (a format of one historical archive)
 register_format(RecordFormat("csg", "Chu Shogi server (.csg)", looks_like_csg, _lazy("csg", "read_csg"),
-                             None, ("csg",), listed=False, setups=True, visitors=True), before="usi")
+                             None, ("csg",), setups=True, visitors=True), before="usi")
+
+
+def expand_paths(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:
+    """(path, named) for every file of ``paths``, as ``validate`` and ``import`` read them:
+    named files (and ``-``) as given, directories walked recursively (hidden files and
+    directories left out), in sorted order; ``named`` is False for a file found in a directory
+    (one that holds no record is skipped, not an error)."""
+    for p in paths:
+        if p == "-" or not os.path.isdir(p):
+            yield p, True
+            continue
+        for root, dirs, files in os.walk(p):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                if not name.startswith("."):
+                    yield os.path.join(root, name), False
+
+
+def reader_failure(exc: Exception, fmt: str | None = None) -> str:
+    """What is said of a file when its reader failed on it (a bug, or a limit the reader does
+    not check, such as nesting deeper than Python's recursion), so that the failure costs that
+    file only: ``validate``, ``import`` and the web import page go on with the next."""
+    reader = f"the {FORMATS[fmt].title} reader" if fmt in FORMATS else "reading"
+    return f"cannot read: {reader} failed on this file ({type(exc).__name__}: {str(exc)[:200]}); please report it"

@@ -38,7 +38,7 @@ def verdict(game: Game, file: str) -> dict:
     return {
         "file": file,
         "game": game.number or 1,
-        "variant": game.variant.slug,
+        "variant": game.variant_named,
         "status": game.status,
         "ply_count": game.mainline_plies if game.mainline_plies is not None else len(game.mainline_moves()),
         "result": game.result,

@@ -11,11 +11,20 @@ notation, perft and self-play.
 'P-c4'
 """
 
+# This folder is installed as daikifu.replay; imported under another name (``import replay`` from
+# the repository's root) its classes would be other classes than daikifu.replay's, and objects
+# of one copy (pickled rule sets, errors) would not be those of the other.
+if __name__ != "daikifu.replay":
+    raise ImportError(f"import this package as 'daikifu.replay', not as {__name__!r} "
+                      f"(e.g. from daikifu.replay import Board; install daikifu with: pip install -e .)", name=__name__)
+
+
 import daikifu
 
 _EXPORTS = {
-    "Board": ".board", "Move": ".board", "MoveStack": ".board", "Piece": ".board", "Outcome": ".board", "IllegalMoveError": ".board",
-    "FIRST": ".board", "SECOND": ".board",
+    "Board": ".board", "MoveStack": ".board",
+    "Move": ".move", "Piece": ".move", "Outcome": ".move", "IllegalMoveError": ".move", "IllegalReason": ".move",
+    "Illegality": ".move", "FIRST": ".move", "SECOND": ".move",
     "PositionError": ".position", "Ruleset": ".rules", "compile_rules": ".rules",
     "square": ".squares", "square_file": ".squares", "square_rank": ".squares", "square_name": ".squares",
     "parse_square": ".squares",

@@ -1,6 +1,6 @@
 """The board: a position of a variant, legal moves, and playing moves.
 
->>> from replay import Board
+>>> from daikifu.replay import Board
 >>> board = Board("shogi")
 >>> len(board.legal_moves())
 30
@@ -15,66 +15,23 @@ Two ways to check a move:
 
 from __future__ import annotations
 
+import re
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
 from operator import itemgetter
-from typing import NamedTuple
 
+from .generators import PatternGenerator, walk
+from .move import FIRST, SECOND, IllegalMoveError, IllegalReason, Illegality, Move, Outcome, Piece
 from .position import ParsedPosition, PositionError, format_hands, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, ZONE_TABLE, Ruleset, compile_rules, drop_region as _region
-from .squares import CELLS, MAX_FILES, MAX_RANKS, STRIDE, square, square_file, square_name, square_rank
+from .squares import CELLS, SQUARE_OF_BYTE, STRIDE, parse_square, square, square_name, square_rank
 from .variant import Variant, load_variant
 
-__all__ = ["Board", "Move", "MoveStack", "Piece", "Outcome", "IllegalMoveError", "FIRST", "SECOND"]
+# Move, Piece, Outcome and the reasons live in .move; they are imported from here too
+__all__ = ["Board", "Move", "MoveStack", "Piece", "Outcome", "IllegalMoveError", "IllegalReason", "Illegality",
+           "FIRST", "SECOND"]
 
-FIRST = 0  # Sente, the player at the bottom who moves first
-SECOND = 1  # Gote
-
-
-class Move(NamedTuple):
-    """A move, identified by its effect.
-
-    ``from_square`` is None for a drop, and ``drop`` is then the dropped piece's ID.  ``kills`` are
-    the squares captured on the way, in path order, not counting a capture on ``to_square``
-    (Lion-type moves; igui has ``to_square == from_square``; a pass has ``to_square ==
-    from_square`` and no kills).  ``promotion`` is True when the piece promotes, False when it
-    declines a promotion it could make, and None when it cannot promote.
-    """
-
-    from_square: int | None
-    to_square: int
-    kills: tuple = ()
-    promotion: bool | None = None
-    drop: str | None = None
-
-    def uci(self) -> str:
-        """A compact machine form: ``h2h3``, ``e4f5f6`` (kills between), ``h2h3+``/``h2h3=``, ``P*e5``."""
-        names = _SQUARE_NAMES  # (the archive writes one for every ply it stores)
-        if self.drop is not None:
-            return f"{self.drop}*{names[self.to_square]}"
-        kills = self.kills
-        text = names[self.from_square] + ("".join([names[k] for k in kills]) if kills else "") + names[self.to_square]
-        promotion = self.promotion
-        return text if promotion is None else text + ("+" if promotion else "=")
-
-    @property
-    def is_pass(self) -> bool:
-        return self.from_square == self.to_square and not self.kills
-
-    def __str__(self) -> str:
-        return self.uci()
-
-
-class Piece(NamedTuple):
-    id: str
-    colour: int
-
-    def __str__(self) -> str:
-        return self.id if self.colour == FIRST else self.id.lower()
-
-
-# the fields of an undo entry (see Board._push): shifts and masks
+# the fields of an undo entry (see Board.push): shifts and masks
 _U_CODE = (1 << 12) - 1  # a piece code (rules.MAX_TYPES keeps codes below this)
 _U_TAKEN = 12
 _U_FROM_UNMOVED = 1 << 24
@@ -100,10 +57,6 @@ _M_DROP = 1 << 23
 _M_ODD = 1 << 24
 _PROMO_BITS = {None: 0, False: 1 << _M_PROMO, True: 2 << _M_PROMO}
 _PROMO_OF_BITS = (None, False, True)
-
-
-_SQUARE_NAMES = tuple(square_name(sq) if 0 <= square_file(sq) < MAX_FILES and 0 <= square_rank(sq) < MAX_RANKS
-                      else "?" for sq in range(CELLS))  # (a cell off every board has no name)
 
 
 class MoveStack(Sequence):
@@ -186,24 +139,13 @@ Move(from_square=None, to_square=200, kills=(), promotion=None, drop='P')])
 assert CELLS < _U_SQUARE
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended: ``termination`` is checkmate, stalemate, repetition or perpetual-check."""
-
-    termination: str
-    winner: int | None  # FIRST, SECOND or None for a draw
-
-    def result(self) -> str:
-        return {FIRST: "1-0", SECOND: "0-1", None: "1/2-1/2"}[self.winner]
+_LEAVES_ROYAL_IN_CHECK = Illegality(IllegalReason.LEAVES_ROYAL_IN_CHECK, "it leaves the mover's royal piece in check")
+_MUST_CHOOSE, _COMPULSORY = IllegalReason.PROMOTION_MUST_BE_CHOSEN, IllegalReason.PROMOTION_COMPULSORY
+_new_move = tuple.__new__  # Move(...) without the Python call of a named tuple's __new__
 
 
-class IllegalMoveError(ValueError):
-    """The move is not legal in this position; ``reason`` says why."""
-
-    def __init__(self, move, reason: str):
-        self.move = move
-        self.reason = reason
-        super().__init__(f"illegal move {move}: {reason}")
+def _drop_mate(move: Move) -> Illegality:
+    return Illegality(IllegalReason.DROP_MATE, f"dropping {move.drop} may not give checkmate")
 
 
 def _pick_few(squares: list):
@@ -211,7 +153,7 @@ def _pick_few(squares: list):
     return lambda table: tuple(table[sq] for sq in squares)
 
 
-_STARTS: dict = {}  # id(rules) -> (rules, a board in its start position), for Board._set_start
+_UCI_SQUARE_RE = re.compile(r"[a-p]\d{1,2}")
 
 
 class Board:
@@ -249,19 +191,9 @@ class Board:
     def _set_start(self) -> bool:
         """Set up the rule set's start position by copying a board set up once (a reader sets up a
         board per game); False when the start position is not a possible one (_setup says why)."""
-        R = self.rules
-        found = _STARTS.get(id(R))
-        if found is None or found[0] is not R:
-            first = Board.__new__(Board)
-            first.rules, first.variant = R, self.variant
-            try:
-                first._setup(R.parsed_start())
-            except PositionError:
-                return False
-            if len(_STARTS) > 64:
-                _STARTS.clear()
-            found = _STARTS[id(R)] = (R, first)
-        first = found[1]
+        first = self.rules.derived(_start_board)
+        if first is None:
+            return False
         self._board = first._board[:]
         self._pieces = [first._pieces[0].copy(), first._pieces[1].copy()]
         self._complex_sq = [first._complex_sq[0].copy(), first._complex_sq[1].copy()]
@@ -277,10 +209,10 @@ class Board:
     def _start_history(self, zobrist: int) -> None:
         """No moves played yet, in the position of hash ``zobrist``."""
         R = self.rules
-        self._undo = array("q")  # one int per move played (see _push)
+        self._undo = array("q")  # one int per move played (see push)
         self._rare = []  # the undo entries that do not fit in an int
         self.move_stack = MoveStack(p.id for p in R.types)  # a drop's number: its type's index
-        self._moves = self.move_stack._ints  # (_push and _pop write these themselves)
+        self._moves = self.move_stack._ints  # (push and _pop write these themselves)
         self._odd_moves = self.move_stack._odd
         self._zobrist = zobrist
         self._seen = None  # hash -> times seen, made when asked often (repetitions)
@@ -459,7 +391,7 @@ class Board:
         for move in moves:
             # only drops and captures change the hands
             new_hands = R.drops and (move.drop is not None or move.kills or self._board[move.to_square] >= 2)
-            self._push(move)
+            self.push(move)
             try:
                 text = list(ranks)
                 for sq in (move.from_square, *move.kills, move.to_square):
@@ -850,7 +782,7 @@ class Board:
                 # the drops of each type on those squares read from its table in one call
                 pick = itemgetter(*targets) if len(targets) > 1 else _pick_few(targets)
             code = t * 2 + c
-            table, some_dead = R._drop_tables.get(code) or R.drop_table(code)
+            table, some_dead = R.drop_tables.get(code) or R.drop_table(code)
             capped = ()
             if R.drop_caps[t]:
                 capped = set().union(*(R.region_squares(per)[key]
@@ -941,7 +873,7 @@ class Board:
             return out
         b = self._board
         colour = code & 1
-        leaps, rays = R._move_tables.get(code * CELLS + sq) or R.move_table(code, sq)
+        leaps, rays = R.move_tables.get(code * CELLS + sq) or R.move_table(code, sq)
         out = []
         for to, m, moves in leaps:
             p = b[to]
@@ -968,7 +900,7 @@ class Board:
         """Whether ``colour``'s royal piece is not attacked after ``move``.  A move without captures
         on the way is made on the squares alone (attacks read nothing else), others are played."""
         if move.kills:
-            self._push(move)
+            self.push(move)
             exposed = self._exposed(colour)
             self._pop()
             return not exposed
@@ -1040,12 +972,13 @@ class Board:
     def _legal(self, moves):
         """The legal ones among pseudo-legal ``moves`` (the board is unchanged at each yield)."""
         c = self.turn
-        safe_drops = not self.is_check()  # adding a piece never exposes an unchecked royal
+        # adding a piece exposes an unchecked royal only by screening for an enemy's hopper
+        safe_drops = not self.rules.drops_may_expose and not self.is_check()
         for m in moves:
             if m.drop is not None and safe_drops:
                 ok = True
             else:
-                self._push(m)
+                self.push(m)
                 ok = not self._exposed(c)
                 self._pop()
             if ok and (m.drop is None or not self._is_drop_mate(m)):
@@ -1057,7 +990,7 @@ class Board:
         t = R.type_by_id[move.drop].index
         if t not in R.drop_mate_forbidden:
             return False
-        self._push(move)
+        self.push(move)
         try:
             if not self.is_check():
                 return False
@@ -1089,16 +1022,23 @@ class Board:
 
     # --- checking one move -----------------------------------------------------------------------
 
-    def illegal_reason(self, move: Move) -> str | None:
-        """Why ``move`` is illegal here, or None if it is legal.  Cheap: generates no other moves."""
-        reason = self._pseudo_reason(move)
-        if reason:
-            return reason
+    def illegality(self, move: Move) -> Illegality | None:
+        """Why ``move`` is illegal here (a code and a message), or None if it is legal.  Cheap:
+        generates no other moves."""
+        found = self._pseudo_reason(move)
+        if found:
+            return found
         if not self._stays_safe(move, self.turn):
-            return "it leaves the mover's royal piece in check"
+            return _LEAVES_ROYAL_IN_CHECK
         if move.drop is not None and self._is_drop_mate(move):
-            return f"dropping {move.drop} may not give checkmate"
+            return _drop_mate(move)
         return None
+
+    def illegal_reason(self, move: Move) -> str | None:
+        """Why ``move`` is illegal here, or None if it is legal: the message of
+        :meth:`illegality` (code that decides on the reason reads its ``code``)."""
+        found = self.illegality(move)
+        return None if found is None else found.message
 
     def may_make(self, move: Move) -> bool:
         """A cheap first test for a board move: False only when the piece on the origin certainly
@@ -1117,62 +1057,146 @@ class Board:
         return not move.kills and move.to_square != fr and (move.to_square - fr) in R.by_delta[idx]
 
     def is_legal(self, move: Move) -> bool:
-        return self.illegal_reason(move) is None
+        return self.illegality(move) is None
 
     def play(self, move: Move) -> None:
         """Check ``move`` and play it; raise :class:`IllegalMoveError` (board unchanged) if illegal."""
-        reason = self._pseudo_reason(move)
-        if reason:
-            raise IllegalMoveError(move, reason)
+        found = self._pseudo_reason(move)
+        if found:
+            raise IllegalMoveError(move, found.message, found.code)
         c = self.turn
-        self._push(move)
+        self.push(move)
         if self._exposed(c):
             self._pop()
-            raise IllegalMoveError(move, "it leaves the mover's royal piece in check")
+            raise IllegalMoveError(move, _LEAVES_ROYAL_IN_CHECK.message, _LEAVES_ROYAL_IN_CHECK.code)
         R = self.rules
         if move.drop is not None and R.drop_mate_forbidden and R.type_by_id[move.drop].index in R.drop_mate_forbidden:
             self._pop()
             if self._is_drop_mate(move):
-                raise IllegalMoveError(move, f"dropping {move.drop} may not give checkmate")
-            self._push(move)
+                found = _drop_mate(move)
+                raise IllegalMoveError(move, found.message, found.code)
+            self.push(move)
 
-    def _pseudo_reason(self, move: Move) -> str | None:
+    def step_move(self, type_index: int, to: int, origins: bytes, promotion: bool | None) -> Move | None:
+        """The one legal move of a piece of type ``type_index`` of the side to move to ``to`` in one
+        leg (nothing taken on the way, not a pass) from one of the squares ``origins`` (one byte a
+        square, see :data:`~replay.squares.SQUARE_OF_BYTE`; an origin that does not hold such a
+        piece is passed over); ``promotion`` as written, None when not written (a compulsory
+        promotion is then read as made).  None when no such move is legal, or more than one is.
+        The board is left as it was.
+
+        The fast path of reading move text (:func:`replay.notation.quick_move`, once a ply): a
+        move of the piece's own leaps and slides with no promotion written, neither into nor out
+        of its promotion zone, is checked here on the move tables (the rule set's ``plain_steps``)
+        and by the safety of the royal piece alone; every
+        other move by :meth:`illegality`'s own checks.  Same answer as trying each origin with
+        :meth:`illegality`.
+        """
+        b = self._board
+        c = self.turn
+        p = b[to]
+        if p >= 2 and (p & 1) == c:
+            return None  # onto the mover's own piece: a pass, or illegal
+        code = type_index * 2 + c
+        lean = self.rules.plain_steps[code] if promotion is None else None
+        if lean is not None:
+            steps, zone, guard = lean
+            need = MOVE if p == EMPTY else CAPTURE
+            royal = None  # the royal piece to keep safe here (None: _stays_safe decides)
+            if guard:
+                royals = self._royals[c]
+                if len(royals) == 1:
+                    royal = royals[0]
+        found = None
+        square_of = SQUARE_OF_BYTE
+        for n in origins:
+            fr = square_of[n]
+            if b[fr] != code:
+                continue
+            if lean is not None and (zone is None or not (zone[fr] or zone[to])):
+                for kind, step, k, m in steps.get(to - fr, ()):
+                    if m & need:
+                        if kind == "slide":
+                            t = fr + step
+                            for _ in range(k - 1):
+                                if b[t]:
+                                    break
+                                t += step
+                            else:
+                                break
+                        else:
+                            break
+                else:
+                    continue  # no step of its tables gets there: _pseudo_reason says so too
+                if royal is None:
+                    move = _new_move(Move, (fr, to, (), None, None))
+                    if not self._stays_safe(move, c):
+                        continue
+                else:  # _stays_safe, written out
+                    b[fr] = EMPTY
+                    b[to] = code
+                    attacked = self.is_attacked(royal, c ^ 1)
+                    b[to] = p
+                    b[fr] = code
+                    if attacked:
+                        continue
+                    move = _new_move(Move, (fr, to, (), None, None))
+            else:
+                move = Move(fr, to, (), promotion)
+                reason = self._pseudo_reason(move)
+                if reason is not None and promotion is None and reason.code is _MUST_CHOOSE:
+                    # not written: read as made where declining is illegal (compulsory)
+                    declined = self._pseudo_reason(move._replace(promotion=False))
+                    if declined is not None and declined.code is _COMPULSORY:
+                        move = move._replace(promotion=True)
+                        reason = self._pseudo_reason(move)
+                if reason is not None or not self._stays_safe(move, c):
+                    continue
+            if found is not None:
+                return None  # ambiguous
+            found = move
+        return found
+
+    def _pseudo_reason(self, move: Move) -> Illegality | None:
+        """Why ``move`` does not follow the pieces' moves, the drop and promotion rules and the
+        Lion-trading rules (check is not looked at), or None."""
         R = self.rules
         b = self._board
         c = self.turn
         to = move.to_square
         if not (0 <= to < CELLS) or b[to] == OFF:
-            return "the destination is off the board"
+            return Illegality(IllegalReason.OFF_BOARD, "the destination is off the board")
         if move.drop is not None:
             if not R.drops:
-                return f"{self.variant.name} has no drops"
+                return Illegality(IllegalReason.NO_DROPS, f"{self.variant.name} has no drops")
             if move.from_square is not None or move.kills or move.promotion is not None:
-                return "a drop has no origin, captures or promotion"
+                return Illegality(IllegalReason.MALFORMED_DROP, "a drop has no origin, captures or promotion")
             pt = R.type_by_id.get(move.drop)
             if pt is None:
-                return f"no piece {move.drop!r} in {self.variant.name}"
+                return Illegality(IllegalReason.UNKNOWN_PIECE, f"no piece {move.drop!r} in {self.variant.name}")
             t = pt.index
             if not self.hands[c][t]:
-                return f"no {move.drop} in hand"
+                return Illegality(IllegalReason.NOT_IN_HAND, f"no {move.drop} in hand")
             if b[to] != EMPTY:
-                return "the drop square is not empty"
+                return Illegality(IllegalReason.DROP_SQUARE_OCCUPIED, "the drop square is not empty")
             code = t * 2 + c
             if R.drop_no_dead and to in R.dead[code]:
-                return f"a {move.drop} dropped there could never move"
+                return Illegality(IllegalReason.DROP_ON_DEAD_SQUARE, f"a {move.drop} dropped there could never move")
             for per, regions in self._full_regions(t, c):
                 if _region(per, to) in regions:
                     what = {"file": "file", "file-parity": "group of alternate files",
                             "square-colour": "square colour", "board": "board"}[per]
-                    return f"the mover already has the most unpromoted {move.drop} allowed on that {what}"
+                    return Illegality(IllegalReason.DROP_CAP_REACHED,
+                                      f"the mover already has the most unpromoted {move.drop} allowed on that {what}")
             return None
         fr = move.from_square
         if fr is None or not (0 <= fr < CELLS):
-            return "no origin square"
+            return Illegality(IllegalReason.NO_ORIGIN, "no origin square")
         code = b[fr]
         if code < 2:
-            return "there is no piece on the origin square"
+            return Illegality(IllegalReason.EMPTY_ORIGIN, "there is no piece on the origin square")
         if (code & 1) != c:
-            return "the piece on the origin square belongs to the opponent"
+            return Illegality(IllegalReason.OPPONENTS_PIECE, "the piece on the origin square belongs to the opponent")
         kills = move.kills
         found = False
         idx = code if R.zoned[code] is None else R.zoned[code][fr]
@@ -1185,7 +1209,7 @@ class Board:
                 elif (p & 1) != c:
                     need = CAPTURE
                 else:
-                    return "the destination holds the mover's own piece"
+                    return Illegality(IllegalReason.OWN_PIECE_ON_DESTINATION, "the destination holds the mover's own piece")
                 for kind, step, k, m in entries:
                     if not m & need:
                         continue
@@ -1211,24 +1235,24 @@ class Board:
             found = bool(gens) and (to, tuple(kills)) in self._complex_targets(fr, code, gens)
         if not found:
             name = R.types[(code >> 1) - 1].id
-            return f"the {name} on {square_name(fr)} cannot make that move"
+            return Illegality(IllegalReason.PIECE_CANNOT_MOVE_SO, f"the {name} on {square_name(fr)} cannot make that move")
         promo = R.promote[code]
         # promotion needs a move into, within or out of the zone: a pass or igui does not move
         can = promo and to != fr and (self._may_promote(code, fr, to, kills) if R.promote_on_entry or R.promote_last_rank
                                       else R.zone[c][fr] or R.zone[c][to])
         if move.promotion is None:
             if can:
-                return "the move can promote: promotion must be chosen"
+                return Illegality(IllegalReason.PROMOTION_MUST_BE_CHOSEN, "the move can promote: promotion must be chosen")
         elif not can:
-            return "the piece cannot promote on this move"
+            return Illegality(IllegalReason.CANNOT_PROMOTE, "the piece cannot promote on this move")
         elif move.promotion is False and ((R.forced_stuck and to in R.dead[code])
                                           or (R.forced_last_rank and R.last_rank[c][to])):
-            return "promotion is compulsory here"
+            return Illegality(IllegalReason.PROMOTION_COMPULSORY, "promotion is compulsory here")
         if R.lion_rules:
             return self._lion_reason(move)
         return None
 
-    def _lion_reason(self, move: Move) -> str | None:
+    def _lion_reason(self, move: Move) -> Illegality | None:
         """Why a pseudo-legal move breaks a Lion-trading rule, or None (rules ``lions``,
         ``lion_protected``, ``lion_cheap``, ``lion_counter_strike``; the board is unchanged)."""
         R = self.rules
@@ -1252,16 +1276,18 @@ class Board:
                 return None
             for sq in taken:
                 if _distance(fr, sq) > 1 and self._lion_protected_after(move, sq):
-                    return (f"a Lion may not take the protected Lion on {square_name(sq)} from two squares "
-                            f"away" + (" (a Pawn or Go-Between taken first is no bridge)" if kills else ""))
+                    return Illegality(IllegalReason.PROTECTED_LION,
+                                      f"a Lion may not take the protected Lion on {square_name(sq)} from two squares "
+                                      f"away" + (" (a Pawn or Go-Between taken first is no bridge)" if kills else ""))
             return None
         held = self._lion_sq
         if held is not None:
             for sq in taken:
                 if sq != held or R.counter_strike == "strict":
-                    return (f"counter-strike: a Lion was just taken by a non-Lion on {square_name(held)}, "
-                            f"so only a Lion may take a Lion on this move"
-                            + ("" if R.counter_strike == "strict" else f" (except on {square_name(held)})"))
+                    return Illegality(IllegalReason.COUNTER_STRIKE,
+                                      f"counter-strike: a Lion was just taken by a non-Lion on {square_name(held)}, "
+                                      f"so only a Lion may take a Lion on this move"
+                                      + ("" if R.counter_strike == "strict" else f" (except on {square_name(held)})"))
         return None
 
     def _lion_protected_after(self, move: Move, sq: int) -> bool:
@@ -1271,7 +1297,7 @@ class Board:
         c = self.turn
         first = move.kills[0] if move.kills else None
         first_code = self._board[first] if first is not None else 0
-        self._push(move)
+        self.push(move)
         try:
             if self.is_attacked(sq, c ^ 1):
                 return True
@@ -1280,10 +1306,6 @@ class Board:
             self._pop()
 
     # --- making and unmaking moves ---------------------------------------------------------------
-
-    def push(self, move: Move) -> None:
-        """Play a move without checking it (see :meth:`play` for the checked version)."""
-        self._push(move)
 
     def pop(self) -> Move:
         """Take back the last move."""
@@ -1304,7 +1326,8 @@ class Board:
     # and sets _U_RARE.  The move itself is the last of ``_moves``, the hash before it the
     # history's last but one.
 
-    def _push(self, move: Move) -> None:
+    def push(self, move: Move) -> None:
+        """Play a move without checking it (see :meth:`play` for the checked version)."""
         R = self.rules
         b = self._board
         c = self.turn
@@ -1543,7 +1566,7 @@ class Board:
                 always[side] = False
             self._pop()
         for k, m in enumerate(played, first):
-            self._push(self.move_stack._decode(m, k, odd))
+            self.push(self.move_stack._decode(m, k, odd))
         for colour in (0, 1):
             victim = colour ^ 1
             if moved_into[victim] and always[victim]:
@@ -1607,7 +1630,6 @@ class Board:
         and back for a pass), in square order.  lishogi writes such a move through one of them
         (``6f5e6d``; a pass ``6f5e6f``) and counts each as a move of its own (see
         :func:`replay.perft.route_count`)."""
-        from .generators import PatternGenerator, walk  # local: generators are the rules' business
         fr, to = move.from_square, move.to_square
         if fr is None or move.kills:
             return []
@@ -1640,8 +1662,6 @@ class Board:
 
     def parse_uci(self, text: str) -> Move:
         """Read the compact form written by :meth:`Move.uci` (``h2h3``, ``e4f5f6+``, ``P*e5``)."""
-        from .squares import parse_square
-        import re
         files, ranks = self.rules.files, self.rules.ranks
         if "*" in text:
             pid, _, sq = text.partition("*")
@@ -1650,11 +1670,23 @@ class Board:
         if text.endswith(("+", "=")):
             promo = text[-1] == "+"
             text = text[:-1]
-        names = re.findall(r"[a-p]\d{1,2}", text)
+        names = _UCI_SQUARE_RE.findall(text)
         if len(names) < 2 or "".join(names) != text:
             raise ValueError(f"not a move: {text!r}")
         sqs = [parse_square(n, files, ranks) for n in names]
         return Move(sqs[0], sqs[-1], tuple(sqs[1:-1]), promo)
+
+
+def _start_board(rules: Ruleset) -> Board | None:
+    """A board set up in the rule set's start position, kept on the rule set (each board set up
+    there copies it); None when the start position is not a possible one."""
+    first = Board.__new__(Board)
+    first.rules, first.variant = rules, rules.variant
+    try:
+        first._setup(rules.parsed_start())
+    except PositionError:
+        return None
+    return first
 
 
 def _hand_text(hand: dict) -> str:

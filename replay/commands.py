@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from daikifu.clikit import (CONTEXT, VARIANT, echo_json as _echo_json, fail, json_option, option_option,
-                            position_option, registry, wrap as _wrap)
+from daikifu.clikit import (CONTEXT, VARIANT, allow_impossible_option, echo_json as _echo_json, fail, json_option,
+                            option_option, position_option, registry, wrap as _wrap)
 
 # the rules core is imported inside each command: a command's --help loads no board and no rules
 if TYPE_CHECKING:
@@ -24,9 +24,12 @@ if TYPE_CHECKING:
 PLAYERS = ("first", "second")
 
 
-def _board(variant: Variant, position: str | None = None, options=()) -> Board:
-    """A board for the variant, turning every problem into a one-line click error."""
+def _board(variant: Variant, position: str | None = None, options=(), allow_impossible: bool = False) -> Board:
+    """A board for the variant, turning every problem into a one-line click error: a position
+    that breaks a position rule (:mod:`replay.legality`) too, unless ``allow_impossible``; the
+    rules it breaks are then written as warnings."""
     from .board import Board
+    from .legality import check_position
     from .position import PositionError
     from .usi import UsiError, board_from_usi, looks_like_usi_position
     from .variant import IncompleteVariantError, VariantError
@@ -46,8 +49,11 @@ def _board(variant: Variant, position: str | None = None, options=()) -> Board:
     if position is not None:
         try:
             if looks_like_usi_position(position):
-                return board_from_usi(board.rules, position)  # [position] startpos|sfen ... moves ...
-            board.set_position(position)
+                board = board_from_usi(board.rules, position)  # [position] startpos|sfen ... moves ...
+            else:
+                board.set_position(position, allow_exposed=True)  # the check below names the rule
+            for problem in check_position(board.rules, board.root_position(), allow_impossible or None):
+                click.echo(f"warning: --position breaks a rule, allowed: {problem.kind}: {problem.message}", err=True)
         except UsiError as exc:
             raise click.BadParameter(f"USI position: {exc}", param_hint="'--position'") from None
         except (PositionError, ValueError) as exc:
@@ -243,12 +249,13 @@ def _move_json(board: Board, move: Move, written: dict) -> dict:
 @click.command("moves", context_settings=CONTEXT)
 @click.argument("variant", type=VARIANT)
 @position_option
+@allow_impossible_option
 @option_option
 @click.option("--check", "checks", multiple=True, metavar="MOVE",
               help="Instead of listing the moves, say whether MOVE (USI or daikifu's notation) is legal "
                    "here, and why not (repeatable).")
 @json_option
-def moves_command(variant, position, options, checks, as_json):
+def moves_command(variant, position, allow_impossible, options, checks, as_json):
     """List the legal moves in the start position (or in --position).
 
     Moves are written in daikifu's notation: piece ID, origin square only when needed, "-" or "x",
@@ -267,7 +274,8 @@ def moves_command(variant, position, options, checks, as_json):
     --position also takes USI: "startpos moves 7g7f 3c3d" or "sfen <SFEN> moves
     ...", lishogi's SFEN for Chu Shogi included.  With --check MOVE (repeatable)
     each move is checked instead: {"move": as given, "legal": true/false,
-    "reason": why not, "notation": the move in daikifu's notation}.
+    "reason": why not, "code": the reason as a code (e.g. "promotion-must-be-
+    chosen"), "notation": the move in daikifu's notation}.
 
     \b
     Examples:
@@ -278,7 +286,7 @@ def moves_command(variant, position, options, checks, as_json):
       daikifu moves chu-shogi -p "startpos moves 6i6h" --check 6d6e --check P-f8 --json
     """
     from .notation import check_moves
-    board = _board(variant, position, options)
+    board = _board(variant, position, options, allow_impossible)
     if checks:
         answers = check_moves(board, checks)
         if as_json:
@@ -310,13 +318,14 @@ def moves_command(variant, position, options, checks, as_json):
 @click.argument("variant", type=VARIANT)
 @click.argument("depth", type=click.IntRange(0, 20))
 @position_option
+@allow_impossible_option
 @option_option
 @click.option("--divide", is_flag=True, help="Also give the count below each legal first move.")
 @click.option("--routes", is_flag=True,
               help="Count as lishogi does: a Lion's move once per way it can be written (the jump and each "
                    "two-step route through an empty square; a pass once per square stepped on).")
 @json_option
-def perft_command(variant, depth, position, options, divide, routes, as_json):
+def perft_command(variant, depth, position, allow_impossible, options, divide, routes, as_json):
     """Count the move sequences DEPTH plies deep (a check of move generation).
 
     For shogi from the start, depth 1 is 30, 2 is 900, 3 is 25470.  With --divide the count is
@@ -330,7 +339,7 @@ def perft_command(variant, depth, position, options, divide, routes, as_json):
       daikifu perft chu-shogi 1 -p "12/12/12/12/12/12/5N6/12/12/12/12/12 b" --routes
     """
     from .perft import perft, route_count
-    board = _board(variant, position, options)
+    board = _board(variant, position, options, allow_impossible)
     start = time.perf_counter()
     split = None
     if divide and depth >= 1:

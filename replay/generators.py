@@ -14,7 +14,9 @@ The last two are named in a variant file (``[[pieces.generators]]``, see docs/va
 XBetza cannot express a piece.  Every generator states its ``reach``, the largest Chebyshev
 distance from the origin it can affect (99 = unbounded), and ``capture_offsets``, the (file, rank)
 offsets from the origin on which it can ever capture (None when not worked out: multi-leg moves
-and hoppers), so check detection can skip pieces that cannot reach the square at all.
+and hoppers), so check detection can skip pieces that cannot reach the square at all, and
+``screened``, whether a piece on a square a move passes can open it (see
+:attr:`~replay.xbetza.Pattern.screened`), so that a piece put down may open an attack.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class PatternGenerator:
         self.first = tuple((dx * sign, dy * sign) for dx, dy in pattern.legs[0].directions)
         self.captures = any("c" in leg.modes for leg in pattern.legs)
         self.initial_only = pattern.initial_only
+        self.screened = pattern.screened
         if pattern.range == 0 or (pattern.is_hopper and pattern.range != 1):
             self.reach = UNBOUNDED
         else:
@@ -79,6 +82,7 @@ class TwoStage:
         self.then = [PatternGenerator(p, colour) for p in then]
         self.captures = any(g.captures for g in self.then)
         self.initial_only = False
+        self.screened = any(g.screened for g in self.first + self.then)
         self.reach = min(UNBOUNDED, max(g.reach for g in self.first) + max(g.reach for g in self.then))
         # a capture ends a second stage that starts where a first stage ended
         self.capture_offsets = frozenset(
@@ -112,6 +116,7 @@ class ZigZag:
             raise GeneratorError("zigzag steps may be at most 3 squares long")
         self.captures = spec.get("captures", True)
         self.initial_only = False
+        self.screened = False
         self.reach = UNBOUNDED
         # the squares reached after n steps, starting with either step
         ends = set()

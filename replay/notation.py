@@ -23,10 +23,13 @@ never merges into an ID.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import NamedTuple
 
-from .board import Board, Move
-from .rules import CAPTURE, EMPTY, MOVE
-from .squares import CELLS, MAX_FILES, MAX_RANKS, square, square_name
+from .board import Board
+from .move import IllegalReason, Illegality, Move
+from .squares import BYTE_OF_SQUARE, CELLS, square, square_name
+from .usi import UsiError, looks_like_usi_move, usi_to_move
 
 __all__ = ["move_notation", "notations", "parse_move", "quick_move", "NotationError", "check_move", "check_moves"]
 
@@ -35,12 +38,16 @@ class NotationError(ValueError):
     """A move text that does not name exactly one legal move.
 
     ``reason`` says what is wrong, ``expected`` what would have been acceptable, and
-    ``suggestions`` lists up to three legal moves written most like the text ("did you mean").
+    ``suggestions`` lists up to three legal moves written most like the text ("did you mean");
+    ``code`` is the :class:`~replay.move.IllegalReason` when the text names a move that is illegal
+    (None when it names no move).
     """
 
-    def __init__(self, text: str, reason: str, expected: str | None = None, suggestions=()):
+    def __init__(self, text: str, reason: str, expected: str | None = None, suggestions=(),
+                 code: IllegalReason | None = None):
         self.text = text
         self.reason = reason
+        self.code = code
         self.expected = expected
         self.suggestions = list(suggestions)
         message = f"{text!r}: {reason}"
@@ -230,274 +237,223 @@ def _resolve(board: Board, text: str) -> Move:
         else:
             reason = "no piece of the side to move there can make this move"
         raise NotationError(text, reason, "a legal move", _suggest(board, text))
-    reason = _best_reason(reasons)
-    if "cannot make that move" in reason and len(reading.candidates) > 1:
+    best = _best_reason(reasons)
+    reason = best.message if best is not None else "no legal move matches"
+    code = best.code if best is not None else None
+    if code is IllegalReason.PIECE_CANNOT_MOVE_SO and len(reading.candidates) > 1:
         dest = re.findall(_SQ, text)
         reason = f"no {reading.piece_id or 'piece'} of the side to move can " + (
             f"reach {dest[-1]}" if dest else "make this move")
-    expected = "'+' or '='" if "must be chosen" in reason else "a legal move"
-    raise NotationError(text, reason, expected, _suggest(board, text))
+    expected = "'+' or '='" if code is IllegalReason.PROMOTION_MUST_BE_CHOSEN else "a legal move"
+    raise NotationError(text, reason, expected, _suggest(board, text), code)
 
 
-_PLANS: dict = {}
-_DROP, _STEP = 0, 1
 # move texts whose plan is kept per rule set (about 250 bytes each; all are let go when full): the
 # texts of a variant's ordinary games, while a long game of new moves stays in bounded memory
 MAX_PLANS = 8192
+MAX_SYNTAX = 50_000  # readings of move texts kept per rule set (let go when full, as the plans)
 
 
-def _plan(rules, text: str):
-    """How :func:`_quick_move` resolves ``text``, from the first reading of the first tier of
-    :func:`_readings` when it is a drop or a move of one leg (no capture on the way, no igui): a
-    tuple for a drop, a list for a move (its last two items the origins for each colour, worked
-    out on first use), or None when the text takes the general way (cached per rule set)."""
-    kept = _PLANS.get(id(rules))
-    if kept is None or kept[0] is not rules:
-        kept = _plans_of(rules)
-    plans = kept[1]
-    plan = plans.get(text, False)
-    if plan is not False:
+class DropPlan(NamedTuple):
+    """How :func:`quick_move` reads a drop: the dropped type's index, the square, the move."""
+
+    type_index: int
+    to: int
+    move: Move
+
+
+class StepPlan:
+    """How :func:`quick_move` reads a move of one leg (nothing taken on the way, not a pass): the
+    piece type's index, the destination, the squares the origin was written as one of (None: not
+    written), the promotion as written (None: not written), and per colour the squares a piece of
+    that type may come from (one byte each, see :data:`~replay.squares.SQUARE_OF_BYTE`; False
+    until worked out, None when any square of such a piece may be: generators).  A plan is kept
+    per distinct text (a long game of new moves holds thousands), so it holds nothing that
+    depends only on the piece: that is in the rule set (its ``plain_steps``)."""
+
+    __slots__ = ("type_index", "to", "keep", "promotion", "origins")
+
+    def __init__(self, type_index: int, to: int, keep, promotion: bool | None):
+        self.type_index = type_index
+        self.to = to
+        self.keep = keep
+        self.promotion = promotion
+        self.origins = [False, False]
+
+    def __eq__(self, other) -> bool:  # (the same reading: the origins are worked out from it)
+        if not isinstance(other, StepPlan):
+            return NotImplemented
+        return (self.type_index, self.to, self.keep, self.promotion) == (other.type_index, other.to, other.keep,
+                                                                         other.promotion)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"StepPlan({self.type_index}, {square_name(self.to)}, keep={self.keep}, promotion={self.promotion})"
+
+
+class ReaderTables:
+    """What reading move text keeps per rule set (on it: ``rules.derived(ReaderTables)``): the
+    plan of each text met (:func:`quick_move`), the readings of texts (:func:`_syntax`), the IDs and
+    aliases by first character, square names, and each piece's steps seen from the destination."""
+
+    __slots__ = ("rules", "plans", "syntax", "ids", "squares", "buckets", "steps", "byte_on_board")
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.plans: dict = {}
+        self.syntax: dict = {}
+        index = rules.piece_index()
+        # The IDs and aliases give a plan without _first_plan's search when each is written as
+        # _ID_RE reads one: then no other of them can start a text that one of them starts and
+        # that goes on with a separator or a square (a file letter is lower case), so it is the
+        # one the search would take first (it tries the longest first).
+        self.ids = None
+        if all(_ID_RE.fullmatch(key) for key in index):
+            self.ids = {key: rules.type_by_id[piece.id].index for key, piece in index.items()}
+        self.squares = _square_table(rules.files, rules.ranks)
+        buckets: dict = {}
+        for key in sorted(index, key=len, reverse=True):
+            buckets.setdefault(key[0], []).append(key)
+        self.buckets = buckets  # the IDs and aliases by their first character, longest first
+        # the steps of each piece code as a tuple (None for a piece whose tables depend on its
+        # square, or with moves they do not hold); each cell's byte when it is on the board, else
+        # None, padded with CELLS cells off it so that a cell less any step needs no bounds check
+        self.steps = tuple(None if rules.zoned[code] is not None or rules.complex[code] or rules.by_delta[code] is None
+                           else tuple(d for d in rules.by_delta[code] if d) for code in range(len(rules.zoned)))
+        self.byte_on_board = ([BYTE_OF_SQUARE[sq] if on else None for sq, on in enumerate(rules.on_board)]
+                              + [None] * CELLS)
+
+    def plan(self, text: str):
+        """How :func:`quick_move` resolves ``text``, from the first reading of the first tier of
+        :func:`_readings` when it is a drop or a move of one leg (no capture on the way, no igui):
+        a :class:`DropPlan`, a :class:`StepPlan`, or None when the text takes the general way
+        (kept per text)."""
+        plans = self.plans
+        plan = plans.get(text, False)
+        if plan is not False:
+            return plan
+        plan = None
+        # the usual text, an ID and a destination (P-c4, Gxd5+): its plan without trying the IDs
+        simple = _ID_SIMPLE_RE.match(text) if self.ids is not None else None
+        if simple is not None:
+            t = self.ids.get(simple.group(1))
+            to = self.squares.get(simple.group(3))
+            if t is not None and to is not None:
+                plan = StepPlan(t, to, None, _PROMO[simple.group(4)])
+        if plan is None:
+            plan = self._first_plan(text)
+        if len(plans) > MAX_PLANS:
+            plans.clear()
+        plans[text] = plan
         return plan
-    plan = None
-    # the usual text, an ID and a destination (P-c4, Gxd5+): its plan without trying the IDs
-    simple = _ID_SIMPLE_RE.match(text) if kept[2] is not None else None
-    if simple is not None:
-        t = kept[2].get(simple.group(1))
-        to = kept[3].get(simple.group(3))
-        if t is not None and to is not None:
-            plan = _step_plan(t, to, None, _PROMO[simple.group(4)])
-    if plan is None:
-        plan = _first_plan(rules, text)
-    if len(plans) > MAX_PLANS:
-        plans.clear()
-    plans[text] = plan
-    return plan
 
+    def _first_plan(self, text: str):
+        """The plan of ``text`` (see :meth:`plan`) from the first reading that parses."""
+        rules = self.rules
+        plan = None
+        index = rules.piece_index()
+        for ident in self.buckets.get(text[0].upper(), ()):
+            if not text.startswith(ident):
+                continue
+            simple = _SIMPLE_RE.match(text, len(ident))
+            if simple:  # what _parse_syntax finds first, without its cache
+                to = self.squares.get(simple.group(2))
+                if to is not None:
+                    plan = StepPlan(rules.type_by_id[index[ident].id].index, to, None, _PROMO[simple.group(3)])
+                    break
+            syntax = self.reading(text, ident)
+            if syntax is None:
+                continue
+            piece_id, drop_to, origin, full_origin, squares, promo = syntax
+            t = rules.type_by_id[piece_id].index
+            if drop_to is not None:
+                plan = DropPlan(t, drop_to, Move(None, drop_to, (), None, piece_id))
+            elif len(squares) == 1 and squares[0][0] != "x!":
+                if full_origin is not None:
+                    keep = (full_origin,)
+                elif origin:
+                    keep = frozenset(sq for sq in rules.squares if (square_name(sq)[0] == origin if origin.isalpha()
+                                                                     else square_name(sq)[1:] == origin))
+                else:
+                    keep = None
+                plan = StepPlan(t, squares[0][1], keep, promo)
+            break  # only the first reading: the general way decides when it does not give one move
+        return plan
 
-def _step_plan(t: int, to: int, keep, promo) -> list:
-    """The plan of a one-leg move of a piece of type ``t`` to ``to`` (from a square in ``keep``
-    when given), its promotion as written; the origins per colour are worked out on first use.
-    (A plan is kept per distinct text: a long game of new moves holds thousands, so it holds
-    nothing that depends only on the piece: that is in the rule set's entry, see _plans_of.)"""
-    return [_STEP, t, to, keep, promo, False, False]
+    def reading(self, text: str, ident: str | None):
+        """The board-independent reading of a move text (kept per text): (piece ID, drop square,
+        origin text, origin square when written in full, [(separator, square)], promotion
+        suffix), or None."""
+        key = (text, ident)
+        syntax = self.syntax
+        if key in syntax:
+            return syntax[key]
+        result = _parse_syntax(self, text, ident)
+        if len(syntax) > MAX_SYNTAX:
+            syntax.clear()
+        syntax[key] = result
+        return result
 
-
-def _plans_of(rules) -> tuple:
-    """(rules, its plans by text, piece type index by ID and alias or None, square by name,
-    what :func:`quick_move` needs to check a move of each piece code itself (see :func:`_lean`)).
-
-    The IDs and aliases give a plan without :func:`_first_plan`'s search when each is written as
-    :data:`_ID_RE` reads one: then no other of them can start a text that one of them starts
-    and that goes on with a separator or a square (a file letter is lower case), so it is the
-    one the search would take first (it tries the longest first)."""
-    index = rules.piece_index()
-    ids = None
-    if all(_ID_RE.fullmatch(key) for key in index):
-        ids = {key: rules.type_by_id[piece.id].index for key, piece in index.items()}
-    if len(_PLANS) > 64:
-        _PLANS.clear()
-    leans = [_lean(rules, code) for code in range(len(rules.zoned))]
-    kept = _PLANS[id(rules)] = (rules, {}, ids, _square_table(rules), leans)
-    return kept
-
-
-def _first_plan(rules, text: str):
-    """The plan of ``text`` (see :func:`_plan`) from the first reading that parses."""
-    plan = None
-    index = rules.piece_index()
-    for ident in _id_buckets(index).get(text[0].upper(), ()):
-        if not text.startswith(ident):
-            continue
-        simple = _SIMPLE_RE.match(text, len(ident))
-        if simple:  # what _parse_syntax finds first, without its cache
-            to = _square_table(rules).get(simple.group(2))
-            if to is not None:
-                plan = _step_plan(rules.type_by_id[index[ident].id].index, to, None, _PROMO[simple.group(3)])
-                break
-        syntax = _syntax(rules, text, ident, index)
-        if syntax is None:
-            continue
-        piece_id, drop_to, origin, full_origin, squares, promo = syntax
-        t = rules.type_by_id[piece_id].index
-        if drop_to is not None:
-            plan = (_DROP, t, drop_to, Move(None, drop_to, (), None, piece_id))
-        elif len(squares) == 1 and squares[0][0] != "x!":
-            if full_origin is not None:
-                keep = (full_origin,)
-            elif origin:
-                keep = frozenset(sq for sq in rules.squares if (square_name(sq)[0] == origin if origin.isalpha()
-                                                                 else square_name(sq)[1:] == origin))
-            else:
-                keep = None
-            plan = _step_plan(t, squares[0][1], keep, promo)
-        break  # only the first reading: the general way decides when it does not give one move
-    return plan
-
-
-def _lean(rules, code: int):
-    """What :func:`quick_move` needs to check a move of the piece ``code`` itself, as
-    Board._pseudo_reason would, when the move text writes no promotion: (the piece's steps by
-    delta, the promotion zone to stay out of or None when it cannot promote, whether the mover's
-    royal piece must be kept safe by a test of its own); None sends its moves through
-    Board._pseudo_reason (generators, tables by square, promotion on entry, Lion trading).
-    Shared by the plans of a rule set."""
-    if not rules.table_moves or rules.zoned[code] is not None or rules.complex[code]:
-        return None
-    return (rules.by_delta[code], rules.zone[code & 1] if rules.promote[code] else None,
-            not rules.royal_capture and not rules.royal[code])
-
-
-def _origins(rules, code: int, to: int, keep) -> bytes | None:
-    """The squares from which the piece ``code`` may end a one-leg move on ``to`` (by its move
-    tables, as :meth:`Board.may_make` says), among ``keep`` when given, one byte each (see
-    :data:`_SQUARE_OF_BYTE`); None when the piece has moves the tables do not hold (generators:
-    any of its squares may be the origin).  Worked out once per plan and colour, and kept with the
-    plan (not cached apart: a long random game meets most of the (piece, square) pairs once)."""
-    reverse = _REVERSE.get(id(rules))
-    if reverse is None or reverse[0] is not rules:
-        reverse = _reverse_steps(rules)
-    steps, byte_on_board = reverse[1][code], reverse[2]
-    byte_of = _BYTE_OF_SQUARE
-    if steps is not None:  # one table: the origins are the destination less each step it has
-        if keep is None:
-            return bytes([n for d in steps if (n := byte_on_board[to - d]) is not None])
-        return bytes([byte_of[fr] for d in steps if byte_on_board[fr := to - d] is not None and fr in keep])
-    zoned, complex_, by_delta = rules.zoned, rules.complex, rules.by_delta
-    if zoned[code] is None:
-        return None  # (complex: see _reverse_steps)
-    out = []
-    for fr in rules.squares:
-        idx = zoned[code][fr]
-        if complex_[idx]:
-            return None
-        if fr != to and (to - fr) in by_delta[idx] and (keep is None or fr in keep):
-            out.append(byte_of[fr])
-    return bytes(out)
-
-
-_REVERSE: dict = {}
-
-
-def _reverse_steps(rules) -> tuple:
-    """(rules, the steps of each piece code as a tuple (None for a piece whose tables depend on
-    its square, or with moves they do not hold), each cell's byte (see :data:`_SQUARE_OF_BYTE`)
-    when it is on the board, else None, padded with CELLS cells off it so that a cell less any
-    step may be looked up without a bounds check)."""
-    steps = tuple(None if rules.zoned[code] is not None or rules.complex[code] or rules.by_delta[code] is None
-                  else tuple(d for d in rules.by_delta[code] if d) for code in range(len(rules.zoned)))
-    on_board = [_BYTE_OF_SQUARE[sq] if on else None for sq, on in enumerate(rules.on_board)] + [None] * CELLS
-    if len(_REVERSE) > 64:
-        _REVERSE.clear()
-    found = _REVERSE[id(rules)] = (rules, steps, on_board)
-    return found
-
-
-# Origins are kept as bytes, a byte a square (the file and rank, 16 of each at most): a plan lives
-# as long as its text may come again, and a tuple of ints takes eight times the room.
-_SQUARE_OF_BYTE = tuple(square(f, r) for r in range(MAX_RANKS) for f in range(MAX_FILES))
-_BYTE_OF_SQUARE = [0] * CELLS
-for _n, _sq in enumerate(_SQUARE_OF_BYTE):
-    _BYTE_OF_SQUARE[_sq] = _n
-del _n, _sq
+    def origins(self, code: int, to: int, keep) -> bytes | None:
+        """The squares from which the piece ``code`` may end a one-leg move on ``to`` (by its move
+        tables, as :meth:`Board.may_make` says), among ``keep`` when given, one byte each; None
+        when the piece has moves the tables do not hold (generators: any of its squares may be
+        the origin).  Worked out once per plan and colour, and kept with the plan (not cached
+        apart: a long random game meets most of the (piece, square) pairs once)."""
+        steps, byte_on_board = self.steps[code], self.byte_on_board
+        byte_of = BYTE_OF_SQUARE
+        if steps is not None:  # one table: the origins are the destination less each step it has
+            if keep is None:
+                return bytes([n for d in steps if (n := byte_on_board[to - d]) is not None])
+            return bytes([byte_of[fr] for d in steps if byte_on_board[fr := to - d] is not None and fr in keep])
+        rules = self.rules
+        zoned, complex_, by_delta = rules.zoned, rules.complex, rules.by_delta
+        if zoned[code] is None:
+            return None  # (complex: see steps)
+        out = []
+        for fr in rules.squares:
+            idx = zoned[code][fr]
+            if complex_[idx]:
+                return None
+            if fr != to and (to - fr) in by_delta[idx] and (keep is None or fr in keep):
+                out.append(byte_of[fr])
+        return bytes(out)
 
 
 def quick_move(board: Board, text: str) -> Move | None:
     """The move ``text`` names when the first reading :func:`parse_move` tries gives exactly one
     legal move (what ``parse_move`` then returns), found without building the readings: the pieces
     of that type that cannot reach the destination are passed over by their move tables, and only
-    the others are checked in full.  None sends the text the general way (errors, ambiguities,
-    several-leg moves, passes): ``quick_move(board, text) or parse_move(board, text)`` is
-    ``parse_move(board, text)`` for a non-empty ``text`` without surrounding white space.
+    the others are checked (:meth:`Board.step_move`).  None sends the text the general way
+    (errors, ambiguities, several-leg moves, passes): ``quick_move(board, text) or
+    parse_move(board, text)`` is ``parse_move(board, text)`` for a non-empty ``text`` without
+    surrounding white space.
 
     >>> board = Board("shogi")
     >>> quick_move(board, "P-c4"), quick_move(board, "P-c5")
     (Move(from_square=165, to_square=197, kills=(), promotion=None, drop=None), None)
     """
     rules = board.rules
-    plans = _PLANS.get(id(rules))  # (_plan's lookup, written out: this runs for every ply)
-    plan = plans[1].get(text, False) if plans is not None and plans[0] is rules else False
+    tables = rules.kept.get(ReaderTables) or rules.derived(ReaderTables)  # (derived, written out: every ply)
+    plan = tables.plans.get(text, False)  # (ReaderTables.plan's look-up, written out: this runs every ply)
     if plan is False:
-        plan = _plan(rules, text)
-        plans = _PLANS[id(rules)]
+        plan = tables.plan(text)
     if plan is None:
         return None
+    if plan.__class__ is DropPlan:
+        move = plan.move
+        return move if board.illegality(move) is None else None
     c = board.turn
-    if plan[0] == _DROP:
-        move = plan[3]
-        return move if board.illegal_reason(move) is None else None
-    to = plan[2]
-    b = board._board
-    p = b[to]
-    if p >= 2 and (p & 1) == c:
-        return None  # onto the mover's own piece: a pass, or illegal
-    code = plan[1] * 2 + c
-    promo = plan[4]
-    origins = plan[5 + c]
+    origins = plan.origins[c]
     if origins is False:
-        origins = plan[5 + c] = _origins(rules, code, to, plan[3])
+        origins = plan.origins[c] = tables.origins(plan.type_index * 2 + c, plan.to, plan.keep)
     if origins is None:  # a piece with generators: each of its squares, unless its tables rule it out
-        keep = plan[3]
-        origins = bytes(_BYTE_OF_SQUARE[fr] for fr, cd in board._pieces[c].items() if cd == code
-                        and (keep is None or fr in keep) and board.may_make(Move(fr, to)))
-    # the common case is checked here (lean): a move of the piece's own steps, with no promotion
-    # written, neither into nor out of its promotion zone; the rest goes through _pseudo_reason
-    lean = plans[4][code] if promo is None else None
-    if lean is not None:
-        steps, zone, guard = lean
-        need = MOVE if p == EMPTY else CAPTURE
-        royal = None  # the royal piece to keep safe here (None: _stays_safe decides)
-        if guard:
-            royals = board._royals[c]
-            if len(royals) == 1:
-                royal = royals[0]
-    found = None
-    square_of = _SQUARE_OF_BYTE
-    for n in origins:
-        fr = square_of[n]
-        if b[fr] != code:
-            continue
-        if lean is not None and (zone is None or not (zone[fr] or zone[to])):
-            for kind, step, k, m in steps.get(to - fr, ()):
-                if m & need:
-                    if kind == "slide":
-                        t = fr + step
-                        for _ in range(k - 1):
-                            if b[t]:
-                                break
-                            t += step
-                        else:
-                            break
-                    else:
-                        break
-            else:
-                continue  # no step of its tables gets there: Board._pseudo_reason says so too
-            if royal is None:
-                move = _new_move(Move, (fr, to, (), None, None))
-                if not board._stays_safe(move, c):
-                    continue
-            else:  # Board._stays_safe, written out
-                b[fr] = EMPTY
-                b[to] = code
-                attacked = board.is_attacked(royal, c ^ 1)
-                b[to] = p
-                b[fr] = code
-                if attacked:
-                    continue
-                move = _new_move(Move, (fr, to, (), None, None))
-        else:
-            move = Move(fr, to, (), promo)  # _pseudo_reason: Board.illegal_reason, for a move that is not a drop
-            reason = board._pseudo_reason(move)
-            if reason is not None:
-                move, reason = _settle_promotion(board._pseudo_reason, move, reason)
-            if reason is not None or not board._stays_safe(move, c):
-                continue
-        if found is not None:
-            return None  # ambiguous: the general way says so
-        found = move
-    return found
-
-
-_new_move = tuple.__new__  # Move(...) without the Python call of a named tuple's __new__
+        keep, to = plan.keep, plan.to
+        pid = rules.types[plan.type_index - 1].id
+        origins = bytes(BYTE_OF_SQUARE[fr] for fr in board.squares_of(pid, c)
+                        if (keep is None or fr in keep) and board.may_make(Move(fr, to)))
+    return board.step_move(plan.type_index, plan.to, origins, plan.promotion)
 
 
 def _legal_candidates(board: Board, reading: _Reading) -> list[Move]:
@@ -510,12 +466,12 @@ def _legal_candidates(board: Board, reading: _Reading) -> list[Move]:
                                   reading.unwritten_passes))[0]
 
 
-def _settle_promotion(check, move: Move, reason: str | None) -> tuple[Move, str | None]:
+def _settle_promotion(check, move: Move, reason: Illegality | None) -> tuple[Move, Illegality | None]:
     """(move, reason), ``reason`` being what ``check`` says of ``move``: a promotion left unwritten
     is read as made where the move must choose and declining is illegal (compulsory)."""
-    if reason is not None and move.promotion is None and "must be chosen" in reason:
+    if reason is not None and move.promotion is None and reason.code is IllegalReason.PROMOTION_MUST_BE_CHOSEN:
         declined = check(move._replace(promotion=False))
-        if declined and "compulsory" in declined:
+        if declined is not None and declined.code is IllegalReason.PROMOTION_COMPULSORY:
             move = move._replace(promotion=True)
             reason = check(move)
     return move, reason
@@ -529,10 +485,12 @@ def _match(board: Board, reading: _Reading):
     promo = reading.promo
     for base in reading.candidates:
         m = base if promo is None else base._replace(promotion=promo)
-        reason = board.illegal_reason(m)
-        if base in reading.unwritten_passes and (reason is None or "promotion must be chosen" in reason):
-            reason = f"a pass is written with its origin: {_write(board, m, True)}"
-        m, reason = _settle_promotion(board.illegal_reason, m, reason)
+        reason = board.illegality(m)
+        if base in reading.unwritten_passes and (reason is None
+                                                 or reason.code is IllegalReason.PROMOTION_MUST_BE_CHOSEN):
+            reason = Illegality(IllegalReason.PASS_WITHOUT_ORIGIN,
+                                f"a pass is written with its origin: {_write(board, m, True)}")
+        m, reason = _settle_promotion(board.illegality, m, reason)
         if reason is None:
             found.append(m)
         else:
@@ -540,46 +498,29 @@ def _match(board: Board, reading: _Reading):
     return found, reasons
 
 
-_ID_BUCKETS: dict = {}
-
-
-def _id_buckets(index: dict) -> dict:
-    """The IDs and aliases of a piece index by their first character, longest first (cached)."""
-    cached = _ID_BUCKETS.get(id(index))
-    if cached is not None and cached[0] is index:
-        return cached[1]
-    buckets: dict = {}
-    for key in sorted(index, key=len, reverse=True):
-        buckets.setdefault(key[0], []).append(key)
-    if len(_ID_BUCKETS) > 64:
-        _ID_BUCKETS.clear()
-    _ID_BUCKETS[id(index)] = (index, buckets)
-    return buckets
-
-
 def _readings(board: Board, text: str):
     """The ways ``text`` can be read, in tiers from most to least likely: IDs written exactly as
     the variant spells them (longest first); the compact form without an ID; IDs matched without
     regard to case.  A tier whose readings match a legal move decides; the next is tried only when
     none does."""
-    index = board.rules.piece_index()
-    bucket = _id_buckets(index).get(text[0].upper(), ())
+    tables = board.rules.derived(ReaderTables)
+    bucket = tables.buckets.get(text[0].upper(), ())
     exact = [k for k in bucket if text.startswith(k)]
-    yield _tier(board, text, exact, index)
-    yield _tier(board, text, [None], index)
+    yield _tier(board, tables, text, exact)
+    yield _tier(board, tables, text, [None])
     upper = text.upper()
-    yield _tier(board, text, [k for k in bucket if k not in exact and upper.startswith(k)], index)
+    yield _tier(board, tables, text, [k for k in bucket if k not in exact and upper.startswith(k)])
 
 
-def _tier(board, text, idents, index):
+def _tier(board, tables, text, idents):
     for ident in idents:
-        reading = _read_as(board, text, ident, index)
+        reading = _read_as(board, tables, text, ident)
         if reading is not None:
             yield reading
 
 
-def _read_as(board: Board, text: str, ident: str | None, index: dict) -> _Reading | None:
-    syntax = _syntax(board.rules, text, ident, index)
+def _read_as(board: Board, tables: ReaderTables, text: str, ident: str | None) -> _Reading | None:
+    syntax = tables.reading(text, ident)
     if syntax is None:
         return None
     piece_id, drop_to, origin, full_origin, squares, promo = syntax
@@ -591,33 +532,10 @@ def _read_as(board: Board, text: str, ident: str | None, index: dict) -> _Readin
     return _Reading(piece_id, candidates, promo, problem, passes)
 
 
-_SYNTAX_CACHE: dict = {}
-
-
-def _syntax(rules, text: str, ident: str | None, index: dict):
-    """The board-independent reading of a move text, cached per rule set: (piece ID, drop square,
-    origin text, origin square when written in full, [(separator, square)], promotion suffix)."""
-    key = (id(rules), text, ident)
-    hit = _SYNTAX_CACHE.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    result = _parse_syntax(rules, text, ident, index)
-    if len(_SYNTAX_CACHE) > 50_000:
-        _SYNTAX_CACHE.clear()
-    _SYNTAX_CACHE[key] = (rules, result)
-    return result
-
-
-_SQUARE_TABLES: dict = {}
-
-
-def _square_table(rules) -> dict:
-    """Square name -> square on the rule set's board (cached per board size)."""
-    key = (rules.files, rules.ranks)
-    table = _SQUARE_TABLES.get(key)
-    if table is None:
-        table = _SQUARE_TABLES[key] = {square_name(sq): sq for sq in rules.squares}
-    return table
+@lru_cache(maxsize=None)
+def _square_table(files: int, ranks: int) -> dict:
+    """Square name -> square on a board of that size."""
+    return {square_name(square(f, r)): square(f, r) for r in range(ranks) for f in range(files)}
 
 
 _PROMO = {"+": True, "=": False, "": None, None: None}
@@ -626,10 +544,10 @@ _ID_RE = re.compile(r"[+!]?[A-Z][A-Z0-9']*")  # an ID or alias as the variant fi
 _ID_SIMPLE_RE = re.compile(rf"({_ID_RE.pattern})([-x]?)({_SQ})([+=]?)\Z")  # an ID, then _SIMPLE_RE
 
 
-def _parse_syntax(rules, text, ident, index):
-    squares_of = _square_table(rules)
+def _parse_syntax(tables: ReaderTables, text, ident):
+    squares_of = tables.squares
     rest = text[len(ident):] if ident else text
-    piece = index[ident] if ident else None
+    piece = tables.rules.piece_index()[ident] if ident else None
     if piece is not None:
         simple = _SIMPLE_RE.match(rest)  # (_plan reads the same way)
         if simple:
@@ -696,14 +614,18 @@ def _candidates(board: Board, piece_id: str | None, origin: str | None, full_ori
     return out, None
 
 
-def _best_reason(reasons: list[str]) -> str:
+_TELLING = (IllegalReason.PASS_WITHOUT_ORIGIN, IllegalReason.LEAVES_ROYAL_IN_CHECK, IllegalReason.DROP_MATE,
+            IllegalReason.PROMOTION_COMPULSORY, IllegalReason.PROMOTION_MUST_BE_CHOSEN, IllegalReason.CANNOT_PROMOTE,
+            IllegalReason.PIECE_CANNOT_MOVE_SO)
+
+
+def _best_reason(reasons: list[Illegality]) -> Illegality | None:
     """The most telling of several refusals (a piece that could move but not legally first)."""
-    order = ("a pass is written", "leaves the mover", "checkmate", "compulsory", "must be chosen", "cannot promote", "cannot make")
-    for key in order:
+    for code in _TELLING:
         for r in reasons:
-            if key in r:
+            if r.code is code:
                 return r
-    return reasons[0] if reasons else "no legal move matches"
+    return reasons[0] if reasons else None
 
 
 def _suggest(board: Board, text: str, n: int = 3) -> list[str]:
@@ -732,22 +654,25 @@ def _suggest(board: Board, text: str, n: int = 3) -> list[str]:
 def check_move(board: Board, text: str) -> dict:
     """Whether the move ``text`` (USI, lishogi's form on big boards, or daikifu's notation) is legal
     in the position on ``board``: ``{"move": text, "legal": bool, "reason": why not (None when
-    legal), "notation": the move in daikifu's notation (None when no move is named)}``.
+    legal), "code": the reason's code (an :class:`~replay.move.IllegalReason` value; None when
+    legal or when the text names no move), "notation": the move in daikifu's notation (None when
+    no move is named)}``.
 
     >>> board = Board("shogi")
     >>> check_move(board, "7g7f")["notation"], check_move(board, "P-c4")["legal"]
     ('P-c4', True)
-    >>> check_move(board, "7g7e")["legal"]
-    False
+    >>> check_move(board, "7g7e")["legal"], check_move(board, "7g7e")["code"]
+    (False, 'piece-cannot-move-so')
     """
-    from .usi import UsiError, looks_like_usi_move, usi_to_move
     try:
         move = usi_to_move(board, text) if looks_like_usi_move(text) else parse_move(board, text)
     except UsiError as exc:
-        return {"move": text, "legal": False, "reason": exc.reason.removeprefix("illegal: "), "notation": None}
+        return {"move": text, "legal": False, "reason": exc.reason.removeprefix("illegal: "),
+                "code": exc.code.value if exc.code else None, "notation": None}
     except NotationError as exc:
-        return {"move": text, "legal": False, "reason": exc.reason, "notation": None}
-    return {"move": text, "legal": True, "reason": None, "notation": move_notation(board, move)}
+        return {"move": text, "legal": False, "reason": exc.reason, "code": exc.code.value if exc.code else None,
+                "notation": None}
+    return {"move": text, "legal": True, "reason": None, "code": None, "notation": move_notation(board, move)}
 
 
 def check_moves(board: Board, texts) -> list[dict]:

@@ -26,9 +26,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .squares import parse_square, square
-from .variant import Variant
+
+if TYPE_CHECKING:  # (only named in annotations: the variant module reads positions with this one)
+    from .variant import Variant
 
 __all__ = ["PositionError", "ParsedPosition", "parse_position", "format_position", "format_piece"]
 

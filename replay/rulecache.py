@@ -4,9 +4,10 @@ Compiling a big variant (move tables, hashing keys, squares where a piece could 
 a tenth of a second or more per rule set, more than reading a one-game file; loading the compiled
 tables back takes a small part of that.  :func:`load_or_compile` keeps each compiled
 :class:`~replay.rules.Ruleset` in a file named by a hash of everything it is made from: the
-variant's definition as read (every field of the file), the chosen options, the Python version and
-the source of the rules core itself (so that a changed daikifu never reads tables an older one
-wrote).
+variant's definition as read (every field of the file), the chosen options, the Python version,
+daikifu's version, the name the rules core was imported under and its source (so that a changed
+daikifu never reads tables an older one wrote, and a pickle names classes that this copy of the
+rules core defines).
 
 The cache lives in ``$DAIKIFU_CACHE_DIR``, else ``$XDG_CACHE_HOME/daikifu``, else
 ``~/.cache/daikifu``; ``DAIKIFU_CACHE_DIR=off`` turns it off.  It is only ever a shortcut: a
@@ -22,13 +23,15 @@ import hashlib
 import os
 import pickle
 import sys
+from functools import cache
 from pathlib import Path
+
+import daikifu
 
 __all__ = ["cache_directory", "load_or_compile", "ENV_CACHE"]
 
 ENV_CACHE = "DAIKIFU_CACHE_DIR"
 KEEP = 200  # files kept in the cache directory; the oldest go first
-_FINGERPRINT: list = []
 
 
 def cache_directory() -> Path | None:
@@ -41,19 +44,21 @@ def cache_directory() -> Path | None:
 
 
 # the modules that make the compiled tables (rules.py and everything it imports)
-SOURCES = ("rules.py", "generators.py", "xbetza.py", "squares.py", "variant.py", "rulecache.py")
+SOURCES = ("rules.py", "generators.py", "xbetza.py", "squares.py", "variant.py", "rulecache.py", "move.py",
+           "position.py")
 
 
+@cache
 def _fingerprint() -> bytes:
-    """A hash of the source the compiled tables are made by."""
-    if not _FINGERPRINT:
-        h = hashlib.sha256(sys.version.encode())
-        here = Path(__file__).parent
-        for name in SOURCES:
-            h.update(name.encode())
-            h.update((here / name).read_bytes())
-        _FINGERPRINT.append(h.digest())
-    return _FINGERPRINT[0]
+    """A hash of what the compiled tables are made by: the Python and daikifu versions, the module
+    name the rules core was imported under (a pickle refers to classes by it) and its source."""
+    h = hashlib.sha256(sys.version.encode())
+    h.update(b"\0" + daikifu.__version__.encode() + b"\0" + __name__.encode())
+    here = Path(__file__).parent
+    for name in SOURCES:
+        h.update(name.encode())
+        h.update((here / name).read_bytes())
+    return h.digest()
 
 
 def cache_key(variant, options: dict) -> str:
@@ -64,23 +69,23 @@ def cache_key(variant, options: dict) -> str:
     return h.hexdigest()[:40]
 
 
-def load_or_compile(variant, options: dict):
-    """The compiled rule set of ``variant`` with ``options`` (resolved), from the cache when there."""
-    from .rules import Ruleset
-
+def load_or_compile(variant, options: dict, compile):
+    """The compiled rule set of ``variant`` with ``options`` (resolved), from the cache when there,
+    else made by ``compile(variant, options)`` (the class :class:`~replay.rules.Ruleset`, which
+    must also have made any file read: what the file holds is used only when it is one)."""
     directory = cache_directory()
     if directory is None or not variant.playable:
-        return Ruleset(variant, options)
+        return compile(variant, options)
     path = directory / f"{cache_key(variant, options)}.rules"
     try:
         with open(path, "rb") as fh:
             rules = pickle.load(fh)
-        if isinstance(rules, Ruleset):
+        if isinstance(rules, compile):
             rules.attach(variant)
             return rules
     except Exception:  # missing, unreadable or stale: compile instead
         pass
-    rules = Ruleset(variant, options)
+    rules = compile(variant, options)
     _store(directory, path, rules)
     return rules
 

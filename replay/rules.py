@@ -23,12 +23,16 @@ from __future__ import annotations
 
 import hashlib
 from array import array
+from functools import lru_cache
 from itertools import chain
 
 from .generators import GeneratorError, PatternGenerator, named_generator
+from .move import Move
+from .position import format_piece, parse_position
+from .rulecache import load_or_compile
 from .squares import CELLS, PAD, STRIDE, square, square_name
 from .variant import Variant, VariantError
-from .xbetza import COMPASS, XBetzaError, parse as parse_betza
+from .xbetza import COMPASS, XBetzaError, parse as parse_betza, rotate
 
 EMPTY = 0
 OFF = 1
@@ -38,7 +42,6 @@ MOVE = 1  # mode bit: may end on an empty square
 CAPTURE = 2  # mode bit: may capture an enemy piece
 
 DIRECTIONS = tuple(dx + dy * STRIDE for dx, dy in COMPASS)
-_CACHE: dict = {}
 
 
 def _key(*parts) -> int:
@@ -160,6 +163,10 @@ class Ruleset:
                           for d, entries in table.items()} for table in self.by_delta]
 
         self.drops = bool(r["drops"])
+        # whether a drop may expose the mover's own royal piece: only by giving an enemy piece a
+        # hurdle, a square to jump or a victim on the way (a cannon's screen); a piece put on the
+        # board blocks every other move
+        self.drops_may_expose = self.drops and any(g.screened for gens in self.complex for g in gens)
         depth = r["promotion_zone"]
         self.zone = [bytearray(CELLS), bytearray(CELLS)]
         self.last_rank = [bytearray(CELLS), bytearray(CELLS)]
@@ -231,17 +238,37 @@ class Ruleset:
             for sq in self.squares:
                 z_lion[sq] = _key(slug, "lion taken on", square_name(sq))
         self.z_lion = tuple(z_lion)
-        self._move_tables: dict = {}
-        self._drop_tables: dict = {}
+        self._set_lazy()
+
+    def _set_lazy(self) -> None:
+        """The tables built on first use, or quickly from the others (not stored with the compiled
+        tables)."""
+        # the ready-made moves of a piece on a square, by code * CELLS + square (see move_table:
+        # the board reads this dict itself first, which saves the call for every piece it asks)
+        self.move_tables: dict = {}
+        # the drops of a piece code (see drop_table; read first by the board, like move_tables)
+        self.drop_tables: dict = {}
         self._attack_deltas: dict = {}
         self._regions: dict = {}
+        # what other modules work out from this rule set, by the function that made it (see
+        # derived; a hot path reads this dict first, as the board reads move_tables)
+        self.kept: dict = {}
+        # for each piece code: (its steps by delta (by_delta), its promotion zone or None when it
+        # cannot promote, whether its moves must be tested for the safety of the royal piece)
+        # when the move tables hold all its moves (no generators, no tables by zone, no promotion
+        # on entering, no Lion-trading rules), else None: what Board.step_move checks a move by
+        guard = not self.royal_capture
+        self.plain_steps = [
+            None if not self.table_moves or self.zoned[code] is not None or self.complex[code]
+            else (self.by_delta[code], self.zone[code & 1] if self.promote[code] else None, guard and not self.royal[code])
+            for code in range(len(self.zoned))]
 
     def _fail(self, message):
         raise VariantError(f"{self.variant.path}: {message}")
 
     # what is built on first use, and the variant, are not stored with the compiled tables
-    _LAZY = ("_move_tables", "_drop_tables", "_attack_deltas", "_regions", "_parsed_start", "_position_tables",
-             "_empty_board")
+    _LAZY = ("move_tables", "drop_tables", "_attack_deltas", "_regions", "plain_steps", "kept", "_parsed_start",
+             "_position_tables", "_empty_board")
     _VARIANT = ("variant", "pieces", "types", "type_by_id")
 
     def __getstate__(self) -> dict:
@@ -257,7 +284,7 @@ class Ruleset:
         flat = keys.tolist()
         state["z_square"] = [tuple(flat[i:i + CELLS]) for i in range(0, len(flat), CELLS)]
         self.__dict__.update(state)
-        self._move_tables, self._drop_tables, self._attack_deltas, self._regions = {}, {}, {}, {}
+        self._set_lazy()
 
     def attach(self, variant: Variant) -> None:
         """Use ``variant``'s objects (after loading the compiled tables of that same variant)."""
@@ -268,11 +295,21 @@ class Ruleset:
     def piece_index(self) -> dict:
         return self.variant.piece_index()
 
+    def derived(self, make):
+        """``make(self)``, made once per rule set and kept on it: where another module keeps what
+        it works out from a rule set (a board in the start position, the move reader's plans, the
+        viewer's tables), so that it lives and goes with the rule set.  ``make`` is the key: a
+        function of the rule set alone.  Not stored with the compiled tables."""
+        kept = self.kept
+        if make in kept:
+            return kept[make]
+        value = kept[make] = make(self)
+        return value
+
     def parsed_start(self):
         """The start position, parsed once (boards are set up from it for every game replayed)."""
         parsed = getattr(self, "_parsed_start", None)
         if parsed is None:
-            from .position import parse_position
             parsed = self._parsed_start = parse_position(self, self.start)
         return parsed
 
@@ -281,7 +318,6 @@ class Ruleset:
         rank down, files a, b, c ...; and each board code's piece as written (None: empty)."""
         tables = getattr(self, "_position_tables", None)
         if tables is None:
-            from .position import format_piece
             rows = [[square(f, r) for f in range(self.files)] for r in range(self.ranks - 1, -1, -1)]
             tokens = [None, None] + [format_piece(self, code >> 1, code & 1)
                                      for code in range(2, 2 * len(self.variant.pieces) + 2)]
@@ -298,13 +334,12 @@ class Ruleset:
         square: only squares pieces stand on are ever built.
         """
         key = code * CELLS + sq
-        table = self._move_tables.get(key)
+        table = self.move_tables.get(key)
         if table is None:
-            table = self._move_tables[key] = self._build_move_table(code, sq)
+            table = self.move_tables[key] = self._build_move_table(code, sq)
         return table
 
     def _build_move_table(self, code: int, sq: int) -> tuple:
-        from .board import Move  # local: the board module imports this one
         idx = self.table_of(code, sq)
         on = self.on_board
         colour = code & 1
@@ -340,18 +375,17 @@ class Ruleset:
         """The drops of the piece ``code``: a tuple indexed by square of the drop move there, or None
         where it may never be dropped (a square where it could never move, when the rules say
         so); and whether there is such a square."""
-        table = self._drop_tables.get(code)
+        table = self.drop_tables.get(code)
         if table is None:
             # the moves are the same for both sides: made once per piece type (kept under minus
             # the type's index: a piece code is 2 or more)
-            everywhere = self._drop_tables.get(-(code >> 1))
+            everywhere = self.drop_tables.get(-(code >> 1))
             if everywhere is None:
-                from .board import Move
                 pid = self.types[(code >> 1) - 1].id
                 moves = [None] * CELLS
                 for sq in self.squares:
                     moves[sq] = tuple.__new__(Move, (None, sq, (), None, pid))  # Move(None, sq, (), None, pid)
-                everywhere = self._drop_tables[-(code >> 1)] = tuple(moves)
+                everywhere = self.drop_tables[-(code >> 1)] = tuple(moves)
             dead = self.dead[code] if self.drop_no_dead else ()
             moves = everywhere
             if dead:
@@ -359,7 +393,7 @@ class Ruleset:
                 for sq in dead:
                     moves[sq] = None
                 moves = tuple(moves)
-            table = self._drop_tables[code] = (moves, bool(dead))
+            table = self.drop_tables[code] = (moves, bool(dead))
         return table
 
     def region_squares(self, per: str) -> dict:
@@ -476,21 +510,59 @@ class Ruleset:
             self.complex_attackers[colour].add(code)
 
     def _can_ever_move(self, code: int, sq: int) -> bool:
-        """Whether a piece on ``sq`` has any move on an otherwise empty board (else it is stuck)."""
+        """Whether a piece on ``sq`` could ever move from there again: whether one of its moves
+        ends on another square of the board, whatever stands on the other squares.  A piece to
+        capture, a hurdle to hop or a victim to take on the way may stand there later, so only the
+        board's edges decide (docs/variants.md, "A piece that could never move again"); a move
+        for a piece's first move only (``i``) does not count, nor does a pass."""
         on = self.on_board
         idx = self.table_of(code, sq)
         if any(on[sq + off] for off, _ in self.leaps[idx]) or any(on[sq + off] for off, _ in self.rays[idx]):
             return True
-        if not self.complex[idx]:
-            return False
-        empty = getattr(self, "_empty_board", None)
-        if empty is None:
-            empty = self._empty_board = [EMPTY if on[i] else OFF for i in range(CELLS)]
-        out: set = set()
+        empty = None
         for g in self.complex[idx]:
+            if isinstance(g, PatternGenerator):
+                if not g.initial_only and _ends_on_board(g.pattern, g.first, sq, self.files, self.ranks):
+                    return True
+                continue
+            # a named generator: its moves on an empty board
+            if empty is None:
+                empty = [EMPTY if on[i] else OFF for i in range(CELLS)]
+            out: set = set()
             g.targets(empty, sq, code & 1, out, max(self.files, self.ranks), None)
-        out.discard((sq, ()))  # a pass is not a move that frees a stuck piece
-        return bool(out)
+            out.discard((sq, ()))  # a pass is not a move that frees a stuck piece
+            if out:
+                return True
+        return False
+
+def _ends_on_board(pattern, first, sq: int, files: int, ranks: int) -> bool:
+    """Whether some move of the XBetza ``pattern`` (first-leg vectors ``first``, as the piece's
+    side sees them) from ``sq`` ends on another square of a ``files`` x ``ranks`` board, for some
+    arrangement of the other pieces: a leg that goes on may go on from any square it crosses (a
+    victim, a hurdle or an empty square there as it needs), a hop lands beyond its hurdle."""
+    f0, r0 = sq % STRIDE - PAD, sq // STRIDE - PAD
+    legs = pattern.legs
+    last = len(legs) - 1
+    longest = max(files, ranks)
+
+    def follow(k: int, f: int, r: int, vectors, rng: int) -> bool:
+        leg = legs[k]
+        hop = bool(leg.modes & {"p", "g"})
+        for dx, dy in vectors:
+            skip = 1 if leg.jump and max(abs(dx), abs(dy)) == 1 else 0  # 'j' on a W/F rider
+            for n in range(1, (rng or longest) + 1):
+                x, y = f + dx * n, r + dy * n
+                if not (0 <= x < files and 0 <= y < ranks):
+                    break
+                if k < last:
+                    nxt = (0 if pattern.range == 1 else 1) if "g" in leg.modes else pattern.range
+                    if follow(k + 1, x, y, [rotate((dx, dy), t) for t in legs[k + 1].directions], nxt):
+                        return True
+                elif n > skip + hop and (x, y) != (f0, r0):
+                    return True
+        return False
+
+    return follow(0, f0, r0, first, pattern.range)
 
 
 def drop_region(per: str, sq: int):
@@ -520,14 +592,15 @@ def _on_ray(off: int, rays: dict) -> bool:
 
 
 def compile_rules(variant: Variant, options: dict | None = None) -> Ruleset:
-    """The compiled ruleset for a variant and options (cached: compiling a big variant takes time)."""
-    resolved = variant.resolve_options(options)
-    key = (id(variant), tuple(sorted(resolved.items())))
-    cached = _CACHE.get(key)
-    if cached is None or cached.variant is not variant:
-        from .rulecache import load_or_compile
-        cached = _CACHE[key] = load_or_compile(variant, resolved)
-    return cached
+    """The compiled ruleset for a variant and options (kept: compiling a big variant takes time)."""
+    return _compiled(variant, tuple(sorted(variant.resolve_options(options).items())))
+
+
+@lru_cache(maxsize=128)
+def _compiled(variant: Variant, options: tuple) -> Ruleset:
+    """The rule set of ``variant`` (compared by identity: a Variant is not equal to a copy of
+    itself) with ``options`` (resolved, as sorted pairs), from the disk cache when there."""
+    return load_or_compile(variant, dict(options), Ruleset)
 
 
 def _shared(objects: dict, value):

@@ -83,8 +83,6 @@ class PieceValues:
         return total
 
 
-_VALUES: dict = {}
-
 
 def central_squares(rules: Ruleset) -> list[int]:
     """The middle half of the files times the middle half of the ranks (at least one of each)."""
@@ -96,11 +94,12 @@ def central_squares(rules: Ruleset) -> list[int]:
 
 
 def piece_values(rules: Ruleset) -> PieceValues:
-    """The values of a ruleset's pieces, from their mobility on an empty board (cached)."""
-    key = id(rules)
-    cached = _VALUES.get(key)
-    if cached is not None and cached[0] is rules:
-        return cached[1]
+    """The values of a ruleset's pieces, from their mobility on an empty board (worked out once
+    per rule set, and kept on it)."""
+    return rules.derived(_piece_values)
+
+
+def _piece_values(rules: Ruleset) -> PieceValues:
     board = Board(rules)
     centre = central_squares(rules)
     mobility = {}
@@ -139,9 +138,7 @@ def piece_values(rules: Ruleset) -> PieceValues:
     plain = [v for pid, v in value.items() if pid not in royal]
     unit = min(plain) if plain else 1.0
     cheapest = min((capture[pid] for pid in value if pid not in royal), default=unit)
-    result = PieceValues(mobility, value, capture, hand, promotes, royal, unit, cheapest)
-    _VALUES[key] = (rules, result)
-    return result
+    return PieceValues(mobility, value, capture, hand, promotes, royal, unit, cheapest)
 
 
 # --- engines -------------------------------------------------------------------------------------

@@ -56,3 +56,12 @@ def parse_square(name: str, files: int = MAX_FILES, ranks: int = MAX_RANKS) -> i
 def offset(dx: int, dy: int) -> int:
     """The difference between two squares ``dx`` files and ``dy`` ranks apart."""
     return dx + dy * STRIDE
+
+
+# A square in one byte (its file and rank, 16 of each at most): lists of squares kept a long time
+# (the origins of the move texts a reader has met) take an eighth of the room of a tuple of ints.
+SQUARE_OF_BYTE = tuple(square(f, r) for r in range(MAX_RANKS) for f in range(MAX_FILES))
+BYTE_OF_SQUARE = [0] * CELLS  # (a cell off every board: 0)
+for _n, _sq in enumerate(SQUARE_OF_BYTE):
+    BYTE_OF_SQUARE[_sq] = _n
+del _n, _sq

@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import re
 
-from .board import Board, Move
+from .board import Board
+from .move import IllegalReason, Move
 from .position import PositionError
 from .squares import square, square_file, square_rank
 
@@ -58,13 +59,15 @@ class UsiError(ValueError):
     """A USI text that names no move or position.
 
     ``text`` is the text read, ``reason`` what is wrong, ``index`` the 0-based number of the move
-    in a ``moves`` list where reading stopped (None outside a list).
+    in a ``moves`` list where reading stopped (None outside a list), ``code`` the
+    :class:`~replay.move.IllegalReason` when the move is read but illegal (else None).
     """
 
-    def __init__(self, text: str, reason: str, index: int | None = None):
+    def __init__(self, text: str, reason: str, index: int | None = None, code=None):
         self.text = text
         self.reason = reason
         self.index = index
+        self.code = code
         where = f"move {index + 1} " if index is not None else ""
         super().__init__(f"{where}{text!r}: {reason}")
 
@@ -162,12 +165,14 @@ def usi_to_move(board: Board, text: str) -> Move:
     candidates = [move] if move.promotion else [move, move._replace(promotion=False)]
     reasons = []
     for candidate in candidates:
-        reason = board.illegal_reason(candidate)
+        reason = board.illegality(candidate)
         if reason is None:
             return candidate
         reasons.append(reason)
-    reason = reasons[-1] if len(reasons) > 1 and "must be chosen" in reasons[0] else reasons[0]
-    raise UsiError(text, f"illegal: {reason}")
+    # without a promotion written the move is read as declining: say why that is illegal
+    must_choose = len(reasons) > 1 and reasons[0].code is IllegalReason.PROMOTION_MUST_BE_CHOSEN
+    reason = reasons[-1] if must_choose else reasons[0]
+    raise UsiError(text, f"illegal: {reason.message}", code=reason.code)
 
 
 def looks_like_usi_move(text: str) -> bool:
@@ -225,7 +230,7 @@ def board_from_usi(rules, text: str) -> Board:
         try:
             board.push(usi_to_move(board, word))
         except UsiError as exc:
-            raise UsiError(word, exc.reason, index) from None
+            raise UsiError(word, exc.reason, index, exc.code) from None
     return board
 
 

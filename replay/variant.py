@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from .generators import GeneratorError, named_generator
+from .position import PositionError, parse_position
+from .rulecache import cached_value
 from .xbetza import XBetzaError, parse as parse_betza
 
 __all__ = [
@@ -175,7 +178,13 @@ RULE_DEFAULTS = {
     "stalemate": "loss",  # the side with no legal move: "loss" (shogi) or "draw"
     "zones": [],  # ranks per zone counted from the mover's side, for zone-dependent moves
     "null_move": True,  # whether a piece may pass (step out and back to its empty start square)
+    # the position checks (replay.legality) a set-up position may break, for compositions: a list
+    # of their names, or true for all of them
+    "allow_impossible": [],
 }
+# the rules a set-up position is checked against (replay.legality), by the name its problems carry
+POSITION_RULES = ("royals", "no-royal", "kings-adjacent", "not-to-move-in-check", "dead-piece", "piece-count",
+                  "hand-piece", "nifu", "drop-cap")
 CAP_REGIONS = ("file", "file-parity", "square-colour", "board")
 _ID_LISTS = ("drop_nifu", "drop_mate_forbidden", "promotion_last_rank", "bare_royal_uncounted", "lions",
              "lion_cheap")
@@ -286,8 +295,6 @@ def load_variant_file(path: str | os.PathLike) -> Variant:
     """Read and check one variant file (the variant read is kept in the rule-set cache, by the
     file's path and content: reading a big variant's TOML costs a new process more than loading
     its compiled rules)."""
-    from .rulecache import cached_value
-
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -347,7 +354,6 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
                     _fail(path, f"{where} ({pid}): {exc}")
             for spec in raw.get("generators", []):
                 try:
-                    from .generators import GeneratorError, named_generator
                     named_generator(spec, 0)
                 except GeneratorError as exc:
                     _fail(path, f"{where} ({pid}): generator: {exc}")
@@ -433,7 +439,6 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
     if status == "playable":
         if not variant.start:
             _fail(path, "a playable variant needs a 'start' position")
-        from .position import PositionError, parse_position  # local: position imports variant types
         try:
             parse_position(variant, variant.start)
         except PositionError as exc:
@@ -482,6 +487,10 @@ def _check_rules(path, rules, ids):
         for pid in rules[key]:
             if pid not in ids:
                 _fail(path, f"[rules] {key}: unknown piece {pid!r}")
+    relaxed = rules["allow_impossible"]
+    if not (isinstance(relaxed, bool) or (isinstance(relaxed, list) and set(relaxed) <= set(POSITION_RULES))):
+        _fail(path, f"[rules] allow_impossible = {relaxed!r}: expected true, false or a list of "
+                    f"{', '.join(POSITION_RULES)}")
     for key in ("drops", "drop_no_dead_squares", "null_move", "lion_protected"):
         if not isinstance(rules[key], bool):
             _fail(path, f"[rules] {key} = {rules[key]!r}: expected true or false")

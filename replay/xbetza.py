@@ -127,6 +127,21 @@ class Pattern:
     def is_hopper(self) -> bool:
         return any(leg.modes & {"p", "g"} for leg in self.legs)
 
+    @property
+    def screened(self) -> bool:
+        """Whether a piece standing on a square the move passes (not where it ends) can give the
+        move a way it has not when that square is empty: a hurdle to hop (``p``, ``g``), a square
+        to jump (``j``), a victim to take on the way where the leg may not cross an empty square
+        (``c`` without ``m``).  A piece put on the board can then open an attack (a drop gives the
+        enemy's cannon its screen); for every other move it can only block."""
+        last = len(self.legs) - 1
+        for k, leg in enumerate(self.legs):
+            if leg.jump or "g" in leg.modes or ("p" in leg.modes and (k == last or "m" not in leg.modes)):
+                return True
+            if k < last and "c" in leg.modes and "m" not in leg.modes:
+                return True
+        return False
+
 
 def atom_vectors(atom: str) -> list[tuple[int, int]]:
     """All vectors of an atom in every direction, in a fixed order."""

@@ -9,6 +9,7 @@ click and the rules core, and ``daikifu.cli`` (the root group) nothing of the la
 from __future__ import annotations
 
 import ast
+import os
 import shutil
 import subprocess
 import sys
@@ -26,11 +27,40 @@ LAYERS = ("replay", "formats", "archive", "web")
 ALLOWED = {layer: set(LAYERS[:i]) for i, layer in enumerate(LAYERS)}
 
 
+def _module_name(path: Path) -> str:
+    """The installed name of a source file: ``replay/board.py`` is ``daikifu.replay.board``."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[0] != "daikifu":
+        parts.insert(0, "daikifu")
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _source_files():
+    for folder in ("daikifu", *LAYERS):
+        yield from sorted((ROOT / folder).rglob("*.py"))
+
+
+def _runtime_nodes(tree: ast.AST):
+    """Every node of ``tree`` but those under ``if TYPE_CHECKING:`` (imports for annotations
+    only, which never run)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                stack.extend(child.orelse)
+            else:
+                stack.append(child)
+
+
 def _imported_modules(path: Path, package: str) -> set[str]:
     """Every ``daikifu...`` module a file imports (relative imports resolved; imports inside
     functions included: a lazy import still runs up or down the layers)."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -42,6 +72,162 @@ def _imported_modules(path: Path, package: str) -> set[str]:
             found.add(module)
             found.update(f"{module}.{a.name}" for a in node.names)
     return {m for m in found if m == "daikifu" or m.startswith("daikifu.")}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the daikifu modules it imports, at its top or inside functions (``from package
+    import name`` counts as an import of the module ``package.name`` when there is one, else of
+    the package: ``from . import charts`` does not make a module depend on its package's
+    ``__init__``)."""
+    files = {_module_name(path): path for path in _source_files()}
+    graph = {}
+    for name, path in files.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found = set()
+        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    module = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    module = node.module or ""
+                submodules = {f"{module}.{a.name}" for a in node.names} & set(files)
+                found |= submodules if len(submodules) == len(node.names) else submodules | {module}
+        graph[name] = {m for m in found if m in files and m != name}
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other, directly or through others (the strongly
+    connected components of more than one module, by Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def test_the_cycle_finder_finds_a_cycle_through_a_function_level_import(tmp_path):
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_cycles(graph) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+    # the graph includes imports inside functions, and not those for annotations only
+    source = tmp_path / "m.py"
+    source.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .x import X\n"
+                      "def f():\n    from .y import Y\n", encoding="utf-8")
+    assert _imported_modules(source, "daikifu.replay") == {"daikifu.replay.y", "daikifu.replay.y.Y"}
+
+
+def test_the_rules_core_has_no_import_cycle():
+    graph = import_graph()
+    assert "daikifu.replay.board" in graph["daikifu.replay.notation"]  # (the graph is read at all)
+    replay = {m: {d for d in ds if d.startswith("daikifu.replay.")} for m, ds in graph.items()
+              if m.startswith("daikifu.replay.")}
+    assert import_cycles(replay) == []
+
+
+FORMATS_CYCLE = "formats: kif/reading/ki2 import each other (taken apart in the kakinoki package)"
+
+
+def test_no_import_cycle_among_daikifu_modules():
+    cycles = import_cycles(import_graph())
+    if cycles and all(m.startswith("daikifu.formats.") for group in cycles for m in group):
+        pytest.xfail(f"{FORMATS_CYCLE}: {cycles}")
+    assert cycles == []
+
+
+def _id_keyed_module_dicts(path: Path) -> list[str]:
+    """The module-level dicts of a file that are indexed, read or written by a key made with
+    ``id()`` (directly or through a local name assigned from an expression that calls it)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    dicts = set()
+    for node in tree.body:
+        target, value = None, None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        if isinstance(target, ast.Name) and isinstance(value, (ast.Dict, ast.Call)) \
+                and (isinstance(value, ast.Dict) or ast.unparse(value.func) in ("dict", "OrderedDict")):
+            dicts.add(target.id)
+
+    def calls_id(expr) -> bool:
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "id"
+                   for n in ast.walk(expr))
+
+    def scope_nodes(scope):
+        """The nodes of a function or module, not those of the functions defined in it."""
+        stack = list(ast.iter_child_nodes(scope))
+        while stack:
+            node = stack.pop()
+            yield node
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                stack.extend(ast.iter_child_nodes(node))
+
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
+    found = []
+    for scope in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
+        nodes = list(scope_nodes(scope))
+        id_names = {t.id for n in nodes if isinstance(n, ast.Assign) and calls_id(n.value)
+                    for t in n.targets if isinstance(t, ast.Name)}
+
+        def by_id(key, id_names=id_names) -> bool:
+            return calls_id(key) or any(isinstance(n, ast.Name) and n.id in id_names for n in ast.walk(key))
+
+        for n in nodes:
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in dicts \
+                    and by_id(n.slice):
+                found.append(f"{shown}:{n.lineno} {n.value.id}")
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                    and isinstance(n.func.value, ast.Name) and n.func.value.id in dicts and n.args \
+                    and by_id(n.args[0]):
+                found.append(f"{shown}:{n.lineno} {n.func.value.id}")
+    return sorted(found, key=lambda hit: int(hit.split(":")[1].split()[0]))
+
+
+def test_the_id_keyed_cache_finder_finds_one(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text("_A: dict = {}\n_B = {}\ndef f(x):\n    key = (id(x), 1)\n    return _A.get(key)\n"
+                      "def g(x):\n    _B[id(x)] = x\ndef h(x):\n    return {id(x): x}\n", encoding="utf-8")
+    assert [f.split()[-1] for f in _id_keyed_module_dicts(source)] == ["_A", "_B"]
+
+
+def test_no_module_level_cache_is_keyed_by_id():
+    """A cache keyed by ``id()`` outlives what it describes (a new object may get the old id): what
+    is worked out from an object is kept on it (``Ruleset.derived``) or by ``functools.lru_cache``.
+    The rules core has none; the other layers' are being moved (an expected failure until then)."""
+    found = [hit for path in _source_files() for hit in _id_keyed_module_dicts(path)]
+    assert not [hit for hit in found if hit.startswith("replay")]
+    if found:
+        pytest.xfail(f"module-level caches keyed by id() outside the rules core: {found}")
 
 
 def _layer_of(module: str) -> str | None:
@@ -104,6 +290,77 @@ def test_help_of_record_and_archive_commands_loads_no_reader_and_no_store(name):
 def test_python_m_daikifu_runs_the_command_line():
     out = subprocess.run([sys.executable, "-m", "daikifu", "--help"], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0 and "validate" in out.stdout
+
+
+def _reason_wording_tests(path: Path) -> list[str]:
+    """Comparisons of a reason (any expression naming one) with a piece of text: ``"must be
+    chosen" in reason``, ``board.illegal_reason(m) == "..."``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            texts = [o for o in operands if isinstance(o, (ast.Constant, ast.JoinedStr))
+                     and isinstance(getattr(o, "value", ""), str)]
+            if texts and any("reason" in ast.unparse(o).lower() for o in operands if o not in texts):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+def test_no_code_decides_on_the_wording_of_a_reason():
+    """Why a move is illegal is a code and a message (``Board.illegality``): code decides on the
+    code, so that rewording a message changes no reading."""
+    found = [hit for path in _source_files() for hit in _reason_wording_tests(path)]
+    assert found == []
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_a_layer_imported_by_its_folder_name_fails_at_once(layer):
+    """From the repository's root, ``import replay`` would load a second copy of the rules core with
+    classes of its own: it fails, and says which name to use."""
+    out = subprocess.run([sys.executable, "-c", f"import {layer}"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1
+    last = out.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: ") and f"'daikifu.{layer}'" in last, out.stderr
+
+
+def test_a_bad_option_is_a_usage_error_after_the_rules_were_cached(tmp_path):
+    """The rule-set cache is filled by one process, then each command given an unknown variant
+    option says so in one line and exits 2 (a pickle of another copy of the rules core once
+    surfaced here as a traceback)."""
+    env = dict(os.environ, DAIKIFU_CACHE_DIR=str(tmp_path / "cache"))
+    warm = subprocess.run([sys.executable, "-c", "from daikifu.replay import Board; Board('shogi')"],
+                          capture_output=True, text=True, cwd=ROOT, env=env)
+    assert warm.returncode == 0, warm.stderr
+    assert list((tmp_path / "cache").glob("*.rules")), "the rule set was cached"
+    for command in (["moves", "shogi"], ["perft", "shogi", "1"], ["demo", "shogi"], ["generate", "shogi"]):
+        out = subprocess.run([sys.executable, "-m", "daikifu", *command, "--option", "speed=fast"],
+                             capture_output=True, text=True, cwd=ROOT, env=env)
+        errors = [line for line in out.stderr.splitlines() if line.startswith("Error:")]
+        assert out.returncode == 2 and "Traceback" not in out.stderr, (command, out.stderr)
+        assert errors == ["Error: Invalid value for '--option': Shogi has no option 'speed' (options: none)"], \
+            (command, out.stderr)
+
+
+def test_the_rule_set_cache_key_names_the_module_and_the_version(monkeypatch):
+    """Two copies of the rules core (other module names or versions) never read each other's files."""
+    import daikifu
+    from daikifu.replay import load_variant, rulecache
+
+    variant = load_variant("shogi")
+    rulecache._fingerprint.cache_clear()  # (worked out again below, from the source as it is now)
+    key = rulecache.cache_key(variant, {})
+    rulecache._fingerprint.cache_clear()
+    try:
+        monkeypatch.setattr(daikifu, "__version__", daikifu.__version__ + ".other")
+        assert rulecache.cache_key(variant, {}) != key
+        monkeypatch.undo()
+        rulecache._fingerprint.cache_clear()
+        monkeypatch.setattr(rulecache, "__name__", "replay.rulecache")
+        assert rulecache.cache_key(variant, {}) != key
+        monkeypatch.undo()
+    finally:
+        rulecache._fingerprint.cache_clear()
+    assert rulecache.cache_key(variant, {}) == key
 
 
 # --- every command documents itself ---------------------------------------------------------------

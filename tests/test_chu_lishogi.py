@@ -106,4 +106,5 @@ def test_perft_counts_routes_from_the_command_line():
     for flags, nodes in (([], 25), (["--routes"], 88), (["--routes", "--divide"], 88)):
         result = CliRunner().invoke(main, ["perft", "chu-shogi", "1", "-p", lone_lion, "--json", *flags])
         assert result.exit_code == 0, result.output
-        assert json.loads(result.output)["nodes"] == nodes
+        assert json.loads(result.stdout)["nodes"] == nodes  # (a lone Lion: "allowed: no-royal" on stderr)
+        assert "allowed: no-royal" in result.stderr

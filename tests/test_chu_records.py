@@ -44,7 +44,10 @@ def test_the_manifest_lists_every_chu_file():
 @pytest.mark.parametrize("name", sorted(PLIES))
 def test_every_chu_record_validates_as_validate_reads_it(name):
     [game] = list(read_records(str(CHU / name)))
-    assert game.valid and not game.errors, [str(e) for e in game.errors]
+    # ChuShogiLite's mating problems give the attacker no King: allowed, and said
+    allowed = [e for e in game.errors if e.message.startswith("start position breaks rules allowed for it: no-royal")]
+    assert game.valid and len(game.errors) == len(allowed), [str(e) for e in game.errors]
+    assert bool(allowed) == name.startswith("tabulon_chushogilite-")
     assert game.variant.slug == "chu-shogi"
     assert len(game.mainline_moves()) == PLIES[name]
 

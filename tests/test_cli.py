@@ -328,9 +328,10 @@ def test_moves_shogi_json_fields():
 def test_moves_usi_positions_and_check():
     data = run_json("moves", "shogi", "-p", "startpos moves 7g7f 3c3d", "--check", "8h2b+", "--check", "B-h8",
                     "--check", "2g2e")
-    assert data[0] == {"move": "8h2b+", "legal": True, "reason": None, "notation": "Bxh8+"}
+    assert data[0] == {"move": "8h2b+", "legal": True, "reason": None, "code": None, "notation": "Bxh8+"}
     assert data[1]["legal"] is False and data[1]["notation"] is None and data[1]["reason"]
     assert data[2]["legal"] is False and "cannot make that move" in data[2]["reason"]
+    assert data[2]["code"] == "piece-cannot-move-so"
     same = run_json("moves", "shogi", "-p", "position sfen lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3")
     assert {e["usi"] for e in same} == {e["usi"] for e in run_json("moves", "shogi", "-p", "startpos moves 7g7f 3c3d")}
     bad = run("moves", "shogi", "-p", "startpos moves 7g7f 7g7f")
@@ -386,7 +387,10 @@ def test_moves_multi_step_notation(tmp_path):
 def test_moves_disambiguation_of_multi_step_moves(tmp_path):
     (tmp_path / "lion.toml").write_text(LION_VARIANT, encoding="utf-8")
     position = "4k/5/2p2/1(LN)1(LN)1/K4 b - 1"
-    moves = {e["move"] for e in run_json("--variants-dir", tmp_path, "moves", "lion-test", "-p", position)}
+    # two Sente Lions where the game has one: a set-up position, let through with a warning
+    result = run("--variants-dir", tmp_path, "moves", "lion-test", "-p", position, "--allow-impossible", "--json")
+    assert result.exit_code == 0 and "allowed: piece-count: Sente has 2 Lions" in result.stderr
+    moves = {e["move"] for e in json.loads(result.stdout)}
     assert {"LNb2xc3", "LNd2xc3", "LNb2x!c3", "LNd2x!c3", "LNb2-b2", "LNd2-d2"} <= moves
     assert "LNxc3" not in moves
     assert "LN-a3" in moves and "LNb2-a3" not in moves  # only the lion on b2 reaches a3

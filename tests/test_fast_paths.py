@@ -84,10 +84,10 @@ def test_quick_plans_agree_with_the_first_reading(variant):
     from daikifu.replay import notation
 
     rules = Board(variant).rules
-    notation._PLANS.pop(id(rules), None)
-    assert notation._plans_of(rules)[2] is not None, "every bundled ID and alias takes the quick way"
+    tables = notation.ReaderTables(rules)  # (new: no plan kept yet)
+    assert tables.ids is not None, "every bundled ID and alias takes the quick way"
     for text in _texts(rules):
-        assert notation._plan(rules, text) == notation._first_plan(rules, text), text
+        assert tables.plan(text) == tables._first_plan(text), text
 
 
 def test_an_alias_the_quick_way_cannot_read_sends_every_text_the_search_way(tmp_path):
@@ -103,9 +103,10 @@ def test_an_alias_the_quick_way_cannot_read_sends_every_text_the_search_way(tmp_
     variant = load_variant_file(path)
     assert "P.X" in variant.piece_index()
     rules = Board(variant).rules
-    assert notation._plans_of(rules)[2] is None
+    tables = notation.ReaderTables(rules)
+    assert tables.ids is None
     for t in _texts(rules):
-        assert notation._plan(rules, t) == notation._first_plan(rules, t), t
+        assert tables.plan(t) == tables._first_plan(t), t
 
 
 def _quick_agrees(board: Board) -> None:

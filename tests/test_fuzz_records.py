@@ -80,3 +80,22 @@ def test_mutated_kif_never_crashes(seed):
         for game in games:
             for e in game.errors:
                 assert e.kind != "error" or e.line is not None or e.ply is not None, e
+
+
+# --- every reader and writer (issue 24): the default part is small; the campaign is slow ------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_campaign_across_every_reader_has_no_traceback():
+    from fuzz_support import campaign
+    counts = campaign(ROOT, 300, seed=24)
+    assert counts["tracebacks"] == 0 and counts["unlocated"] == 0, counts["failures"]
+    assert counts["games"] > 100 and counts["valid"] > 0 and counts["written"] > 0
+
+
+@pytest.mark.slow
+def test_a_large_campaign_across_every_reader_has_no_traceback():
+    from fuzz_support import campaign
+    counts = campaign(ROOT, 10_400, seed=2024)
+    assert counts["tracebacks"] == 0 and counts["unlocated"] == 0, counts["failures"]

@@ -16,6 +16,7 @@ import pytest
 
 from daikifu.formats.game import Game, GameError
 from daikifu.formats.kif import HANDICAPS, KifError, looks_like_kif, read_kif, write_kif
+from daikifu.formats.reading import read_record
 
 from fuzz_support import mutate
 from daikifu.replay import Board, Move
@@ -210,12 +211,16 @@ def test_handicap_games_start_right(name):
 
 
 def test_handicap_with_board_diagram():
-    game = read_one((KIF_DIR / "jkf_9fu.kif").read_bytes())
+    # through the reading pipeline, which checks every reader's start position
+    (game,) = read_record((KIF_DIR / "jkf_9fu.kif").read_bytes(), name="jkf_9fu.kif")
     # 手合割：その他, 上手の持駒 (Gote) 銀四 桂四, 下手の持駒 (Sente) 飛二 香四, 下手番
     assert game.start == "7pk/7p1/7p1/7p1/7p1/7p1/7p1/7p1/7p1 b 2R4L4s4n 1"
     assert game.headers["Sente"] == "shitate" and game.headers["Gote"] == "uwate"
     assert game.result == "1-0" and game.headers["Termination"] == "checkmate"
-    assert game.warnings() == []  # the final position is mate
+    # a test diagram that no game reaches: nine Gote Pawns on one file, one on its last rank
+    refused = [e.message for e in game.errors if e.kind == "error"]
+    assert len(refused) == 1 and refused[0].startswith("impossible start position: nifu: Gote has 9 unpromoted P")
+    assert "dead-piece: Gote's P on h1" in refused[0]
 
 
 def test_every_handicap_name_gives_a_legal_start():

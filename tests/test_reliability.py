@@ -14,7 +14,7 @@ from daikifu.archive.store import make_record
 from daikifu.formats.game import Game
 from daikifu.formats.kif import read_kif
 from daikifu.formats.limits import ReadLimits
-from daikifu.formats.lsn import read_games, write_game
+from daikifu.formats.lsn import read_game, read_games, write_game
 from daikifu.formats.reading import read_record
 
 REAL_KIF = sorted((Path(__file__).parent / "data" / "real" / "kif").iterdir())
@@ -444,3 +444,135 @@ def test_a_jkf_time_out_of_range_is_an_error_on_its_line(now, message):
     error = only_error(game)
     assert (error.line, error.ply) == (4, 2) and error.message.startswith(message)
     assert len(game.mainline_moves()) == 2
+
+
+# --- control characters (issue 24): refused where read, never written ------------------------------
+
+
+def _nul_record() -> bytes:
+    """A shogi game whose Site holds a NUL after the first 4 KB (the format is still recognised)."""
+    return ('[Variant "Shogi"]\n[Event "' + "x" * 5000 + '"]\n[Site "a\x00b"]\n[Result "*"]\n\n'
+            "1. P-c4 P-c6 *\n").encode("utf-8")
+
+
+def test_a_nul_in_a_tag_is_an_error_at_its_line_and_column():
+    (game,) = read_record(_nul_record(), name="nul.lsn")
+    assert not game.valid
+    (err,) = [e for e in game.errors if e.kind == "error"]
+    assert (err.file, err.line, err.column) == ("nul.lsn", 3, 9) and "U+0000" in err.message
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x07", "\x1b", "\x7f"])
+def test_a_control_character_in_a_kif_comment_or_csa_name_is_refused(char):
+    kif = f"先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*note{char}here\n".encode()
+    (game,) = read_record(kif, name="c.kif", fmt="kif")  # (a NUL in the first 4 KB: "not a record")
+    err = next(e for e in game.errors if e.kind == "error")
+    assert (err.line, err.column) == (5, 6) and f"U+{ord(char):04X}" in err.message
+    (game,) = read_record(f"V2.2\nN+A{char}\nN-B\nPI\n+\n+7776FU\n".encode(), name="c.csa", fmt="csa")
+    assert not game.valid and next(e for e in game.errors if e.kind == "error").line == 2
+
+
+def test_a_dos_end_of_file_mark_ending_a_kif_file_is_no_control_character():
+    kif = "先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n\x1a".encode()
+    (game,) = read_record(kif, name="eof.kif")
+    assert not any("control character" in e.message for e in game.errors)
+
+
+def test_a_json_record_holding_an_escaped_nul_is_refused():
+    data = json.dumps({"variant": "shogi", "tags": [["Site", "a\x00b"]], "moves": []})
+    assert "\\u0000" in data
+    (game,) = read_record(data.encode(), name="g.json")
+    assert not game.valid and "U+0000" in game.errors[0].message
+
+
+@pytest.mark.parametrize("fmt", ["lsn", "kif", "csa", "jkf", "usi", "json"])
+def test_no_writer_writes_a_control_character(fmt):
+    from daikifu.formats.reading import UnsupportedConversion, write_record
+    game = Game.from_moves("shogi", [], headers={"Site": "a\x00b"})
+    with pytest.raises(UnsupportedConversion, match="U\\+0000"):
+        write_record(game, fmt)
+    game = read_game('[Variant "Shogi"]\n\n1. P-c4 {ok} P-c6 *\n')
+    game.next().next().comment = "bad\x01"
+    with pytest.raises(UnsupportedConversion, match="ply 2 holds the control character U\\+0001"):
+        write_record(game, fmt)
+
+
+def test_validate_names_the_place_of_a_nul(tmp_path):
+    src = tmp_path / "nul.lsn"
+    src.write_bytes(_nul_record())
+    result = _cli("validate", str(src))
+    assert result.exit_code == 1 and f"{src}:3:9" in result.output and "U+0000" in result.output
+
+
+# --- nesting (issue 24): JKF and daikifu JSON nested 100,000 deep -----------------------------------
+
+
+def _deep_jkf(depth: int) -> str:
+    move = '{"from": {"x": 7, "y": 7}, "to": {"x": 7, "y": 6}, "piece": "FU"}'
+    return '{"header": {}, "moves": [{}, {"move": %s, "forks":\n%s%s}]}' % (move, "[" * depth, "]" * depth)
+
+
+def _deep_json(depth: int) -> str:
+    return '{"variant": "shogi", "moves": [{"uci": "7g7f", "variations":\n%s%s}]}' % ("[" * depth, "]" * depth)
+
+
+@pytest.mark.parametrize("make, name", [(_deep_jkf, "deep.jkf"), (_deep_json, "deep.json")])
+def test_json_nested_100000_deep_is_an_error_at_its_place(make, name):
+    (game,) = read_record(make(100_000).encode(), name=name)
+    err = game.errors[0]
+    limit = ReadLimits().max_json_depth
+    assert not game.valid and "nested deeper than" in err.message and err.line == 2
+    # the bracket that goes one level too deep: the record's own levels come before line 2
+    head = make(0).split("\n")[0]
+    before = head.count("[") + head.count("{") - head.count("]") - head.count("}")
+    assert err.column == limit - before + 1
+    (lower,) = read_record(make(100_000).encode(), name=name, limits=ReadLimits(max_depth=10))
+    assert lower.errors[0].column == ReadLimits(max_depth=10).max_json_depth - before + 1
+
+
+def test_nesting_within_the_limit_is_read():
+    (game,) = read_record(_deep_jkf(200).encode(), name="ok.jkf")
+    assert "nested deeper" not in " ".join(e.message for e in game.errors)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_import_of_a_deep_jkf_stores_the_other_file(tmp_path, jobs):
+    from daikifu.archive.importer import import_paths
+    from daikifu.archive.store import Archive
+    deep = tmp_path / "deep.jkf"
+    deep.write_text(_deep_jkf(100_000), encoding="utf-8")
+    ok = tmp_path / "ok.lsn"
+    ok.write_text(GAME.format(event="ok"), encoding="utf-8")
+    with Archive(tmp_path / "a.db") as archive:
+        import_paths(archive, [str(deep), str(ok)], jobs=jobs)
+        valid = archive.conn.execute("SELECT count(*) FROM games WHERE status = 'valid'").fetchone()[0]
+    assert valid == 1
+
+
+def test_validate_of_deep_json_reports_without_a_traceback(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text(_deep_json(100_000), encoding="utf-8")
+    result = _cli("validate", str(deep))
+    assert result.exit_code == 1 and "nested deeper than" in result.output and "Traceback" not in result.output
+
+
+def test_web_import_of_deep_jkf_is_no_server_error(tmp_path):
+    from daikifu.archive.store import Archive
+    from daikifu.web import create_app
+    db = tmp_path / "w.db"
+    Archive(db).close()
+    client = create_app(db, allow_import=True).test_client()
+    r = client.post("/api/import", json={"text": _deep_jkf(100_000), "name": "deep.jkf"})
+    assert r.status_code == 200
+    (game,) = r.get_json()["games"]
+    assert (game["status"], game["error"]["code"], game["error"]["line"]) == ("invalid", "too-deep", 2)
+
+
+def test_a_nul_in_a_streamed_lsn_file_is_found_in_its_game():
+    from daikifu.formats.reading import HEAD_BYTES, read_stream
+    game = '[Variant "Shogi"]\n[Result "*"]\n\n1. P-c4 P-c6 *\n\n'
+    data = (game * (HEAD_BYTES // len(game) + 10) + '[Variant "Shogi"]\n[Site "a\x00b"]\n\n1. P-c4 *\n').encode()
+    games = list(read_stream(io.BytesIO(data), name="big.lsn"))
+    assert [g.number for g in games if not g.valid] == [len(games)]
+    err = games[-1].errors[0]
+    assert (err.line, err.column, err.code) == (data.count(b"\n", 0, data.index(b"\x00")) + 1, 9, "control-character")

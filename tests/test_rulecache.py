@@ -39,9 +39,9 @@ def test_loaded_rule_set_equals_a_compiled_one(slug, cache_dir, monkeypatch):
     options = variant.resolve_options(None)
     fresh = Ruleset(variant, options)
     calls = _compiles(monkeypatch)
-    first = rulecache.load_or_compile(variant, options)
+    first = rulecache.load_or_compile(variant, options, Ruleset)
     assert calls == [slug] and len(list(cache_dir.glob("*.rules"))) == 1
-    loaded = rulecache.load_or_compile(variant, options)
+    loaded = rulecache.load_or_compile(variant, options, Ruleset)
     assert calls == [slug], "the second process-level load must come from the file"
     assert loaded is not first and loaded.variant is variant
     for name in TABLES:
@@ -54,8 +54,8 @@ def test_loaded_rule_set_equals_a_compiled_one(slug, cache_dir, monkeypatch):
 
 def test_other_options_are_other_files(cache_dir):
     variant = load_variant("dai-mitregi")
-    rulecache.load_or_compile(variant, variant.resolve_options(None))
-    rulecache.load_or_compile(variant, variant.resolve_options({"movement": "stepping"}))
+    rulecache.load_or_compile(variant, variant.resolve_options(None), Ruleset)
+    rulecache.load_or_compile(variant, variant.resolve_options({"movement": "stepping"}), Ruleset)
     assert len(list(cache_dir.glob("*.rules"))) == 2
 
 
@@ -64,20 +64,20 @@ def test_unwritable_cache_compiles_anyway(tmp_path, monkeypatch):
     blocker.write_text("a file where the cache directory should be")
     monkeypatch.setenv(rulecache.ENV_CACHE, str(blocker / "cache"))
     variant = load_variant("shogi")
-    rules = rulecache.load_or_compile(variant, variant.resolve_options(None))
+    rules = rulecache.load_or_compile(variant, variant.resolve_options(None), Ruleset)
     assert perft(Board(rules), 1) == 30
 
 
 def test_broken_file_is_compiled_again_and_replaced(cache_dir, monkeypatch):
     variant = load_variant("shogi")
     options = variant.resolve_options(None)
-    rulecache.load_or_compile(variant, options)
+    rulecache.load_or_compile(variant, options, Ruleset)
     (path,) = cache_dir.glob("*.rules")
     path.write_bytes(b"not a pickle")
     calls = _compiles(monkeypatch)
-    rules = rulecache.load_or_compile(variant, options)
+    rules = rulecache.load_or_compile(variant, options, Ruleset)
     assert calls == ["shogi"] and perft(Board(rules), 1) == 30
-    rulecache.load_or_compile(variant, options)
+    rulecache.load_or_compile(variant, options, Ruleset)
     assert calls == ["shogi"], "the broken file was replaced by a good one"
 
 
@@ -86,8 +86,8 @@ def test_cache_can_be_turned_off(tmp_path, monkeypatch):
     assert rulecache.cache_directory() is None
     calls = _compiles(monkeypatch)
     variant = load_variant("shogi")
-    rulecache.load_or_compile(variant, variant.resolve_options(None))
-    rulecache.load_or_compile(variant, variant.resolve_options(None))
+    rulecache.load_or_compile(variant, variant.resolve_options(None), Ruleset)
+    rulecache.load_or_compile(variant, variant.resolve_options(None), Ruleset)
     assert calls == ["shogi", "shogi"]
 
 
@@ -132,8 +132,8 @@ def test_loaded_tables_are_immutable_and_not_tracked_by_the_collector(cache_dir)
 
     variant = load_variant("dai-kagamigi")
     options = variant.resolve_options(None)
-    rulecache.load_or_compile(variant, options)
-    for rules in (Ruleset(variant, options), rulecache.load_or_compile(variant, options)):
+    rulecache.load_or_compile(variant, options, Ruleset)
+    for rules in (Ruleset(variant, options), rulecache.load_or_compile(variant, options, Ruleset)):
         gc.collect()
         rows = [row for row in rules.z_square if any(row)]
         assert len(rows) == 2 * len(variant.pieces)

@@ -4,6 +4,7 @@ lishogi's convention (file numbers, rank letters, from-mid-to double moves) on l
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -149,3 +150,11 @@ def test_a_line_with_passes_is_written_so_that_it_reads_back():
     assert any(m.is_pass for m in moves)
     text = format_usi_position(Board("chu-shogi").rules, None, moves)
     assert board_from_usi("chu-shogi", text).move_stack == moves
+
+
+def test_a_usi_record_error_names_squares_as_usi_does():
+    from daikifu.formats.reading import read_record
+    (game,) = read_record(b"position startpos moves 7g7f 4a4b 8h2b\n", name="s.usi")
+    (error,) = game.errors
+    assert error.ply == 3 and error.move == "8h2b" and "the B on 8h " in error.message
+    assert not re.search(r"\b[a-i][1-9]\b", error.message)  # no algebraic square beside the USI ones

@@ -189,6 +189,18 @@ def test_impossible_positions_are_explained():
     assert [p.kind for p in problems] == ["syntax"] and "no drops" in problems[0].message
 
 
+def test_the_check_endpoint_refuses_too_many_pieces_and_nifu(client):
+    start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    nifu = "lnsgkgsnl/1r5b1/ppppppppp/9/P8/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    for position, expected in ((nifu, ["piece-count", "nifu"]), (start.replace(" - ", " 9P "), ["piece-count"]),
+                               (start.replace(" - ", " R "), ["piece-count"])):
+        data = client.get("/api/position-check?" + urlencode({"variant": "shogi", "position": position})).get_json()
+        assert data["valid"] is False and [p["kind"] for p in data["problems"]] == expected
+    data = client.get("/api/position-check?" + urlencode({"variant": "shogi", "position": nifu,
+                                                          "allow_impossible": "1"})).get_json()
+    assert data["valid"] is True and all(p["relaxed"] for p in data["problems"]) and len(data["problems"]) == 2
+
+
 def test_the_check_endpoint(client):
     r = client.get("/api/position-check?" + urlencode({"variant": "shogi", "position": "4k4/4R4/9/9/9/9/9/9/4K4 b - 1"}))
     data = r.get_json()

@@ -267,3 +267,78 @@ def test_a_bad_reading_limit_fails_when_the_application_is_made(db):
         create_app(db, config={"DAIKIFU_READ_LIMITS": ["size=5"]})
     with pytest.raises(ValueError, match="positive whole number"):
         create_app(db, read_limits=["comment=-1"])
+
+
+# --- malformed and over-limit chunked bodies on a real server (issue 24) ------------------------
+
+
+@pytest.fixture
+def served(db):
+    """(host, port) of Werkzeug's development server (what ``daikifu serve`` runs) on a
+    read-only viewer of the archive, with a 4 KB upload limit."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, create_app(db, max_upload=4096), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[:2]
+    finally:
+        server.shutdown()
+        thread.join()
+
+
+def _exchange(address, head: bytes, body: bytes) -> bytes:
+    """Send a request and keep the connection open, as a keep-alive client does: the answer,
+    read up to the server's end of the connection.  A server
+    that keeps the connection open makes the read time out, which fails the test."""
+    import socket
+
+    with socket.create_connection(address, timeout=20) as sock:
+        sock.sendall(head + body)
+        data = b""
+        while True:
+            part = sock.recv(65536)
+            if not part:
+                return data
+            data += part
+
+
+CHUNKED_HEAD = (b"POST /api/import HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                b"Transfer-Encoding: chunked\r\n\r\n")
+
+
+@pytest.mark.parametrize("method, path", [("GET", "/"), ("POST", "/api/import"), ("GET", "/api/stats")])
+def test_a_malformed_chunk_size_is_400_and_the_connection_closed(served, method, path):
+    head = (f"{method} {path} HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n").encode()
+    answer = _exchange(served, head, b"zz\r\nhello\r\n0\r\n\r\n")
+    status = answer.split(b"\r\n", 1)[0]
+    assert status.startswith(b"HTTP/1.1 400"), answer[:200]
+    assert b"chunks cannot be read" in answer
+
+
+def test_after_a_413_for_a_chunked_body_the_server_closes_the_connection(served):
+    # 8 KB in 1 KB chunks, and the connection left open (no final chunk): Werkzeug's drain of
+    # the rest of the body used to block on it until the client gave up
+    body = b"".join(b"400\r\n" + b"x" * 1024 + b"\r\n" for _ in range(8))
+    answer = _exchange(served, CHUNKED_HEAD, body)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert b"at most 4,096 bytes" in answer
+
+
+def test_a_record_its_reader_fails_on_is_said_not_a_500(db):
+    """JKF nested 100,000 deep (its reader gave RecursionError): the page says the file could
+    not be read, whatever the reader makes of it, and nothing is stored."""
+    n = 100_000
+    deep = ('{"header": {}, "moves": [{}, {"move": {"from": {"x": 7, "y": 7}, "to": {"x": 7, "y": 6}, '
+            '"color": 0, "piece": "FU"}, "forks": ' + "[" * n + "]" * n + "}]}")
+    client = _client(db, max_upload=1_000_000)
+    for action in ("check", "add"):
+        r = client.post("/api/import", json={"text": deep, "name": "deep.jkf", "action": action})
+        assert r.status_code == 200, r.get_json()
+        (game,) = r.get_json()["games"]
+        assert game["status"] in ("unreadable", "invalid") and "deep.jkf" in game["error_text"]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM games WHERE status != 'invalid'").fetchone()[0] == 0

@@ -18,6 +18,7 @@ from lxml import etree, html
 from daikifu.archive.importer import import_paths
 from daikifu.archive.stats import archive_stats
 from daikifu.archive.store import Archive
+from daikifu.formats.lsn import read_game
 from daikifu.web import charts, create_app
 
 from archive_support import sample_archive
@@ -285,3 +286,25 @@ def test_stacked_bar_segments_are_shares():
     assert [r.get("data-key") for r in rects] == ["sente_wins", "draws", "gote_wins"]
     assert [float(r.get("width")) for r in rects] == [75, 25, 100]
     assert [float(r.get("x")) for r in rects] == [0, 75, 100]
+
+
+def test_during_an_import_the_last_complete_report_is_served(db, tmp_path):
+    """An import commits games every second: the statistics are not made again for each of
+    those states (each took 18 s on a large archive), but served from before the import until
+    it has finished."""
+    copy = tmp_path / "copy.db"
+    shutil.copy(db, copy)
+    client = create_app(copy).test_client()
+    before = client.get("/api/stats").json
+    a = Archive(copy)
+    try:
+        import_id = a.start_import("more.lsn")  # an import under way: one game committed, more to come
+        game = read_game('[Variant "shogi"]\n[Sente "Zed"]\n[Gote "Yve"]\n[Result "0-1"]\n\n1. P-a4 P-a6 0-1\n')
+        a.add_game(game, import_id)
+        assert client.get("/api/stats").json == before
+        assert client.get("/stats").status_code == 200 and client.get("/api/stats").json == before
+        a.update_import(import_id, finished=True, games=1, imported=1)
+    finally:
+        a.close()
+    after = client.get("/api/stats").json
+    assert after["games"] == before["games"] + 1 and "Zed" in [p["player"] for p in after["players"]]

@@ -12,8 +12,17 @@ allowed, so the viewer cannot change the database by accident.
 
 from __future__ import annotations
 
+
+# This folder is installed as daikifu.web; imported under another name (``import web`` from
+# the repository's root) its classes would be other classes than daikifu.web's, and objects
+# of one copy (pickled rule sets, errors) would not be those of the other.
+if __name__ != "daikifu.web":
+    raise ImportError(f"import this package as 'daikifu.web', not as {__name__!r} "
+                      f"(e.g. from daikifu.web import create_app; install daikifu with: pip install -e .)", name=__name__)
+
 import io
 import os
+import socket
 from pathlib import Path
 
 from flask import Flask, abort, current_app, request
@@ -75,27 +84,76 @@ def _check_host():
 def _bounded_chunked_body():
     """A body sent in chunks (no Content-Length) is read here, up to one byte over the limit:
     over it is a 413 like any other body (Werkzeug would cut it at the limit without a word);
-    within it the request goes on with the body as if its length had been sent."""
+    within it the request goes on with the body as if its length had been sent.  A body whose
+    chunks are malformed (a chunk-size line that is no hexadecimal number, a missing line end)
+    is a 400, on any route.  After either answer the rest of the body is not read: the
+    connection is closed (see :class:`StopReading`), so a client cannot hold it open by
+    sending on."""
     environ = request.environ
     if "chunked" not in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
         return None
     limit = current_app.config["MAX_CONTENT_LENGTH"]
-    if limit is None:
-        return None
     stream, parts, size = environ["wsgi.input"], [], 0
-    while size <= limit:
-        part = stream.read(limit + 1 - size)
-        if not part:
-            break
-        parts.append(part)
-        size += len(part)
-    if size > limit:
+    try:
+        while limit is None or size <= limit:
+            part = stream.read(65536 if limit is None else min(65536, limit + 1 - size))
+            if not part:
+                break
+            parts.append(part)
+            size += len(part)
+    except (OSError, ValueError) as exc:  # Werkzeug's server: "Invalid chunk header" ...
+        environ[StopReading.KEY] = True
+        abort(400, description=f"The request body is malformed: its chunks cannot be read ({exc}).")
+    if limit is not None and size > limit:
+        environ[StopReading.KEY] = True
         abort(413, description=f"The request is too large: this viewer accepts at most {limit:,} bytes.")
     environ["wsgi.input"] = io.BytesIO(b"".join(parts))
     environ["CONTENT_LENGTH"] = str(size)
     environ.pop("HTTP_TRANSFER_ENCODING", None)
     environ.pop("wsgi.input_terminated", None)
     return None
+
+
+def _close_after_refusal(response):
+    if request.environ.get(StopReading.KEY):
+        response.headers["Connection"] = "close"
+    return response
+
+
+class StopReading:
+    """WSGI middleware: after the answer to a request whose body was refused unread (malformed
+    or over the limit), the server reads nothing more from the connection.
+
+    Werkzeug's development server drains what is left of a request body after the answer, with
+    a blocking read of up to 10 MB: a client that keeps the connection open after an over-limit
+    body (or keeps sending) held a server thread for minutes.  Once the answer is written, the
+    socket's reading side is shut down (``werkzeug.socket``; other servers give none and are
+    left to close the connection their own way), so that drain ends at once."""
+
+    KEY = "daikifu.stop_reading"
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        body = self.app(environ, start_response)
+        if not environ.get(self.KEY):
+            return body
+        return self._then_stop(body, environ.get("werkzeug.socket"))
+
+    @staticmethod
+    def _then_stop(body, sock):
+        try:
+            yield from body
+        finally:
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RD)
+            except OSError:  # already closed by the client
+                pass
 
 
 def _read_limits(value):
@@ -162,6 +220,8 @@ def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = Fals
     app.before_request(_check_host)
     app.before_request(_bounded_chunked_body)
     app.after_request(_security_headers)
+    app.after_request(_close_after_refusal)
     for module in (games, positions, stats, variants, importing, analysis):
         app.register_blueprint(module.bp)
+    app.wsgi_app = StopReading(app.wsgi_app)
     return app

@@ -233,9 +233,12 @@ def line_record():
 
 @bp.get("/api/position-check")
 def api_position_check():
-    """``{"position", "valid", "problems": [{"kind", "squares", "message"}]}``: why a position
-    set up by hand could not occur (:func:`replay.legality.position_problems`)."""
+    """``{"position", "valid", "problems": [{"kind", "squares", "message", "relaxed"}]}``: why a
+    position set up by hand could not occur (:func:`replay.legality.position_problems`).  A
+    problem of a rule the variant file relaxes, or every rule with ``allow_impossible=1`` (a
+    composition), is ``relaxed``: shown, and the position is still valid."""
     rules, position = _rules_and_position(required=True)
-    problems = position_problems(rules, position)
-    return jsonify({"variant": rules.variant.slug, "position": position, "valid": not problems,
+    problems = position_problems(rules, position, True if flag_arg("allow_impossible") else None)
+    return jsonify({"variant": rules.variant.slug, "position": position,
+                    "valid": not any(not p.relaxed for p in problems),
                     "problems": [p.as_dict() for p in problems]})

@@ -8,6 +8,8 @@ import sqlite3
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from daikifu.archive.store import is_busy
+
 
 def wants_json() -> bool:
     return request.path.startswith("/api/")
@@ -21,11 +23,6 @@ def _page(code: int, name: str, description: str):
 
 BUSY = ("The archive is busy: another program (such as 'daikifu import') is writing to it. "
         "Nothing was changed; try again in a moment.")
-
-
-def is_busy(exc: BaseException) -> bool:
-    """Whether ``exc`` is SQLite giving up on a lock another connection holds."""
-    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
 
 
 def init_app(app: Flask) -> None:

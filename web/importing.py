@@ -40,7 +40,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from daikifu.archive.importer import import_records
 from daikifu.archive.store import Archive, Record, make_record
 from daikifu.formats.game import GameError
-from daikifu.formats.reading import NotARecordError, read_text, record_text
+from daikifu.formats.reading import NotARecordError, read_text, reader_failure, record_text
 
 from .db import archive, variants
 
@@ -151,7 +151,10 @@ def read_record(text: str, name: str, variants=None, limits=None) -> tuple[str |
     except NotARecordError as exc:
         return None, [Checked(1, None, {"message": str(exc)})]
     checked = []
-    records = [make_record(g, fmt) for g in read_text(text, fmt=fmt, name=name, variants=variants, limits=limits)]
+    try:
+        records = [make_record(g, fmt) for g in read_text(text, fmt=fmt, name=name, variants=variants, limits=limits)]
+    except Exception as exc:  # a reader's failure (a bug, nesting past Python's recursion): said, not a 500
+        return fmt, [Checked(1, None, {"message": f"{name}: {reader_failure(exc, fmt)}"})]
     lines = text.splitlines()
     for n, rec in enumerate(records, start=1):
         item = Checked(n, rec, rec.error)

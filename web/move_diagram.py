@@ -1,6 +1,6 @@
 """Piece move diagrams: where a piece of the first player can go from the middle of an empty board.
 
->>> from replay import compile_rules, load_variant
+>>> from daikifu.replay import compile_rules, load_variant
 >>> rules = compile_rules(load_variant("shogi"))
 >>> diagram = piece_moves(rules, "N")
 >>> sorted(diagram.targets)

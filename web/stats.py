@@ -6,16 +6,16 @@ game-length histogram's bucket width, a whole number from 1) and ``include_inval
 count invalid games too).  The JSON is :func:`archive.stats.archive_stats`' report as it is.
 
 The report replays every game (for promotions and captures), which takes most of a second on the
-sample archive, so reports are cached in the application (``app.extensions["daikifu_stats"]``,
-the :data:`CACHE_SIZE` most recent).  A cached report is used only while the archive is
-unchanged: the key holds the number of games, the largest game id and the modification times of
-the database file and of its write-ahead log, so an import (which adds games and writes both
-files) makes the next request compute a new report.
+sample archive and many seconds on a large one, so reports are cached in the application
+(``app.extensions["daikifu_stats"]``, one per combination of filters, the :data:`CACHE_SIZE`
+most recent), with the archive's data version (:meth:`Archive.data_version`): a report stands
+while the archive holds the same games, and while an import runs (which commits new games every
+second) the report of the last complete state is served, or, if there was none, one report
+computed once during the import; the first request after the import finished computes anew.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import OrderedDict
 
@@ -61,31 +61,22 @@ def _filters(a) -> dict:
             "include_invalid": flag_arg("include_invalid")}
 
 
-def _archive_state(a) -> tuple:
-    """Changes whenever games are added or removed (see the module docstring)."""
-    count, last = a.state()
-    times = []
-    for path in (str(a.path), f"{a.path}-wal"):
-        try:
-            times.append(os.stat(path).st_mtime_ns)
-        except OSError:
-            times.append(None)
-    return (str(a.path), count, last, *times)
-
-
 def report(a, filters: dict) -> dict:
-    """``archive_stats`` for these filters, from the cache while the archive is unchanged."""
-    key = (_archive_state(a), tuple(sorted(filters.items())))
+    """``archive_stats`` for these filters, from the cache while the archive's data version is
+    covered by the cached report's (see the module docstring)."""
+    version = a.data_version()
+    key = tuple(sorted(filters.items()))
     store = current_app.extensions.setdefault("daikifu_stats", {"lock": threading.Lock(), "reports": OrderedDict()})
     with store["lock"]:
         cached = store["reports"].get(key)
-        if cached is not None:
+        if cached is not None and cached[0].covers(version):
             store["reports"].move_to_end(key)
-            return cached
+            return cached[1]
     # computed outside the lock: two concurrent first requests both compute, which is harmless
     fresh = archive_stats(a, **filters)
     with store["lock"]:
-        store["reports"][key] = fresh
+        store["reports"][key] = (version, fresh)
+        store["reports"].move_to_end(key)
         while len(store["reports"]) > CACHE_SIZE:
             store["reports"].popitem(last=False)
     return fresh

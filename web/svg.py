@@ -1,6 +1,6 @@
 """Boards as SVG, built with lxml (never by pasting text into markup).
 
->>> from replay import Board
+>>> from daikifu.replay import Board
 >>> board = Board("shogi")
 >>> board.push(board.parse_uci("c3c4"))
 >>> svg = board_svg(board, last=board.peek())          # the position after c3c4, c3 and c4 marked
@@ -33,6 +33,7 @@ also a Kirin's promotion, is shown as an ordinary piece.
 
 from __future__ import annotations
 
+import functools
 from typing import Iterable
 
 from lxml import etree
@@ -86,14 +87,12 @@ def piece_label(rules: Ruleset, piece_id: str) -> str:
     return piece.kanji or piece.id
 
 
+@functools.lru_cache(maxsize=64)
 def promoted_types(rules: Ruleset) -> frozenset:
-    """Indices of the types drawn as promoted: a promotion of some type, absent from the start."""
-    cached = getattr(rules, "_web_promoted", None)
-    if cached is None:
-        in_start = {t for t, _ in rules.parsed_start().pieces.values()}
-        cached = frozenset(t for t in rules.promoted_types if t not in in_start)
-        rules._web_promoted = cached  # computed once per compiled rule set
-    return cached
+    """Indices of the types drawn as promoted: a promotion of some type, absent from the start
+    (computed once per compiled rule set, which the cache holds: a pure function of it)."""
+    in_start = {t for t, _ in rules.parsed_start().pieces.values()}
+    return frozenset(t for t in rules.promoted_types if t not in in_start)
 
 
 def _label_size(label: str) -> int:

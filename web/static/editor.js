@@ -157,14 +157,15 @@
           var list = document.createElement("ul");
           result.problems.forEach(function (p) {
             var li = document.createElement("li");
-            li.textContent = p.message;
+            li.textContent = p.relaxed ? p.message + " (allowed here: a rule relaxed for compositions)" : p.message;
             li.setAttribute("data-kind", p.kind);
             list.appendChild(li);
             squares = squares.concat(p.squares);
             if (BLOCKING[p.kind]) blocked = true;
           });
           var head = document.createElement("p");
-          head.textContent = "This position could not occur in a game:";
+          head.textContent = result.valid ? "Allowed, though it could not occur in a game:"
+                                          : "This position could not occur in a game:";
           problemsBox.appendChild(head);
           problemsBox.appendChild(list);
         }
