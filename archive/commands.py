@@ -429,9 +429,12 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
 @target_option("--format", default="lsn")
 @output_options("the game's id")
 @click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
+@click.option("--evals", is_flag=True,
+              help="Put the stored engine scores (daikifu analyse) in each move's comment as [%eval 0.52], "
+                   "in Pawns from Sente's side, as lishogi's exports do.")
 @click.pass_context
 def export_command(ctx, db_path, variant, player, sente, gote, result, status, since, until, search, limit,
-                   target, output, encoding, as_json):
+                   target, output, encoding, as_json, evals):
     """Write the games that match the filters in any format convert writes (LSN, KIF, KI2, CSA,
     JKF, USI or JSON), through the same writers.
 
@@ -472,6 +475,9 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
                     click.echo(f"warning: game {row['id']} (invalid) left out: its text cannot be read as a "
                                f"game: {exc}", err=True)
                     continue
+                if evals:
+                    from .analysis import add_eval_comments
+                    add_eval_comments(archive.conn, game)
                 yield row["id"], game
 
         count = write_games(games(), target, output, encoding, matching, "the selection")

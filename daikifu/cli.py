@@ -5,7 +5,7 @@ The commands live next to the code they wrap:
 - :mod:`daikifu.replay.commands`: ``variants``, ``variant``, ``moves``, ``perft``, ``demo``;
 - :mod:`daikifu.formats.commands`: ``validate``, ``convert``, ``generate``;
 - :mod:`daikifu.archive.commands`: ``import``, ``games``, ``show``, ``export``, ``upgrade``,
-  ``search``, ``explore``, ``stats``;
+  ``search``, ``explore``, ``stats``; :mod:`daikifu.archive.analysis_commands`: ``analyse``;
 - :mod:`daikifu.web.commands`: ``serve``.
 
 ``daikifu --help`` lists them from the table below without importing any of them, so that only
@@ -55,6 +55,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "explore": ("daikifu.archive.query_commands", "explore_command",
                 "The moves played from a position, like an opening explorer."),
     "stats": ("daikifu.archive.query_commands", "stats_command", "Statistics per variant and per player."),
+    "analyse": ("daikifu.archive.analysis_commands", "analyse_command",
+                "Analyse archived games (or a position) with an engine (HaChu) and store the scores."),
     "serve": ("daikifu.web.commands", "serve_command", "Serve the web viewer for the archive."),
 }
 

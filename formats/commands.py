@@ -146,7 +146,7 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
     """
     from .game import GameError
     from .limits import ReadLimits
-    from .lsn import MainLineBuilder
+    from .visitor import MainLineBuilder
     from .validate import verdict
     read_limits = ReadLimits.from_pairs(limits)
     paths = list(expand_paths(files))

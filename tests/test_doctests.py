@@ -30,7 +30,7 @@ def _modules() -> list[str]:
     for layer in LAYERS:
         package = importlib.import_module(f"daikifu.{layer}")
         names.append(package.__name__)
-        names += [m.name for m in pkgutil.iter_modules(package.__path__, package.__name__ + ".")]
+        names += [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
     return sorted(names)
 
 

@@ -19,8 +19,8 @@ from daikifu.replay.variant import UnknownVariantError
 
 from daikifu.formats import lsn
 from daikifu.formats.game import RESULTS, SEVEN_TAG_ROSTER, Game
-from daikifu.formats.lsn import (GameBuilder, HeadersOnly, Visitor, normalize_comment, read_game, read_games,
-                         write_game, write_games)
+from daikifu.formats.lsn import normalize_comment, read_game, read_games, write_game, write_games
+from daikifu.formats.visitor import GameBuilder, HeadersOnly, Visitor
 
 PLAYABLE = [v for v in replay.list_variants() if v.playable]
 DOC = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
