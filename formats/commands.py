@@ -434,19 +434,7 @@ def generate_command(ctx, variant, games, seed, output, max_plies, options, as_j
 # --- moves, written in a notation style ------------------------------------------------------------
 
 
-def _moves_help() -> str:
-    from daikifu.replay.commands import moves_command as plain
-    return plain.help + """
-
-    \b
-    --style writes the moves listed as shogi players do: japanese (▲７六歩, the KI2
-    writer's text; lishogi's on Chu Shogi) or western (P-7f, Ln-7g); shogi means
-    japanese, algebraic is daikifu's notation (the default, and "move" in the JSON,
-    where "text" is the styled move).
-    """
-
-
-@click.command("moves", context_settings=CONTEXT, help=_moves_help())
+@click.command("moves", context_settings=CONTEXT)
 @click.argument("variant", type=VARIANT)
 @position_option
 @allow_impossible_option
@@ -458,6 +446,41 @@ def _moves_help() -> str:
               default="algebraic", show_default=True, help="How the moves listed are written (see above).")
 @json_option
 def moves_command(variant, position, allow_impossible, options, checks, style, as_json):
+    """List the legal moves in the start position (or in --position).
+
+    Moves are written in daikifu's notation: piece ID, origin square only when needed, "-" or "x",
+    destination; "+"/"=" for promoting/declining; "P*e5" for a drop; multi-step moves list each
+    captured square ("!LDxe5xe6"), "x!e5" captures without moving, "e4-e4" passes.  Squares are
+    algebraic: files a, b, c ... from the first player's left, ranks 1, 2, 3 ... from the first
+    player's side.
+
+    \b
+    With --json: a list of objects with "move", "usi" (the USI form; lishogi's on
+    boards larger than 9x9, e.g. 6f5e6d for a Lion's double move), "from" (null
+    for a drop), "to", "captures" (squares in order), "promote" (true/false, null
+    when there was no choice) and "drop" (piece ID or null).
+
+    \b
+    --position also takes USI: "startpos moves 7g7f 3c3d" or "sfen <SFEN> moves
+    ...", lishogi's SFEN for Chu Shogi included.  With --check MOVE (repeatable)
+    each move is checked instead: {"move": as given, "legal": true/false,
+    "reason": why not, "code": the reason as a code (e.g. "promotion-must-be-
+    chosen"), "notation": the move in daikifu's notation}.
+
+    \b
+    Examples:
+      daikifu moves shogi
+      daikifu moves shogi --json
+      daikifu moves shogi -p "4k4/9/9/9/9/9/9/9/4K4 b G 1"
+      daikifu moves chu-kagamigi --option forced-promotion=stuck
+      daikifu moves chu-shogi -p "startpos moves 6i6h" --check 6d6e --check P-f8 --json
+
+    \b
+    --style writes the moves listed as shogi players do: japanese (▲７六歩, the KI2
+    writer's text; lishogi's on Chu Shogi) or western (P-7f, Ln-7g); shogi means
+    japanese, algebraic is daikifu's notation (the default, and "move" in the JSON,
+    where "text" is the styled move).
+    """
     from daikifu.replay.commands import show_moves
 
     from .styles import destinations, move_style, move_text
