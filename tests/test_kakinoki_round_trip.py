@@ -52,7 +52,7 @@ def _same_tags(game, back) -> None:
 def test_every_sample_and_real_game_comes_back_from_kif_and_ki2(path, fmt):
     games = _games(path)
     if not games:
-        pytest.skip(f"{path.name}: no game daikifu replays (a variant it does not know)")
+        pytest.skip(f"{path.name}: no valid game to write (an unknown variant, or an impossible start position)")
     written = 0
     for game in games:
         try:
