@@ -126,9 +126,13 @@ _variant_option = click.option(
 @click.option("--lenient", is_flag=True, help="Keep the moves before a bad one and flag the game instead of rejecting it.")
 @limit_option
 @setup_option
+@click.option("--style", type=click.Choice(("algebraic", "japanese", "western", "shogi", "own"), case_sensitive=False),
+              default="algebraic", show_default=True,
+              help="How the squares and suggested moves of an error are written: japanese (７六), western "
+                   "(7f), own (each game's variant's own style) or algebraic (daikifu's, as stored).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list with one object per game.")
 @click.pass_context
-def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
+def validate_command(ctx, files, fmt, variant, lenient, limits, setup, style, as_json):
     """Replay every game of FILES through the rules and report the first bad move of each.
 
     FILES may be LSN (also ChuShogiLite's and Jocly's PGN), KIF, KI2, CSA, JKF, USI, daikifu JSON
@@ -145,11 +149,12 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
       daikifu validate --json match.kif games.csa
       daikifu validate --format usi --variant shogi lines.txt
       cat game.lsn | daikifu validate -
+      daikifu validate --style western match.kif
     """
     from .game import GameError
     from .limits import ReadLimits
     from .visitor import MainLineBuilder
-    from .validate import verdict
+    from .validate import restyled_verdict, verdict
     read_limits = ReadLimits.from_pairs(limits)
     paths = list(expand_paths(files))
     for path, named in paths:  # a named file that cannot be opened stops the command before anything is written
@@ -163,9 +168,11 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
     try:
         for path, named in paths:
             try:
+                # a styled error needs the position where the failing move was tried: the game's tree
+                styled = style.lower() != "algebraic"
                 for game in read_records(path, fmt, lenient, variant, read_limits, registry(ctx), setup,
-                                         visitor=MainLineBuilder):
-                    v = verdict(game, path)
+                                         visitor=None if styled else MainLineBuilder):
+                    v = restyled_verdict(game, path, style) if styled else verdict(game, path)
                     counts[v["status"] == "valid"] += 1
                     if out is not None:
                         out.write(v)

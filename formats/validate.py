@@ -15,7 +15,7 @@ from .game import Game
 from .visitor import MainLineBuilder
 from .reading import read_record
 
-__all__ = ["verdict", "verdicts"]
+__all__ = ["verdict", "verdicts", "restyled_verdict"]
 
 
 def verdicts(data: bytes, file: str, *, fmt: str | None = None, variant: str | None = None,
@@ -45,3 +45,25 @@ def verdict(game: Game, file: str) -> dict:
         "errors": [e.as_dict() for e in game.errors if e.kind == "error"],
         "warnings": [e.as_dict() for e in game.errors if e.kind == "warning"],
     }
+
+
+def restyled_verdict(game: Game, file: str, style: str) -> dict:
+    """:func:`verdict` with the squares and suggested moves of each error written in ``style``
+    (``"own"``: the game's variant's own style; :mod:`daikifu.formats.styles`), read on the position
+    where the failing move was tried: the end of the game's valid main line.  ``game`` must be a
+    whole game (its tree holds that line)."""
+    from .styles import move_style, restyle_message
+    v = verdict(game, file)
+    if game.variant is None or not v["errors"]:
+        return v
+    chosen = move_style(game.variant, None if style.lower() == "own" else style)
+    try:
+        board = game.end().board()
+    except Exception:  # a start position that cannot be set up: nothing to write squares from
+        return v
+    for error in v["errors"]:
+        error["message"] = restyle_message(error.get("message") or "", board, chosen)
+        if error.get("suggestions"):
+            said = restyle_message("did you mean " + ", ".join(error["suggestions"]), board, chosen)
+            error["suggestions"] = said[len("did you mean "):].split(", ")
+    return v

@@ -274,3 +274,31 @@ def test_show_writes_an_errors_squares_and_suggestions_in_the_style(tmp_path):
     assert "the R on ２八 cannot make that move" in shown and "did you mean ▲５五角, ▲７五歩" in shown
     plain = CliRunner().invoke(main, ["show", "1", "--db", str(db), "--style", "algebraic"]).output
     assert "the R on h2 cannot make that move" in plain and "did you mean B-e5, P-c5" in plain
+
+
+def test_validate_writes_an_errors_squares_and_suggestions_in_the_style_asked(tmp_path):
+    """``validate --style western``: the suggested moves of an error read as a shogi player writes
+    them (the algebraic square h8 is 2b: file 9 - 7, rank b from the top), the record's own move
+    text kept as written."""
+    import json as json_module
+    import re
+
+    from click.testing import CliRunner
+
+    from daikifu.cli import main
+
+    record = tmp_path / "bad.lsn"
+    record.write_text('[Variant "Shogi"]\n[Result "*"]\n\n1. P-c4 P-g6 2. Bb2-h8 *\n', encoding="utf-8")
+
+    def western(text: str) -> str:  # each algebraic square of a 9x9 board, written the Western way
+        return re.sub(r"([a-i])([1-9])", lambda m: f"{9 - (ord(m.group(1)) - 97)}{chr(97 + 9 - int(m.group(2)))}", text)
+
+    def error(*options):
+        result = CliRunner().invoke(main, ["validate", "--json", *options, str(record)])
+        (verdict,) = json_module.loads(result.output)
+        return verdict["errors"][0]
+
+    plain, styled = error(), error("--style", "western")
+    assert plain["suggestions"] and styled["suggestions"] == [western(s) for s in plain["suggestions"]]
+    assert styled["move"] == plain["move"] == "Bb2-h8"
+    assert error("--style", "own")["suggestions"][0].startswith("▲")  # shogi's own style: Japanese
