@@ -296,7 +296,9 @@ def games_command(ctx, db_path, variant, player, sente, gote, result, status, si
 # --- show -----------------------------------------------------------------------------------------
 
 
-def _resolve_game(archive: Archive, ref: str) -> int:
+def resolve_game(archive: Archive, ref: str) -> int:
+    """The id of the game ``ref`` names: an id, or the start of one game's digest (BadParameter
+    otherwise)."""
     ref = ref.strip()
     if ref.isdigit():
         return int(ref)
@@ -317,10 +319,13 @@ LONG_GAME = 2000
 @click.argument("game_ref", metavar="GAME")
 @click.option("--ply", type=click.IntRange(0), metavar="N",
               help="Show the position after N plies (default: the end of the main line).")
+@click.option("--style", type=click.Choice(("algebraic", "japanese", "western", "shogi"), case_sensitive=False),
+              help="How moves are written: algebraic (LSN), japanese (▲７六歩) or western (P-7f); shogi means "
+                   "japanese.  Default: the variant's own style (shogi for shogi and Chu Shogi).")
 @db_option
 @json_option
 @click.pass_context
-def show_command(ctx, game_ref, ply, db_path, as_json):
+def show_command(ctx, game_ref, ply, style, db_path, as_json):
     """Show one game: tags, moves, and a diagram of the position after --ply N plies.
 
     GAME is a game id (see `daikifu games`) or the start of a game's digest.  For an invalid game
@@ -331,15 +336,17 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
     Examples:
       daikifu show 12
       daikifu show 12 --ply 30
+      daikifu show 12 --style western
       daikifu show 3f9a2c --json
     """
     from .store import ArchiveError
     from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import move_dict
+    from daikifu.formats.styles import move_style, move_text, restyle_message
 
     archive = _open(ctx, db_path)
     with archive:
-        game_id = _resolve_game(archive, game_ref)
+        game_id = resolve_game(archive, game_ref)
         row = archive.game(game_id)
         if row is None:
             raise fail(f"no game {game_id} in {db_path}")
@@ -360,9 +367,11 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
         raise click.BadParameter(f"game {game_id} has {len(nodes)} plies", param_hint="'--ply'")
     board = game.start_board() if game is not None else None
     shown = (board.position(), board.zobrist, board.diagram()) if board is not None else (None, None, None)
+    shown_style = move_style(game.variant if game is not None else None, style)
     moves = []
     for n, node in enumerate(nodes, start=1):
         entry = move_dict(board, node.move)
+        entry["text"] = move_text(board, node.move, shown_style)
         entry["ply"] = n
         entry["comment"] = node.comment
         entry["nags"] = list(node.nags)
@@ -375,6 +384,7 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
         data = dict(row)
         data["moves"] = moves
         data["ply"] = stop
+        data["style"] = shown_style
         data["moves_complete"] = not partial
         data["position"], data["hash"], data["diagram"] = shown
         _echo_json(data)
@@ -395,18 +405,24 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
     if row["extends"]:
         echo(f"  it continues game {row['extends']} (whose main line is a prefix of this one)")
     if row.get("error"):
-        echo(f"  error: {error_text(row['error'])}")
+        error = dict(row["error"])
+        if board is not None and stop == len(nodes):  # the board is where the failing move was tried
+            error["message"] = restyle_message(error.get("message") or "", board, shown_style)
+            if error.get("suggestions"):  # (moves in LSN, as the message's "did you mean" writes them)
+                said = restyle_message("did you mean " + ", ".join(error["suggestions"]), board, shown_style)
+                error["suggestions"] = said[len("did you mean "):].split(", ")
+        echo(f"  error: {error_text(error)}")
     for w in row["warnings"]:
         echo(f"  warning: {error_text(w)}")
     echo("")
     if moves:
-        width = max(len(m["move"]) for m in moves) + 2
+        width = max(len(m["text"]) for m in moves) + 2
         for i in range(0, len(moves), 2):
             pair = moves[i:i + 2]
-            echo(f"{i // 2 + 1:>4}. " + "".join(m["move"].ljust(width) for m in pair).rstrip())
+            echo(f"{i // 2 + 1:>4}. " + "".join(m["text"].ljust(width) for m in pair).rstrip())
         for m in moves:
             if m["comment"]:
-                echo(f"  {m['ply']}. {m['move']}: {m['comment']}")
+                echo(f"  {m['ply']}. {m['text']}: {m['comment']}")
         if partial:
             echo(f"  ... {total - stop} more plies (daikifu show {game_id} lists them all)")
     else:
@@ -429,9 +445,12 @@ def show_command(ctx, game_ref, ply, db_path, as_json):
 @target_option("--format", default="lsn")
 @output_options("the game's id")
 @click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
+@click.option("--evals", is_flag=True,
+              help="Put the stored engine scores (daikifu analyse) in each move's comment as [%eval 0.52], "
+                   "in Pawns from Sente's side, as lishogi's exports do.")
 @click.pass_context
 def export_command(ctx, db_path, variant, player, sente, gote, result, status, since, until, search, limit,
-                   target, output, encoding, as_json):
+                   target, output, encoding, as_json, evals):
     """Write the games that match the filters in any format convert writes (LSN, KIF, KI2, CSA,
     JKF, USI or JSON), through the same writers.
 
@@ -472,6 +491,9 @@ def export_command(ctx, db_path, variant, player, sente, gote, result, status, s
                     click.echo(f"warning: game {row['id']} (invalid) left out: its text cannot be read as a "
                                f"game: {exc}", err=True)
                     continue
+                if evals:
+                    from .analysis import add_eval_comments
+                    add_eval_comments(archive.conn, game)
                 yield row["id"], game
 
         count = write_games(games(), target, output, encoding, matching, "the selection")

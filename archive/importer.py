@@ -41,9 +41,10 @@ from typing import Callable, Iterable, Iterator
 from daikifu.formats.csg import SetupFile
 from daikifu.formats.game import GameError
 from daikifu.formats.limits import ReadLimits
-from daikifu.formats.lsn import MainLineBuilder, Visitor, read_games
+from daikifu.formats.lsn import read_games
 from daikifu.formats.reading import (HEAD_BYTES, NotARecordError, expand_paths, finish_game, read_record, reader_failure,
                                     record_text, setup_dir_of, whole_lines)
+from daikifu.formats.visitor import MainLineBuilder, Visitor
 from daikifu.formats.reading import READ_BUFFER
 from daikifu.formats.reading import Prepended as _Prepended
 from daikifu.replay import Board

@@ -41,7 +41,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Iterable, Iterator
 
-from daikifu.formats.lsn import parse_ruleset
+from daikifu.formats.game import parse_ruleset
 from daikifu.replay.usi import position_from_text
 from daikifu.replay.notation import move_notation
 from daikifu.replay import (Board, Move, PositionError, UnknownVariantError, VariantError, VariantRegistry,

@@ -201,9 +201,12 @@ def search_command(ctx, db_path, position, game_id, ply, variant, material, incl
 @click.option("--confirm-all", is_flag=True,
               help=f"Replay every game that reaches the position after ply 0 to confirm it (default: all of "
                    f"them up to {EXPLORER_SAMPLE} games, else a random sample of {EXPLORER_SAMPLE}).")
+@click.option("--style", type=click.Choice(("algebraic", "japanese", "western", "shogi"), case_sensitive=False),
+              help="How the moves are written: algebraic (LSN), japanese (▲７六歩) or western (P-7f); default: "
+                   "the variant's own style.  The JSON keeps \"move\" in LSN and adds \"text\".")
 @json_option
 @click.pass_context
-def explore_command(ctx, db_path, position, game_id, ply, variant, include_invalid, confirm_all, as_json):
+def explore_command(ctx, db_path, position, game_id, ply, variant, include_invalid, confirm_all, style, as_json):
     """The moves played from a position, like an opening explorer: for each move the games that
     played it, how they ended (Sente wins, Gote wins, draws, unfinished), their average length
     and the last date; the most played first.  Without a position: the variant's start position.
@@ -217,6 +220,7 @@ def explore_command(ctx, db_path, position, game_id, ply, variant, include_inval
     Examples:
       daikifu explore -v shogi
       daikifu explore --game 12 --ply 6
+      daikifu explore -v chu-shogi --style western
       daikifu explore -v shogi -p "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2" --json
     """
     from .queries import QueryError, Replayer, explore
@@ -238,9 +242,12 @@ def explore_command(ctx, db_path, position, game_id, ply, variant, include_inval
                              include_invalid=include_invalid, replayer=rp)
         except QueryError as exc:
             _fail(exc)
+    texts = _styled(t, result.moves, style)
     if as_json:
         data = result.as_dict()
         data["seconds"] = round(result.seconds, 4)
+        for entry, m in zip(data.get("moves", []), result.moves):
+            entry["text"] = texts[m.uci]
         _echo_json(data)
         return
     click.echo(_where(t))
@@ -250,12 +257,30 @@ def explore_command(ctx, db_path, position, game_id, ply, variant, include_inval
     how = "every game confirmed" if result.confirmed == "all" else \
         f"a random sample of {result.checked} confirmed by replay (--confirm-all for every one)"
     click.echo(f"{result.games} game{'s' * (result.games != 1)}; {how}")
-    rows = [(m.move, m.games, m.sente_wins, m.gote_wins, m.draws, m.unfinished, m.avg_plies, m.last_date)
+    rows = [(texts[m.uci], m.games, m.sente_wins, m.gote_wins, m.draws, m.unfinished, m.avg_plies, m.last_date)
             for m in result.moves]
     e = result.ended
     if e.games:
         rows.append(("(end)", e.games, e.sente_wins, e.gote_wins, e.draws, e.unfinished, e.avg_plies, e.last_date))
     _table(("MOVE", "GAMES", "SENTE", "GOTE", "DRAWS", "UNFINISHED", "AVG PLIES", "LAST DATE"), rows)
+
+
+def _styled(t, moves, style) -> dict:
+    """uci -> the explorer's move in the style asked for (default: the variant's own); the stored
+    LSN where a move does not replay on the position."""
+    from daikifu.formats.styles import move_style, move_text
+    from daikifu.replay import Board
+    chosen = move_style(t.board.variant, style)
+    out = {}
+    for m in moves:
+        out[m.uci] = m.move
+        if chosen != "algebraic":
+            board = Board(t.board.rules, t.position)
+            try:
+                out[m.uci] = move_text(board, board.parse_uci(m.uci), chosen)
+            except (ValueError, KeyError):
+                pass  # (kept as stored)
+    return out
 
 
 # --- stats ----------------------------------------------------------------------------------------

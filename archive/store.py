@@ -37,7 +37,7 @@ from typing import Callable, Iterator, NamedTuple
 
 
 from daikifu.formats.game import Game, GameError
-from daikifu.formats.lsn import format_ruleset, parse_ruleset
+from daikifu.formats.game import format_ruleset, parse_ruleset
 from daikifu.replay import Board, MoveStack, VariantRegistry
 
 from . import schema

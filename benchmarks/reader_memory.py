@@ -50,7 +50,8 @@ def measure(read, data: bytes, visitor) -> tuple[int, float]:
 
 
 def main(argv=None) -> int:
-    from daikifu.formats.lsn import Visitor, read_game
+    from daikifu.formats.lsn import read_game
+    from daikifu.formats.visitor import Visitor
     from daikifu.formats.reading import write_record
     from memory import lsn_game
 

@@ -2,14 +2,14 @@
 
 The commands live next to the code they wrap:
 
-- :mod:`daikifu.replay.commands`: ``variants``, ``variant``, ``moves``, ``perft``, ``demo``;
-- :mod:`daikifu.formats.commands`: ``validate``, ``convert``, ``generate``;
+- :mod:`daikifu.replay.commands`: ``variants``, ``variant``, ``perft``, ``demo``;
+- :mod:`daikifu.formats.commands`: ``validate``, ``convert``, ``generate``, ``moves`` (the rules core's, with --style);
 - :mod:`daikifu.archive.commands`: ``import``, ``games``, ``show``, ``export``, ``upgrade``,
-  ``search``, ``explore``, ``stats``;
-- :mod:`daikifu.web.commands`: ``serve``.
+  ``search``, ``explore``, ``stats``; :mod:`daikifu.archive.analysis_commands`: ``analyse``;
+- :mod:`daikifu.web.commands`: ``serve``, ``image``.
 
 ``daikifu --help`` lists them from the table below without importing any of them, so that only
-the command that runs is loaded (and only ``serve`` loads Flask).
+the command that runs is loaded (and only ``serve`` and ``image`` load Flask).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "variants": ("daikifu.replay.commands", "variants_command",
                  "List every known variant: slug, name, board size, status."),
     "variant": ("daikifu.replay.commands", "variant_group", "Look at one variant's definition."),
-    "moves": ("daikifu.replay.commands", "moves_command",
+    "moves": ("daikifu.formats.commands", "moves_command",  # replay's, with --style (formats/styles.py)
               "List the legal moves in the start position (or in --position)."),
     "perft": ("daikifu.replay.commands", "perft_command",
               "Count the move sequences DEPTH plies deep (a check of move generation)."),
@@ -55,7 +55,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "explore": ("daikifu.archive.query_commands", "explore_command",
                 "The moves played from a position, like an opening explorer."),
     "stats": ("daikifu.archive.query_commands", "stats_command", "Statistics per variant and per player."),
+    "analyse": ("daikifu.archive.analysis_commands", "analyse_command",
+                "Analyse archived games (or a position) with an engine (HaChu) and store the scores."),
     "serve": ("daikifu.web.commands", "serve_command", "Serve the web viewer for the archive."),
+    "image": ("daikifu.web.commands", "image_command",
+              "Write a picture of a stored game's position (SVG, PNG) or of the whole game (GIF)."),
 }
 
 

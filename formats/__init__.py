@@ -27,8 +27,8 @@ import daikifu
 _EXPORTS = {
     "RESULTS": ".game", "SEVEN_TAG_ROSTER": ".game", "Game": ".game", "GameError": ".game", "GameNode": ".game",
     "Headers": ".game",
-    "read_games": ".lsn", "read_game": ".lsn", "write_game": ".lsn", "write_games": ".lsn", "Visitor": ".lsn",
-    "GameBuilder": ".lsn", "MainLineBuilder": ".lsn", "HeadersOnly": ".lsn", "LSNError": ".lsn",
+    "read_games": ".lsn", "read_game": ".lsn", "write_game": ".lsn", "write_games": ".lsn", "Visitor": ".visitor",
+    "GameBuilder": ".visitor", "MainLineBuilder": ".visitor", "HeadersOnly": ".visitor", "LSNError": ".lsn",
     "read_kif": ".kif", "write_kif": ".kif", "looks_like_kif": ".kif", "KifError": ".kif",
     "game_to_dict": ".jsonexport", "game_to_json": ".jsonexport", "game_from_dict": ".jsonexport",
     "game_from_json": ".jsonexport",

@@ -1,5 +1,6 @@
-"""The record commands: ``validate``, ``convert`` and ``generate`` (the root group,
-:mod:`daikifu.cli`, loads them on demand).  Each is a thin wrapper over this package's functions
+"""The record commands: ``validate``, ``convert`` and ``generate``, and ``moves`` (the rules core's,
+with ``--style`` from :mod:`daikifu.formats.styles`) (the root group, :mod:`daikifu.cli`, loads them
+on demand).  Each is a thin wrapper over this package's functions
 (:func:`daikifu.formats.validate.verdict`, the readers and writers) and self-play in the rules
 core (:mod:`daikifu.replay.selfplay`).
 """
@@ -15,7 +16,8 @@ from typing import TYPE_CHECKING, Iterable
 
 import click
 
-from daikifu.clikit import CONTEXT, EXIT_INPUT, KEY_VALUE, VARIANT, InputError, JsonList, echo_json, fail, registry
+from daikifu.clikit import (CONTEXT, EXIT_INPUT, KEY_VALUE, VARIANT, InputError, JsonList, allow_impossible_option,
+                            echo_json, fail, json_option, option_option, position_option, registry)
 
 if TYPE_CHECKING:
     from daikifu.replay.selfplay import SelfPlayGame
@@ -146,7 +148,7 @@ def validate_command(ctx, files, fmt, variant, lenient, limits, setup, as_json):
     """
     from .game import GameError
     from .limits import ReadLimits
-    from .lsn import MainLineBuilder
+    from .visitor import MainLineBuilder
     from .validate import verdict
     read_limits = ReadLimits.from_pairs(limits)
     paths = list(expand_paths(files))
@@ -427,3 +429,69 @@ def generate_command(ctx, variant, games, seed, output, max_plies, options, as_j
     click.echo(f"Wrote {games} game{'s' if games != 1 else ''} of {v.name} to {output} "
                f"(seed {seed}): {ending_text}")
     click.echo(f"{plies} plies in {seconds:.2f} s of CPU time: {rate:,.0f} plies/s")
+
+
+# --- moves, written in a notation style ------------------------------------------------------------
+
+
+@click.command("moves", context_settings=CONTEXT)
+@click.argument("variant", type=VARIANT)
+@position_option
+@allow_impossible_option
+@option_option
+@click.option("--check", "checks", multiple=True, metavar="MOVE",
+              help="Instead of listing the moves, say whether MOVE (USI or daikifu's notation) is legal "
+                   "here, and why not (repeatable).")
+@click.option("--style", type=click.Choice(("algebraic", "japanese", "western", "shogi"), case_sensitive=False),
+              default="algebraic", show_default=True, help="How the moves listed are written (see above).")
+@json_option
+def moves_command(variant, position, allow_impossible, options, checks, style, as_json):
+    """List the legal moves in the start position (or in --position).
+
+    Moves are written in daikifu's notation: piece ID, origin square only when needed, "-" or "x",
+    destination; "+"/"=" for promoting/declining; "P*e5" for a drop; multi-step moves list each
+    captured square ("!LDxe5xe6"), "x!e5" captures without moving, "e4-e4" passes.  Squares are
+    algebraic: files a, b, c ... from the first player's left, ranks 1, 2, 3 ... from the first
+    player's side.
+
+    \b
+    With --json: a list of objects with "move", "usi" (the USI form; lishogi's on
+    boards larger than 9x9, e.g. 6f5e6d for a Lion's double move), "from" (null
+    for a drop), "to", "captures" (squares in order), "promote" (true/false, null
+    when there was no choice) and "drop" (piece ID or null).
+
+    \b
+    --position also takes USI: "startpos moves 7g7f 3c3d" or "sfen <SFEN> moves
+    ...", lishogi's SFEN for Chu Shogi included.  With --check MOVE (repeatable)
+    each move is checked instead: {"move": as given, "legal": true/false,
+    "reason": why not, "code": the reason as a code (e.g. "promotion-must-be-
+    chosen"), "notation": the move in daikifu's notation}.
+
+    \b
+    Examples:
+      daikifu moves shogi
+      daikifu moves shogi --json
+      daikifu moves shogi -p "4k4/9/9/9/9/9/9/9/4K4 b G 1"
+      daikifu moves chu-kagamigi --option forced-promotion=stuck
+      daikifu moves chu-shogi -p "startpos moves 6i6h" --check 6d6e --check P-f8 --json
+
+    \b
+    --style writes the moves listed as shogi players do: japanese (▲７六歩, the KI2
+    writer's text; lishogi's on Chu Shogi) or western (P-7f, Ln-7g); shogi means
+    japanese, algebraic is daikifu's notation (the default, and "move" in the JSON,
+    where "text" is the styled move).
+    """
+    from daikifu.replay.commands import show_moves
+
+    from .styles import destinations, move_style, move_text
+
+    chosen = move_style(variant, style)
+    if chosen == "algebraic":
+        show_moves(variant, position, options, checks, as_json, allow_impossible=allow_impossible)
+        return
+
+    def texts(board, moves):
+        reach = destinations(board)  # (once for the position: every move is written from it)
+        return {m: move_text(board, m, chosen, reach=reach) for m in moves}
+
+    show_moves(variant, position, options, checks, as_json, texts, allow_impossible=allow_impossible)

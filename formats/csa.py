@@ -414,7 +414,7 @@ def can_write_csa(variant) -> bool:
 
 def write_csa(game: Game, encoding: str = "utf-8") -> bytes:
     """The game's main line as CSA V2.2 (bytes in ``encoding``: utf-8 or cp932)."""
-    from .kif import _time_of  # the [%emt] time convention is the KIF reader's
+    from .kakinoki.common import time_of as _time_of  # the [%emt] time convention is the KIF reader's
     if not can_write_csa(game.variant):
         raise ValueError(f"CSA holds shogi games only, not {game.variant.name}")
     declared = "UTF-8" if encoding.replace("_", "-").lower() in ("utf-8", "utf8") else "Shift_JIS"

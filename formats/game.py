@@ -9,16 +9,17 @@ text format.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from daikifu.replay import Board, Move, compile_rules
+from daikifu.replay import Board, Move, OptionSyntaxError, compile_rules, parse_options
 from daikifu.replay.variant import Variant, VariantRegistry
 
 from .detection import CONTROL_RE
 
 __all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER", "shared_move", "ERROR_CODES",
-           "UNKNOWN_VARIANT", "VARIANT_MISMATCH", "CONTROL_CHARACTER", "TOO_DEEP"]
+           "UNKNOWN_VARIANT", "VARIANT_MISMATCH", "CONTROL_CHARACTER", "TOO_DEEP", "parse_ruleset", "format_ruleset"]
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # GameError.code values: a variant no variant file defines; a record whose own header names another
@@ -82,9 +83,7 @@ class GameError:
                 "suggestions": list(self.suggestions), "kind": self.kind, "code": self.code}
 
 
-_MOVES: dict = {}
-
-
+@functools.lru_cache(maxsize=1 << 17)  # bounded: many games of many variants
 def shared_move(move: Move) -> Move:
     """The one :class:`Move` object equal to ``move`` (moves are values): a long game repeats the
     same moves, so its tree then holds one object per distinct move, not one per ply (a board
@@ -94,12 +93,7 @@ def shared_move(move: Move) -> Move:
     >>> shared_move(Move(10, 20)) is shared_move(Move(10, 20))
     True
     """
-    found = _MOVES.get(move)
-    if found is None:
-        if len(_MOVES) >= 100_000:  # bounded: many games of many variants
-            _MOVES.clear()
-        _MOVES[move] = found = move
-    return found
+    return move  # the first of the equal moves, kept by the cache
 
 
 class Headers:
@@ -196,8 +190,7 @@ class GameNode:
     def __init__(self, parent: "GameNode | None" = None, move: Move | None = None, share: bool = True,
                  notation: str | None = None, line: int | None = None, column: int | None = None):
         self.parent = parent
-        # (shared_move's lookup, written out: a reader makes a node per ply)
-        self.move = move if move is None or not share else _MOVES.get(move) or shared_move(move)
+        self.move = move if move is None or not share else shared_move(move)
         self.variations: list[GameNode] = []
         self.notation = notation  # the move as written in the source, when read from text
         self.source_line = line
@@ -314,7 +307,7 @@ class Game(GameNode):
         self.source_offset: int | None = None
         self.source_line: int | None = None
         self.number: int | None = None
-        # set by a reader's visitor that keeps no move tree (formats.lsn.MainLineBuilder): the
+        # set by a reader's visitor that keeps no move tree (formats.visitor.MainLineBuilder): the
         # number of main-line plies read, which the game's own (empty) tree does not show
         self.mainline_plies: int | None = None
         # the record names a variant no variant file defines (or none): ``variant`` is a stand-in,
@@ -407,3 +400,22 @@ class Game(GameNode):
                 and GameNode.__eq__(self, other))
 
     __hash__ = None
+
+
+# --- rule sets ----------------------------------------------------------------------------------
+
+
+def parse_ruleset(text: str) -> dict:
+    """``"soaring-eagle=literal, pass=forbidden"`` -> ``{"soaring-eagle": "literal", ...}`` (the
+    rules core's one option parser, :func:`daikifu.replay.parse_options`); a malformed part is a
+    ``ValueError`` naming the tag's text."""
+    try:
+        return parse_options(text)
+    except OptionSyntaxError as exc:
+        raise ValueError(f"rule set {text!r}: expected option=value: {exc}") from None
+
+
+def format_ruleset(variant, options: dict) -> str:
+    """The options that differ from the variant's defaults, as written in the ``RuleSet`` tag."""
+    return ", ".join(f"{k}={v}" for k, v in options.items()
+                     if k in variant.options and variant.options[k].default != v)

@@ -30,7 +30,10 @@ from daikifu.replay.squares import square, square_file, square_rank
 from .csa import CSA_PIECES, CSA_SPECIALS, _special, can_write_csa
 from .detection import looks_like_jkf
 from .game import TOO_DEEP, Game, GameError
-from .kif import _KEY_TO_TAG, HANDICAPS, _kif_date, _time_of
+from .kakinoki.common import HANDICAPS
+from .kakinoki.common import KEY_TO_TAG as _KEY_TO_TAG
+from .kakinoki.common import kif_date as _kif_date
+from .kakinoki.common import time_of as _time_of
 from .limits import DEFAULT_LIMITS, ReadLimits, check_time, json_depth
 from .playback import MoveTextError, RawGame, RawMove, play
 

@@ -25,20 +25,19 @@ every game the API can build, ``read_game(write_game(g)) == g`` once comments ar
 from __future__ import annotations
 
 import re
-import sys
 from urllib.parse import unquote_to_bytes
 from typing import IO, Iterable, Iterator
 
-from daikifu.replay import (Board, IncompleteVariantError, OptionSyntaxError, UnknownVariantError, VariantError,
-                            VariantRegistry, parse_options)
-from daikifu.replay.position import PositionError
+from daikifu.replay import Board, VariantRegistry
 
-from .dialects import find_dialect, foreign_variant
+from .dialects import find_dialect
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
-from .game import RESULTS, SEVEN_TAG_ROSTER, UNKNOWN_VARIANT, Game, GameError, GameNode
+from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, format_ruleset, parse_ruleset
+from .visitor import (COLOUR_TAGS, MODEL_TAGS, ROSTER_UNKNOWN, GameBuilder, Visitor,
+                      game_from_headers, join_comments, make_visitor)
 from daikifu.replay.notation import NotationError, move_notation, parse_move, quick_move
 
-__all__ = ["Visitor", "GameBuilder", "MainLineBuilder", "HeadersOnly", "read_games", "read_game", "write_game",
+__all__ = ["read_games", "read_game", "write_game",
            "write_games", "LSNError", "parse_ruleset", "format_ruleset", "normalize_comment"]
 
 # A tag name is made of letters, digits and '_' of any script; '%' starts an escape ('%' and two
@@ -67,10 +66,6 @@ _GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 _TRAILING_GLYPH_RE = re.compile(r"(.*?[0-9+=])([!?]{1,2})\Z", re.S)
 _TRAILING_NAGS_RE = re.compile(r"(.*?)((?:\$\d+)+)\Z", re.S)
 _MAX_MOVE = 64  # longer words are not moves (and are not matched against the notation)
-_COLOUR_TAGS = {"White": "Sente", "Black": "Gote", "WhiteElo": "SenteElo", "BlackElo": "GoteElo"}
-# tags the game model holds elsewhere (variant, result, options, start), not kept in ``headers``
-_MODEL_TAGS = {"Variant", "Result", "RuleSet", "SetUp", "SFEN", "FEN"}
-_ROSTER_UNKNOWN = "?"
 IMPORT_STATUS = "ImportStatus"
 TRUNCATED = "truncated"
 VARIATIONS_DROPPED = "variations-dropped"
@@ -97,359 +92,6 @@ def normalize_comment(text: str) -> str:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text.strip()
-
-
-# --- rule sets ----------------------------------------------------------------------------------
-
-
-def parse_ruleset(text: str) -> dict:
-    """``"soaring-eagle=literal, pass=forbidden"`` -> ``{"soaring-eagle": "literal", ...}`` (the
-    rules core's one option parser, :func:`daikifu.replay.parse_options`); a malformed part is a
-    ``ValueError`` naming the tag's text."""
-    try:
-        return parse_options(text)
-    except OptionSyntaxError as exc:
-        raise ValueError(f"rule set {text!r}: expected option=value: {exc}") from None
-
-
-def format_ruleset(variant, options: dict) -> str:
-    """The options that differ from the variant's defaults, as written in the ``RuleSet`` tag."""
-    return ", ".join(f"{k}={v}" for k, v in options.items()
-                     if k in variant.options and variant.options[k].default != v)
-
-
-# --- visitors -----------------------------------------------------------------------------------
-
-
-class Visitor:
-    """Receives a game while it is read, as python-chess's PGN visitors do; subclass it and give
-    it to :func:`read_games` (``visitor=``, a class or an instance).
-
-    The reader calls, for each game: ``begin_game(number, line)``; ``visit_header(name, value)``
-    for each tag; ``end_headers()``, which may return ``Visitor.SKIP`` to skip the moves (else the
-    :class:`Game` being built, or None); then in text order ``visit_move(board, move, notation,
-    line, column)`` with the board *before* the move, ``visit_comment``, ``visit_nag``,
-    ``begin_variation``/``end_variation`` (``drop_variation`` for one abandoned in lenient mode),
-    ``visit_error`` for each problem, ``visit_result``; last ``end_game(source, offset)``, whose
-    return value :func:`read_games` yields.
-
-    >>> class Openings(Visitor):
-    ...     def begin_game(self, number, line):
-    ...         self.moves, self.players = [], {}
-    ...     def visit_header(self, name, value):
-    ...         if name in ("Sente", "Gote"):
-    ...             self.players[name] = value
-    ...     def visit_move(self, board, move, notation, line, column):
-    ...         if board.ply < 2 and not self.depth:   # main line, first two plies
-    ...             self.moves.append(notation)
-    ...     def begin_variation(self):
-    ...         self.depth += 1
-    ...     def end_variation(self):
-    ...         self.depth -= 1
-    ...     def end_headers(self):
-    ...         self.depth = 0
-    ...     def end_game(self, source, offset):
-    ...         return self.players.get("Sente"), self.moves
-    >>> text = ('[Variant "Shogi"]\\n[Sente "Hanako"]\\n[Result "*"]\\n\\n'
-    ...         '1. P-c4 (1. P-g4) P-c6 2. P-g4 *\\n')
-    >>> list(read_games(text, visitor=Openings))
-    [('Hanako', ['P-c4', 'P-c6'])]
-    """
-
-    SKIP = object()
-    # True for a visitor whose visit_move also takes None for the board: a reader that would keep
-    # a second board in step only for the visitor (KIF's one pass, see read_kif) then gives None
-    board_optional = False
-
-    def begin_game(self, number: int, line: int) -> None: ...
-    def visit_header(self, name: str, value: str) -> None: ...
-    def end_headers(self): ...
-    def visit_move(self, board: Board, move, notation: str, line: int, column: int) -> None: ...
-    def visit_comment(self, text: str, before_first_move: bool = False) -> None: ...
-    def visit_nag(self, nag: int) -> None: ...
-    def begin_variation(self) -> None: ...
-    def end_variation(self) -> None: ...
-
-    def drop_variation(self) -> None:
-        """The variation being read is abandoned (lenient mode, a bad move in it)."""
-        self.end_variation()
-
-    def visit_result(self, result: str) -> None: ...
-    def visit_error(self, error: GameError) -> None: ...
-
-    def end_game(self, source: str, offset: int):
-        return None
-
-
-class GameBuilder(Visitor):
-    """Builds a :class:`Game` with its move tree (the default visitor)."""
-
-    share_moves = True  # the tree holds one object per distinct move (see shared_move)
-
-    def __init__(self, default_variant: str | None = None, variants: VariantRegistry | None = None):
-        self.default_variant = default_variant
-        self.variants = variants  # where the Variant tag's name is looked up (None: the default registry)
-
-    def begin_game(self, number, line):
-        self.headers = []
-        self.game = None
-        self.number = number
-        self.line = line
-        self.errors = []
-        self.places = {}  # tag name -> (line, column), set by the reader
-
-    def visit_header(self, name, value):
-        self.headers.append((name, value))
-
-    def new_game(self) -> Game:
-        """The game the tags describe (a reader that knows the game better gives its own)."""
-        return _game_from_headers(self.headers, self.default_variant, self.errors, self.places, self.line,
-                                  self.variants)
-
-    def end_headers(self):
-        self.game = self.new_game()
-        self.game.number = self.number
-        self.game.source_line = self.line
-        self.node = self.game
-        self.stack = []  # (node before the variation, its parent, number of its variations)
-        # comments in a row are collected and joined once (joining one at a time is quadratic)
-        self.pending_comment: list[str] = []  # before the first move of a variation
-        self.comment: list[str] = []  # after self.node's move
-        return self.game
-
-    def _flush(self):
-        if self.comment:
-            self.node.comment = _join(self.node.comment, " ".join(self.comment))
-            self.comment = []
-
-    def visit_move(self, board, move, notation, line, column):
-        if self.comment:
-            self._flush()
-        # a long game writes the same moves again and again: a tree shares their texts (a builder
-        # that lets its nodes go does not: the interpreter's table of them would only grow)
-        share = self.share_moves
-        self.node = self.node.add_variation(move, share, sys.intern(notation) if share else notation,
-                                            line, column)
-        if self.pending_comment:
-            self.node.starting_comment = " ".join(self.pending_comment)
-            self.pending_comment = []
-
-    def visit_comment(self, text, before_first_move=False):
-        if not text:
-            return
-        if before_first_move and self.stack:
-            self.pending_comment.append(text)
-        else:
-            self.comment.append(text)
-
-    def visit_nag(self, nag):
-        if self.node is not self.game:
-            self.node.add_nag(nag)
-
-    def begin_variation(self):
-        # a variation is an alternative to the last move: it hangs from that move's parent
-        self._flush()
-        parent = self.node.parent
-        self.stack.append((self.node, parent, len(parent.variations)))
-        self.node = parent
-        self.pending_comment = []
-
-    def end_variation(self):
-        self._flush()
-        self.node = self.stack.pop()[0]
-        self.pending_comment = []
-
-    def drop_variation(self):
-        self.comment = []
-        node, parent, count = self.stack.pop()
-        del parent.variations[count:]
-        self.node = node
-        self.pending_comment = []
-
-    def visit_result(self, result):
-        self.game.result = result
-
-    def visit_error(self, error):
-        (self.game.errors if self.game is not None else self.errors).append(error)
-
-    def end_game(self, source, offset):
-        if self.game is None:
-            self.end_headers()
-        self._flush()
-        self.game.source = source
-        self.game.source_offset = offset
-        return self.game
-
-
-class MainLineBuilder(GameBuilder):
-    """Builds a :class:`Game` without its move tree: tags, variant, start, result, errors and
-    warnings, the comment before the first move, and ``game.mainline_plies`` (the number of
-    main-line plies), in memory that does not grow with the game's length.
-
-    Each main-line node is built as :class:`GameBuilder` builds it and handed to
-    :meth:`retire` ``(ply, node)`` as soon as nothing more can be added to it (its comment, NAGs
-    and alternative variations are complete: two main-line moves later), then let go; ply 0 is
-    the game itself.  A subclass keeps what it needs there (the archive's importer keeps a
-    compact main line); this class only counts.  The game returned has no variations.
-
-    >>> text = ('[Variant "Shogi"]\\n[Result "*"]\\n\\n'
-    ...         '1. P-c4 {good} P-c6 (1... P-g6 {also}) 2. P-g4 $1 *\\n')
-    >>> class Notes(MainLineBuilder):
-    ...     def retire(self, ply, node):
-    ...         self.notes = getattr(self, "notes", []) + [(ply, node.comment, list(node.nags))]
-    ...     def end_game(self, source, offset):
-    ...         game = super().end_game(source, offset)
-    ...         return game.mainline_plies, game.variations, self.notes
-    >>> next(read_games(text, visitor=Notes))
-    (3, [], [(0, '', []), (1, 'good', []), (2, '', []), (3, '', [1])])
-    """
-
-    share_moves = False  # (its nodes are let go: sharing would keep every distinct move)
-
-    def end_headers(self):
-        game = super().end_headers()
-        self.plies = 0
-        self.tail = None  # the last main-line node read
-        return game
-
-    def retire(self, ply: int, node: GameNode) -> None:
-        """``node`` (ply ``ply`` of the main line; 0: the game) is complete."""
-
-    def _retire(self, node: GameNode, ply: int) -> None:
-        self.retire(ply, node)
-        node.variations = []  # (the game keeps none; another node is let go with them)
-
-    def visit_move(self, board, move, notation, line, column):
-        main = not self.stack
-        super().visit_move(board, move, notation, line, column)
-        if main:
-            self.plies += 1
-            self.tail = node = self.node
-            if self.plies >= 2:  # two moves back: complete, since variations hang from the parent
-                parent = node.parent
-                self._retire(parent.parent, self.plies - 2)
-                parent.parent = None
-
-    def end_game(self, source, offset):
-        game = super().end_game(source, offset)
-        if self.plies:
-            self._retire(self.tail.parent, self.plies - 1)
-            self._retire(self.tail, self.plies)
-            self.tail.parent = None
-        else:
-            self._retire(game, 0)
-        self.tail = None
-        game.mainline_plies = self.plies
-        return game
-
-
-class HeadersOnly(Visitor):
-    """Reads only the tags of each game (fast scanning of big files): ``end_game`` returns the
-    list of ``(name, value)`` pairs as written (``White``/``Black`` read as ``Sente``/``Gote``)."""
-
-    def begin_game(self, number, line):
-        self.headers = []
-
-    def visit_header(self, name, value):
-        self.headers.append((_COLOUR_TAGS.get(name, name), value))
-
-    def end_headers(self):
-        return Visitor.SKIP
-
-    def end_game(self, source, offset):
-        return self.headers
-
-
-def _join(a: str, b: str) -> str:
-    return f"{a} {b}" if a and b else a or b
-
-
-def _game_from_headers(headers, default_variant, errors, places=None, first_line=None, variants=None) -> Game:
-    """Create the game from its tags: variant, rule set and start position.
-
-    ``places`` maps a tag name to the (line, column) where it was read and ``first_line`` is the
-    game's first line: a problem with a tag is located at the tag, a missing tag at the game."""
-    places = places or {}
-    variants = variants or VariantRegistry.default()
-
-    def at(name):
-        line, column = places.get(name, (first_line, None))
-        return {"line": line, "column": column}
-
-    values = {}
-    for name, value in headers:
-        values.setdefault(_COLOUR_TAGS.get(name, name), value)
-    variant_name = values.get("Variant") or default_variant
-    variant = None
-    problem = None
-    if not variant_name:
-        problem = "the Variant tag is missing"
-    else:
-        try:
-            variant = variants.load(variant_name)
-        except UnknownVariantError as exc:
-            variant, problem = foreign_variant(variant_name, variants)  # pychess's names (dialects.py)
-            problem = problem or (None if variant is not None else str(exc))
-    options = {}
-    ruleset_ok = True
-    if variant is not None and values.get("RuleSet", "").strip():
-        try:
-            options = parse_ruleset(values["RuleSet"])
-            if variant.playable:
-                variant.resolve_options(options)
-        except (ValueError, VariantError) as exc:
-            problem = f"RuleSet tag: {exc}"
-            options = {}
-            ruleset_ok = False
-    if variant is None or problem:
-        game = Game(variant or variants.load("shogi"), options if variant else None)
-        if variant is None:
-            game.variant_missing = True
-        game.errors.append(GameError(problem, expected="a Variant tag naming a known variant"
-                                     if variant is None else "option=value pairs the variant defines",
-                                     code=UNKNOWN_VARIANT if variant is None and variant_name else None,
-                                     **at("Variant" if variant is None else "RuleSet")))
-    else:
-        try:
-            game = Game(variant, options)
-        except (ValueError, VariantError) as exc:  # options the rules compiler refuses
-            game = Game(variant)
-            game.errors.append(GameError(f"RuleSet tag: {exc}", expected="options the variant can use",
-                                         **at("RuleSet")))
-            ruleset_ok = False
-        if not variant.playable:
-            try:
-                variant.require_playable()
-            except IncompleteVariantError as exc:
-                game.errors.append(GameError(str(exc), **at("Variant")))
-    start = values.get("SFEN") or values.get("FEN")
-    start_ok = True
-    if start and game.valid:
-        try:
-            Board(game.rules, start)
-            game.start = start
-        except (PositionError, ValueError, KeyError, IndexError) as exc:
-            game.errors.append(GameError(f"SFEN tag: {exc}", expected="a position string",
-                                         **at("SFEN" if values.get("SFEN") else "FEN")))
-            start_ok = False
-    elif start:
-        start_ok = False
-    if variant is None:
-        del game.headers["Variant"]
-    dropped = set(_MODEL_TAGS)
-    if not ruleset_ok:
-        dropped.discard("RuleSet")
-    if not start_ok:
-        dropped -= {"SetUp", "SFEN", "FEN"}
-    for name, value in headers:
-        name = _COLOUR_TAGS.get(name, name)
-        if name in dropped and not (name == "Variant" and variant is None):
-            continue
-        if value == _ROSTER_UNKNOWN and name in SEVEN_TAG_ROSTER:
-            continue
-        game.headers[name] = value
-    game.errors[:0] = errors
-    return game
 
 
 # --- splitting a file into games ----------------------------------------------------------------
@@ -693,20 +335,6 @@ def read_games(source: IO[str] | str | Iterable[str], *, visitor: type[Visitor] 
         yield _read_part(part, n, visitor, lenient, file, default_variant, limits, until_ply, variants)
 
 
-def make_visitor(visitor: type[Visitor] | Visitor | None, default_variant: str | None = None,
-                 variants: VariantRegistry | None = None) -> Visitor:
-    """The visitor of one game: ``visitor`` (an instance, or a class made here), by default a
-    :class:`GameBuilder`; a game builder that names no default variant or registry gets the
-    reader's."""
-    v = visitor() if isinstance(visitor, type) else visitor or GameBuilder(default_variant, variants)
-    if isinstance(v, GameBuilder):
-        if default_variant and not v.default_variant:
-            v.default_variant = default_variant
-        if variants is not None and v.variants is None:
-            v.variants = variants
-    return v
-
-
 def _read_part(part, n, visitor, lenient, file, default_variant, limits, until_ply, variants):
     line, offset, box, overflow = part
     text = "".join(box[0])
@@ -772,7 +400,7 @@ def _read_one(box, text, first_line, offset, number, visitor, lenient, file, lim
                 for name, value, column in tags:
                     name = _read_tag_name(name)
                     headers.append((name, _unescape(value)))
-                    places.setdefault(_COLOUR_TAGS.get(name, name), (line_no, column))
+                    places.setdefault(COLOUR_TAGS.get(name, name), (line_no, column))
                 if pos < len(raw) and raw[pos] != ";":  # (a ';' comment after the tags is dropped)
                     if raw[pos] == "[":
                         tag_errors.append((f"malformed tag pair {raw[pos:pos + 40].rstrip()!r}", line_no, pos + 1))
@@ -800,7 +428,7 @@ def _read_one(box, text, first_line, offset, number, visitor, lenient, file, lim
         return visitor.end_game(text, offset)
     if not isinstance(game, Game):  # a visitor that builds no game: replay on a game of our own
         errors = []
-        game = _game_from_headers(headers, None, errors, places, first_line)
+        game = game_from_headers(headers, None, errors, places, first_line)
         for e in game.errors:
             visitor.visit_error(e)
         own = game
@@ -1208,14 +836,14 @@ def write_game(game: Game, *, width: int = 80, comments: bool = True, variations
         if name == "Result":
             tags.append(("Result", game.result))
         else:
-            tags.append((name, headers.get(name, _ROSTER_UNKNOWN)))
+            tags.append((name, headers.get(name, ROSTER_UNKNOWN)))
     ruleset = format_ruleset(game.variant, game.options) if game.variant.playable else ""
     if ruleset:
         tags.append(("RuleSet", ruleset))
     if game.start and game.start != game.rules.start:
         tags.append(("SetUp", "1"))
         tags.append(("SFEN", game.start))
-    done = {n for n, _ in tags} | _MODEL_TAGS
+    done = {n for n, _ in tags} | MODEL_TAGS
     for name, value in headers.items():
         if name not in done:
             tags.append((name, value))
@@ -1244,7 +872,7 @@ def _write_line(node: GameNode, board: Board, tokens: list, comments: bool, vari
         if first and comments:
             # before the first move of a variation: its starting comment; before the first move of
             # the game: the reader joins it to the game comment
-            before = _join(normalize_comment(before), normalize_comment(main.starting_comment))
+            before = join_comments(normalize_comment(before), normalize_comment(main.starting_comment))
         text = _comment(before) if comments else None
         if text:
             tokens.append(text)
@@ -1262,7 +890,7 @@ def _write_line(node: GameNode, board: Board, tokens: list, comments: bool, vari
             after = normalize_comment(main.comment)
             # the next main move's starting comment cannot be written before it: join it here
             if main.variations:
-                after = _join(after, normalize_comment(main.variations[0].starting_comment))
+                after = join_comments(after, normalize_comment(main.variations[0].starting_comment))
             text = _comment(after)
             if text:
                 tokens.append(text)

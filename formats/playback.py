@@ -3,7 +3,7 @@
 A reader first cuts its text into :class:`RawGame` objects (tags, comments, the moves as written
 with their lines and columns, alternatives, the special that ends the game) without knowing the
 rules; :func:`play` then replays the moves on a board and feeds a
-:class:`~formats.lsn.Visitor` (by default :class:`~formats.lsn.GameBuilder`, so the result is a
+:class:`~formats.visitor.Visitor` (by default :class:`~formats.visitor.GameBuilder`, so the result is a
 :class:`~formats.game.Game`), exactly as the LSN reader does.
 
 A move that cannot be read or is illegal is an error at its ply, line and column (strict mode: the
@@ -22,7 +22,7 @@ from typing import Callable, Iterator
 from daikifu.replay import Board, IllegalMoveError, Move, VariantRegistry
 
 from .game import Game, GameError
-from .lsn import Visitor, make_visitor
+from .visitor import Visitor, make_visitor
 
 __all__ = ["RawMove", "RawMoves", "RawGame", "MoveTextError", "play", "time_prefix", "result_for", "iter_lines",
            "WIN", "LOSS", "DRAW", "NONE"]
@@ -254,7 +254,7 @@ def _canonical_start(headers: list, variant: str, variants: VariantRegistry) -> 
 def play(raw: RawGame, variant: str, *, visitor: type[Visitor] | Visitor | None = None, lenient: bool = False,
          file: str | None = None, variants: VariantRegistry | None = None):
     """Replay ``raw`` and return what the visitor's ``end_game`` returns (a :class:`Game` for the
-    default :class:`~formats.lsn.GameBuilder`); variant names are looked up in ``variants``
+    default :class:`~formats.visitor.GameBuilder`); variant names are looked up in ``variants``
     (default: the bundled variants and ``DAIKIFU_VARIANTS``)."""
     variants = variants or VariantRegistry.default()
     v = make_visitor(visitor, variant, variants)

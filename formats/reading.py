@@ -38,10 +38,12 @@ import codecs
 import io
 import json
 import os
+from importlib import import_module
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
+from .decoding import Decoded, decode_record
 from .detection import FSY_KIND, control_character, looks_like_csa, looks_like_csg, looks_like_fsy, looks_like_jkf, looks_like_usi
 
 if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game is made: the
@@ -94,7 +96,7 @@ class RecordFormat:
     ``detect(head)`` says whether the first :data:`HEAD_CHARS` characters of a text look like the
     format; ``read(text, file=, variant=, lenient=, variants=)`` yields the games (and takes ``limits=``, a
     :class:`~daikifu.formats.limits.ReadLimits`, when ``limited``, and ``visitor=``, a
-    :class:`~daikifu.formats.lsn.Visitor`, when ``visitors``); ``write(game, encoding)``
+    :class:`~daikifu.formats.visitor.Visitor`, when ``visitors``); ``write(game, encoding)``
     returns one game's bytes.  ``japanese``: the format's files may be cp932/EUC-JP.  ``several``:
     a file may hold several games: ``frame`` is what a file of them has before the first game,
     between two and after the last (a file is written one game at a time, whatever their number).
@@ -117,7 +119,7 @@ class RecordFormat:
     variants: Callable[[object], bool] | None = None  # which variants the writer can write (None: all)
     limited: bool = False  # the reader takes limits= (ReadLimits)
     setups: bool = False  # the reader takes setup= and setup_dir= (a record that names a setup file)
-    visitors: bool = False  # the reader takes visitor= (a formats.lsn.Visitor: what to keep of each game)
+    visitors: bool = False  # the reader takes visitor= (a formats.visitor.Visitor: what to keep of each game)
 
 
 FORMATS: dict[str, RecordFormat] = {}
@@ -142,82 +144,6 @@ def format_names() -> str:
                    key=lambda n: _LISTING.index(n) if n in _LISTING else len(_LISTING))
     return ", ".join(FORMATS[n].title + (f" (also {FORMATS[n].dialects})" if FORMATS[n].dialects else "")
                      for n in names)
-
-
-# --- decoding ------------------------------------------------------------------------------------
-
-
-@dataclass
-class Decoded:
-    text: str
-    encoding: str
-    replaced: int = 0  # undecodable bytes replaced by U+FFFD
-
-
-_DECLARED_RE = re.compile(rb"^(?:#KI[F2][^\r\n]*?|'(?:CSA\s+)?)encoding\s*=\s*([A-Za-z0-9_\-]+)", re.M | re.I)
-_ENCODING_NAMES = {"utf-8": "utf-8", "utf8": "utf-8", "shift_jis": "cp932", "shift-jis": "cp932",
-                   "sjis": "cp932", "cp932": "cp932", "ms932": "cp932", "windows-31j": "cp932",
-                   "euc-jp": "euc_jp", "euc_jp": "euc_jp", "eucjp": "euc_jp"}
-_HALFWIDTH_KANA = re.compile("[\uff61-\uff9f]")
-
-
-_NOT_SHIFT_JIS = re.compile("[\uf8f0-\uf8f3]")  # Python's cp932 maps bytes 0xA0, 0xFD-0xFF there
-
-
-def _strict(raw: bytes, encoding: str) -> str | None:
-    try:
-        text = raw.decode(encoding)
-    except UnicodeDecodeError:
-        return None
-    return None if encoding == "cp932" and _NOT_SHIFT_JIS.search(text) else text
-
-
-def _japanese(raw: bytes) -> Decoded | None:
-    sjis = _strict(raw, "cp932")
-    if sjis is not None and _HALFWIDTH_KANA.search(sjis):
-        euc = _strict(raw, "euc_jp")
-        if euc is not None:
-            return Decoded(euc, "euc_jp")
-    if sjis is not None:
-        return Decoded(sjis, "cp932")
-    euc = _strict(raw, "euc_jp")
-    return Decoded(euc, "euc_jp") if euc is not None else None
-
-
-def decode_record(data: bytes | str, japanese: bool = True) -> Decoded:
-    """The text of a record's bytes, by the policy in the module documentation.
-
-    ``japanese``: whether cp932 and EUC-JP may be tried (False for LSN, JKF, USI and JSON, which
-    are UTF-8).
-    """
-    if isinstance(data, str):
-        return Decoded(data[1:] if data.startswith("\ufeff") else data, "str")
-    raw = bytes(data)
-    for bom, encoding in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
-                          (codecs.BOM_UTF16_BE, "utf-16-be")):
-        if raw.startswith(bom):
-            text = raw[len(bom):].decode(encoding, "replace")
-            return Decoded(text, encoding + "-bom", text.count("\ufffd"))
-    m = _DECLARED_RE.search(raw[:4096])
-    declared = _ENCODING_NAMES.get(m.group(1).decode("ascii").lower()) if m else None
-    if declared and (japanese or declared == "utf-8"):
-        text = _strict(raw, declared)
-        if text is not None:
-            return Decoded(text, declared)
-    text = _strict(raw, "utf-8")
-    if text is not None:
-        return Decoded(text, "utf-8")
-    if japanese:
-        found = _japanese(raw)
-        if found is not None:
-            return found
-    candidates = [Decoded(raw.decode(enc, "replace"), enc) for enc in
-                  (("utf-8", "cp932", "euc_jp") if japanese else ("utf-8",))]
-    for c in candidates:
-        if c.encoding == "cp932":
-            c.text = _NOT_SHIFT_JIS.sub("\ufffd", c.text)
-        c.replaced = c.text.count("\ufffd")
-    return min(candidates, key=lambda c: c.replaced)
 
 
 # --- detection -----------------------------------------------------------------------------------
@@ -386,8 +312,7 @@ def declared_variant(game: Game, fmt: str) -> tuple[str, str, int] | None:
     source = game.source or ""
     handicap = game.headers.get("Handicap")
     if handicap:
-        from .kif import HANDICAPS
-        if handicap in HANDICAPS or handicap.endswith("落ち"):
+        if handicap in _kakinoki().HANDICAPS or handicap.endswith("落ち"):
             return f"its header says 手合割：{handicap}", "shogi", source.find("手合割")
     if fmt in ("csa", "jkf"):
         return f"it is a {FORMATS[fmt].title} record", "shogi", -1
@@ -449,10 +374,10 @@ def read_record(data: bytes | str, *, name: str | None = None, fmt: str | None =
     (the Chu Shogi server's ``.csg``): ``setup`` (:class:`~daikifu.formats.csg.SetupFile`) overrides
     the setup the record names, and ``setup_dir`` is the folder where a setup file the record names
     is looked for (None: nowhere; see :func:`setup_dir_of`).  ``visitor`` (a
-    :class:`~daikifu.formats.lsn.Visitor` class or instance that returns a :class:`Game` from
-    ``end_game``, such as :class:`~daikifu.formats.lsn.MainLineBuilder`) is what the formats whose
+    :class:`~daikifu.formats.visitor.Visitor` class or instance that returns a :class:`Game` from
+    ``end_game``, such as :class:`~daikifu.formats.visitor.MainLineBuilder`) is what the formats whose
     readers take visitors (all but JSON) read each game with (KIF and KI2: a game builder with the
-    KIF builder's part too, see :func:`_kif_visitor`); JSON builds the whole game.  Raises
+    KIF builder's part too, see :func:`daikifu.formats.kakinoki.kif_visitor`); JSON builds the whole game.  Raises
     :class:`NotARecordError` when no format fits.
     """
     text, found = record_text(data, name=name, fmt=fmt)
@@ -627,44 +552,38 @@ def _write_lsn(game, encoding):
     return write_game(game).encode(encoding)
 
 
+def _kakinoki():
+    """The KIF and KI2 package, imported when a record is first looked at as KIF or KI2 (this
+    module imports no reader: a command's ``--help`` lists the formats without them)."""
+    return import_module("daikifu.formats.kakinoki")
+
+
 def _detect_kif(head: str) -> bool:
-    from .ki2 import move_lines
-    from .kif import looks_like_kif
-    return looks_like_kif(head) and move_lines(head) != "ki2"
+    kakinoki = _kakinoki()
+    return kakinoki.looks_like_kif(head) and kakinoki.move_lines(head) != "ki2"
 
 
-def _kif_visitor(visitor):
-    """The visitor a KIF-family reader is given for ``visitor``: a game builder class with the KIF
-    builder's part too (the reader prepares the game it builds: variant, start, tags)."""
-    from .kif import KifGameBuilder
-    from .lsn import GameBuilder
-    if visitor is None or not isinstance(visitor, type) or not issubclass(visitor, GameBuilder) \
-            or issubclass(visitor, KifGameBuilder):
-        return visitor
-    made = _KIF_VISITORS.get(visitor)
-    if made is None:
-        made = _KIF_VISITORS[visitor] = type(visitor.__name__, (visitor, KifGameBuilder), {})
-    return made
+def _read_kakinoki(read):
+    """A reader of the KIF family (``read`` is :func:`read_kif` or :func:`read_ki2`'s name) for the
+    registry: a record that is not one gives an unreadable game, as the other formats do."""
+    def call(text, *, file, variant, lenient, variants=None, visitor=None):
+        kakinoki = _kakinoki()
+        try:
+            return getattr(kakinoki, read)(text, source=file, variant=variant, lenient=lenient, variants=variants,
+                                           visitor=kakinoki.kif_visitor(visitor))
+        except kakinoki.KifError as exc:
+            return [unreadable_game(text, exc.error, file)]
+    return call
 
 
-_KIF_VISITORS: dict = {}
-
-
-def _read_kif(text, *, file, variant, lenient, variants=None, visitor=None):
-    from .kif import KifError, read_kif
-    try:
-        return read_kif(text, source=file, variant=variant, lenient=lenient, variants=variants,
-                        visitor=_kif_visitor(visitor))
-    except KifError as exc:
-        return [unreadable_game(text, exc.error, file)]
-
-
-def _write_kif(game, encoding):
-    from .kif import KifError, write_kif
-    try:
-        return write_kif(game, encoding=encoding)
-    except KifError as exc:
-        raise UnsupportedConversion(str(exc)) from None
+def _write_kakinoki(write):
+    def call(game, encoding):
+        kakinoki = _kakinoki()
+        try:
+            return getattr(kakinoki, write)(game, encoding=encoding)
+        except kakinoki.KifError as exc:
+            raise UnsupportedConversion(str(exc)) from None
+    return call
 
 
 def _detect_json(head: str) -> bool:
@@ -714,14 +633,13 @@ register_format(RecordFormat("json", "daikifu JSON", _detect_json, _read_json, _
                              several=True, frame=(b"[\n", b",\n", b"\n]\n"), limited=True))
 register_format(RecordFormat("lsn", "LSN", _detect_lsn, _read_lsn, _write_lsn, ("lsn", "pgn"),
                              dialects="the PGN of ChuShogiLite and Jocly", several=True, frame=(b"", b"\n", b""), limited=True, visitors=True))
-register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kif, _write_kif, ("kif", "kifu"),
-                             japanese=True, encodings=("utf-8", "cp932"), visitors=True))
+register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kakinoki("read_kif"), _write_kakinoki("write_kif"),
+                             ("kif", "kifu"), japanese=True, encodings=("utf-8", "cp932"), visitors=True))
 
 
 def _lazy(module: str, name: str):
     """A function of a format module, imported when first called (reading.py imports no reader)."""
     def call(*args, **kwargs):
-        from importlib import import_module
         return getattr(import_module(f"daikifu.formats.{module}"), name)(*args, **kwargs)
     return call
 
@@ -742,27 +660,8 @@ register_format(RecordFormat("jkf", "JKF", looks_like_jkf, _lazy("jkf", "read_jk
                 before="lsn")
 
 
-def _read_ki2(text, *, file, variant, lenient, variants=None, visitor=None):
-    from .ki2 import read_ki2
-    from .kif import KifError
-    try:
-        return read_ki2(text, source=file, variant=variant, lenient=lenient, variants=variants,
-                        visitor=_kif_visitor(visitor))
-    except KifError as exc:
-        return [unreadable_game(text, exc.error, file)]
-
-
-def _write_ki2(game, encoding):
-    from .ki2 import write_ki2
-    from .kif import KifError
-    try:
-        return write_ki2(game, encoding=encoding)
-    except KifError as exc:
-        raise UnsupportedConversion(str(exc)) from None
-
-
-register_format(RecordFormat("ki2", "KI2", _lazy("ki2", "looks_like_ki2"), _read_ki2, _write_ki2,
-                             ("ki2", "ki2u"), japanese=True, encodings=("utf-8", "cp932"),
+register_format(RecordFormat("ki2", "KI2", _lazy("kakinoki", "looks_like_ki2"), _read_kakinoki("read_ki2"),
+                             _write_kakinoki("write_ki2"), ("ki2", "ki2u"), japanese=True, encodings=("utf-8", "cp932"),
                              variants=_shogi_board, visitors=True))
 # read only (a format of one historical archive)
 register_format(RecordFormat("csg", "Chu Shogi server (.csg)", looks_like_csg, _lazy("csg", "read_csg"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from .game import Game
-from .lsn import MainLineBuilder
+from .visitor import MainLineBuilder
 from .reading import read_record
 
 __all__ = ["verdict", "verdicts"]
@@ -25,7 +25,7 @@ def verdicts(data: bytes, file: str, *, fmt: str | None = None, variant: str | N
     :class:`~formats.reading.NotARecordError` when the bytes are no record).
 
     The formats whose readers take visitors (all but JSON) are read with
-    :class:`~formats.lsn.MainLineBuilder`, so no game's move tree is built."""
+    :class:`~formats.visitor.MainLineBuilder`, so no game's move tree is built."""
     for game in read_record(data, name=file, fmt=fmt, variant=variant, lenient=lenient, visitor=MainLineBuilder,
                             **options):
         yield verdict(game, file)
@@ -34,7 +34,7 @@ def verdicts(data: bytes, file: str, *, fmt: str | None = None, variant: str | N
 def verdict(game: Game, file: str) -> dict:
     """One game's verdict: file, game number, variant, status, plies replayed (of the main line),
     result, and its errors and warnings (each a :meth:`GameError.as_dict`).  ``game`` may be a
-    whole game or one read without its tree (:class:`~formats.lsn.MainLineBuilder`)."""
+    whole game or one read without its tree (:class:`~formats.visitor.MainLineBuilder`)."""
     return {
         "file": file,
         "game": game.number or 1,

@@ -246,45 +246,10 @@ def _move_json(board: Board, move: Move, written: dict) -> dict:
     }
 
 
-@click.command("moves", context_settings=CONTEXT)
-@click.argument("variant", type=VARIANT)
-@position_option
-@allow_impossible_option
-@option_option
-@click.option("--check", "checks", multiple=True, metavar="MOVE",
-              help="Instead of listing the moves, say whether MOVE (USI or daikifu's notation) is legal "
-                   "here, and why not (repeatable).")
-@json_option
-def moves_command(variant, position, allow_impossible, options, checks, as_json):
-    """List the legal moves in the start position (or in --position).
-
-    Moves are written in daikifu's notation: piece ID, origin square only when needed, "-" or "x",
-    destination; "+"/"=" for promoting/declining; "P*e5" for a drop; multi-step moves list each
-    captured square ("!LDxe5xe6"), "x!e5" captures without moving, "e4-e4" passes.  Squares are
-    algebraic: files a, b, c ... from the first player's left, ranks 1, 2, 3 ... from the first
-    player's side.
-
-    \b
-    With --json: a list of objects with "move", "usi" (the USI form; lishogi's on
-    boards larger than 9x9, e.g. 6f5e6d for a Lion's double move), "from" (null
-    for a drop), "to", "captures" (squares in order), "promote" (true/false, null
-    when there was no choice) and "drop" (piece ID or null).
-
-    \b
-    --position also takes USI: "startpos moves 7g7f 3c3d" or "sfen <SFEN> moves
-    ...", lishogi's SFEN for Chu Shogi included.  With --check MOVE (repeatable)
-    each move is checked instead: {"move": as given, "legal": true/false,
-    "reason": why not, "code": the reason as a code (e.g. "promotion-must-be-
-    chosen"), "notation": the move in daikifu's notation}.
-
-    \b
-    Examples:
-      daikifu moves shogi
-      daikifu moves shogi --json
-      daikifu moves shogi -p "4k4/9/9/9/9/9/9/9/4K4 b G 1"
-      daikifu moves chu-kagamigi --option forced-promotion=stuck
-      daikifu moves chu-shogi -p "startpos moves 6i6h" --check 6d6e --check P-f8 --json
-    """
+def show_moves(variant, position, options, checks, as_json, texts=None, allow_impossible: bool = False) -> None:
+    """What ``daikifu moves`` prints.  ``texts(board, moves) -> {move: text}`` writes the moves
+    listed (default: daikifu's notation, as "move" in the JSON; given, its text is "text" there
+    too): the command line's --style (:mod:`daikifu.formats.commands`) passes one."""
     from .notation import check_moves
     board = _board(variant, position, options, allow_impossible)
     if checks:
@@ -297,8 +262,13 @@ def moves_command(variant, position, allow_impossible, options, checks, as_json)
             click.echo(f"{a['move']}: {verdict}")
         return
     moves, written = _sorted_moves(board)
+    shown = written if texts is None else texts(board, moves)
     if as_json:
-        _echo_json([_move_json(board, m, written) for m in moves])
+        out = [_move_json(board, m, written) for m in moves]
+        if texts is not None:
+            for entry, m in zip(out, moves):
+                entry["text"] = shown[m]
+        _echo_json(out)
         return
     side = PLAYERS[board.turn]
     if not moves:
@@ -307,7 +277,7 @@ def moves_command(variant, position, allow_impossible, options, checks, as_json)
         return
     click.echo(f"{len(moves)} legal moves for the {side} player:")
     for m in moves:
-        click.echo(f"  {written[m]}")
+        click.echo(f"  {shown[m]}")
 
 
 # --- perft ---------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ __all__ = [
     "Option",
     "Provenance",
     "Variant",
+    "NOTATION_STYLES",
     "bundled_directory",
     "variant_directories",
     "list_variants",
@@ -45,6 +46,12 @@ BUNDLED_DIR = Path(__file__).with_name("variants")
 ENV_VAR = "DAIKIFU_VARIANTS"
 _ID_RE = re.compile(r"[+!]?[A-Z][A-Z0-9']*\Z")
 _SLUG_RE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\Z")
+
+
+#: How a variant's squares and moves are shown by default: "algebraic" (files a, b, ... from the first
+#: player's left, ranks 1, 2, ... from the bottom, LSN moves) or "shogi" (files numbered from the
+#: right, ranks from the top, moves in Japanese or Western shogi notation).
+NOTATION_STYLES = ("algebraic", "shogi")
 
 
 class VariantError(ValueError):
@@ -108,6 +115,8 @@ class PieceType:
     kanji: str | None = None
     kanji_name: str | None = None  # the full name game records write (lishogi's KIF: 獅子, 龍馬)
     kanji_board: str | None = None  # the name KIF board diagrams write where it is not ``kanji`` (成角)
+    kanji_move: str | None = None  # the name Japanese move text gives where it is not ``kanji`` (lishogi's 金飛車)
+    western: str | None = None  # the abbreviation Western move text gives where it is not the ID (Ln)
     aliases: tuple[str, ...] = ()
     description: str | None = None
     provenance: str | None = None
@@ -218,6 +227,7 @@ class Variant:
     options: dict = field(default_factory=dict)
     provenance: tuple[Provenance, ...] = ()
     path: str = ""
+    style: str = "algebraic"  # how squares and moves are shown by default: one of NOTATION_STYLES
 
     @property
     def playable(self) -> bool:
@@ -325,6 +335,9 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
     files, ranks = data["files"], data["ranks"]
     if not (isinstance(files, int) and isinstance(ranks, int) and 1 <= files <= 16 and 1 <= ranks <= 16):
         _fail(path, f"board {files}x{ranks}: files and ranks must be whole numbers from 1 to 16")
+    style = data.get("style", "algebraic")
+    if style not in NOTATION_STYLES:
+        _fail(path, f"style {style!r} must be one of {', '.join(repr(s) for s in NOTATION_STYLES)}")
     status = data.get("status", "playable")
     if status not in ("playable", "incomplete"):
         _fail(path, f"status {status!r} must be 'playable' or 'incomplete'")
@@ -358,13 +371,14 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
                 except GeneratorError as exc:
                     _fail(path, f"{where} ({pid}): generator: {exc}")
         unknown = set(raw) - {"id", "name", "betza", "promotes", "royal", "kanji", "kanji_name", "kanji_board",
-                              "aliases", "description", "provenance", "betza_zones", "generators"}
+                              "kanji_move", "western", "aliases", "description", "provenance", "betza_zones", "generators"}
         if unknown:
             _fail(path, f"{where} ({pid}): unknown keys {sorted(unknown)}")
         pieces.append(PieceType(index=n, id=pid, name=raw["name"], betza=raw.get("betza", ""),
                                 promotes=raw.get("promotes"), royal=bool(raw.get("royal", False)),
                                 kanji=raw.get("kanji"), kanji_name=raw.get("kanji_name"),
-                                kanji_board=raw.get("kanji_board"),
+                                kanji_board=raw.get("kanji_board"), kanji_move=raw.get("kanji_move"),
+                                western=raw.get("western"),
                                 aliases=tuple(raw.get("aliases", ())),
                                 description=raw.get("description"), provenance=raw.get("provenance"),
                                 betza_zones=tuple(raw.get("betza_zones", ())),
@@ -435,7 +449,7 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
                       start=data.get("start", ""), pieces=tuple(pieces), rules=rules, status=status,
                       aliases=tuple(data.get("aliases", ())), summary=data.get("summary", ""),
                       missing=data.get("missing", ""), sources=tuple(data.get("sources", ())),
-                      options=options, provenance=tuple(provenance), path=path)
+                      options=options, provenance=tuple(provenance), path=path, style=style)
     if status == "playable":
         if not variant.start:
             _fail(path, "a playable variant needs a 'start' position")

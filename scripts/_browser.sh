@@ -29,3 +29,19 @@ daikifu_browser() {
     echo "daikifu: (or set DAIKIFU_CHROMIUM=/path/to/chromium, or DAIKIFU_SKIP_BROWSER=1 to skip them)" >&2
     return 0  # the browser tests then fail and say why
 }
+
+# Used by scripts/test too: the pictures (daikifu image, tests/test_images.py) rasterise SVG with
+# CairoSVG, which loads the Cairo library, and draw kanji with a Japanese font.
+daikifu_image_libs() {
+    if command -v ldconfig >/dev/null 2>&1 && ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2'; then
+        return 0
+    fi
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "daikifu: PNG and GIF pictures need the Cairo library; installing libcairo2 with apt-get" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq >&2 || true
+        apt-get install -y -qq libcairo2 fonts-ipafont-gothic >&2 && return 0
+    fi
+    echo "daikifu: PNG and GIF pictures need the Cairo library: sudo apt-get install libcairo2 fonts-ipafont-gothic" >&2
+    return 0  # the picture tests then fail and say why
+}

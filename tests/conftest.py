@@ -5,6 +5,12 @@ Property tests are deterministic: the hypothesis profile derandomises them (the 
 every run and machine) and keeps no example database, so a run never depends on an earlier one.
 ``HYPOTHESIS_PROFILE=explore`` draws fresh random examples for a search by hand.
 
+Long checks are marked ``slow`` and left out by default (``-m slow`` runs them).
+``--slow-sample N`` (or ``DAIKIFU_SLOW_SAMPLE=N``) adds N cases of each parametrised slow test to
+the run, picked by a fixed seed (``--slow-seed``, ``DAIKIFU_SLOW_SEED``; 0 by default) so that the
+same cases run every time: CI runs one of each (``.ci/run``).  A slow test that is not
+parametrised is one long check and runs only with ``-m slow``.
+
 Playwright drives Debian's ``chromium`` (``scripts/test`` installs it when missing); it never
 downloads a browser of its own.  ``DAIKIFU_CHROMIUM`` names another Chromium binary, and
 ``DAIKIFU_SKIP_BROWSER=1`` skips these tests (otherwise a missing browser is a failure, so that a
@@ -14,6 +20,7 @@ machine without one cannot pass the suite by accident).
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import tempfile
 import threading
@@ -33,26 +40,59 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-q
                  "--disable-dev-shm-usage"]
 
 
-_CACHE_DIRS = pytest.StashKey[tuple]()  # (the user's setting, this session's directory)
+def pytest_addoption(parser):
+    group = parser.getgroup("daikifu")
+    group.addoption("--slow-sample", type=int, default=int(os.environ.get("DAIKIFU_SLOW_SAMPLE", "0")),
+                    metavar="N", help="also run N cases of each parametrised slow test (default: "
+                    "$DAIKIFU_SLOW_SAMPLE or 0)")
+    group.addoption("--slow-seed", default=os.environ.get("DAIKIFU_SLOW_SEED", "0"), metavar="SEED",
+                    help="the seed that picks the sampled slow cases (default: $DAIKIFU_SLOW_SEED or 0)")
+
+
+_CACHE_DIR_BEFORE = pytest.StashKey[tuple[str | None, str]]()
 
 
 def pytest_configure(config):
-    """Compiled rule sets go to a directory of this test session, not the user's cache: set here,
-    before collection, because test modules load variants when they are imported."""
-    session_dir = tempfile.mkdtemp(prefix="daikifu-rule-sets-")
-    config.stash[_CACHE_DIRS] = (os.environ.get("DAIKIFU_CACHE_DIR"), session_dir)
-    os.environ["DAIKIFU_CACHE_DIR"] = session_dir
+    """Compiled rule sets go to a directory of this test session, not the user's cache.
+
+    Set here, before collection, because test modules load variants when they are imported
+    (tests/test_notation.py); a fixture would start only after them.  Each xdist worker is a
+    process of its own and makes its own directory.
+    """
+    config.addinivalue_line("markers", "slow_sample: a slow case picked by --slow-sample (set by conftest)")
+    if config.getoption("slow_sample") > 0 and config.option.markexpr == "not slow":
+        config.option.markexpr = "not slow or slow_sample"
+    directory = tempfile.mkdtemp(prefix="daikifu-rule-sets-")
+    config.stash[_CACHE_DIR_BEFORE] = (os.environ.get("DAIKIFU_CACHE_DIR"), directory)
+    os.environ["DAIKIFU_CACHE_DIR"] = directory
 
 
 def pytest_unconfigure(config):
-    old, session_dir = config.stash.get(_CACHE_DIRS, (None, None))
-    if session_dir is None:
+    if _CACHE_DIR_BEFORE not in config.stash:
         return
-    shutil.rmtree(session_dir, ignore_errors=True)
+    old, directory = config.stash[_CACHE_DIR_BEFORE]
+    shutil.rmtree(directory, ignore_errors=True)
     if old is None:
         os.environ.pop("DAIKIFU_CACHE_DIR", None)
     else:
         os.environ["DAIKIFU_CACHE_DIR"] = old
+
+
+@pytest.hookimpl(tryfirst=True)  # before the -m expression deselects the slow ones
+def pytest_collection_modifyitems(config, items):
+    """Mark the sampled slow cases: N of each parametrised slow test (one family per function),
+    chosen by the seed and the test's name only, so every run and every xdist worker picks the same."""
+    n = config.getoption("slow_sample")
+    if n <= 0:
+        return
+    families: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        if item.get_closest_marker("slow") and getattr(item, "callspec", None) is not None:
+            families.setdefault(item.nodeid.split("[", 1)[0], []).append(item)
+    seed = config.getoption("slow_seed")
+    for family, cases in families.items():
+        for item in random.Random(f"{seed}:{family}").sample(cases, min(n, len(cases))):
+            item.add_marker(pytest.mark.slow_sample)
 
 
 def chromium_path() -> str | None:
@@ -65,10 +105,10 @@ def chromium_path() -> str | None:
 @pytest.fixture(scope="session")
 def browser_archive(tmp_path_factory) -> Path:
     """An archive of the sample games of Dai Kagamigi, Dai-Ryu Shogi, shogi and the annotated
-    samples (comments, NAGs, variations)."""
+    samples (comments, NAGs, variations) and Chu Shogi."""
     from archive_support import sample_archive
     return sample_archive(tmp_path_factory.mktemp("browser"),
-                          ("dai-kagamigi.lsn", "dai-ryu-shogi.lsn", "shogi.lsn", "annotated.lsn"))
+                          ("dai-kagamigi.lsn", "dai-ryu-shogi.lsn", "shogi.lsn", "annotated.lsn", "chu-shogi.lsn"))
 
 
 def _serve(archive: Path, config: dict | None = None):

@@ -299,7 +299,7 @@ def test_invalid_games_are_stored_with_their_error_and_text(tmp_path):
     assert len(run_json("games", "--db", db, "--status", "invalid")) == 1
     listed = run("games", "--db", db, "--status", "all")
     assert "invalid" in listed.output and "move 'B-h8+'" in listed.output
-    shown = run("show", row["id"], "--db", db)
+    shown = run("show", row["id"], "--db", db, "--style", "algebraic")
     assert shown.exit_code == 0 and "error:" in shown.output and "P-a4" in shown.output
     assert run_json("show", row["id"], "--db", db)["ply"] == 2
     exported = run("export", "--db", db, "--status", "invalid").output
@@ -493,7 +493,10 @@ def test_show(filled):
     text = run("show", "1", "--db", db)
     assert text.exit_code == 0
     assert "Sente: Taro Yamada" in text.output and game.end().board().diagram() in text.output
-    assert "1. " + data["moves"][0]["move"] in text.output
+    # a shogi game: the moves in Japanese by default, in LSN on asking
+    assert data["style"] == "japanese" and data["moves"][0]["text"].startswith("▲")
+    assert "1. " + data["moves"][0]["text"] in text.output
+    assert "1. " + data["moves"][0]["move"] in run("show", "1", "--db", db, "--style", "algebraic").output
     by_digest = run_json("show", data["digest"][:10], "--db", db)
     assert by_digest["id"] == 1
     assert run("show", "1", "--db", db, "--ply", "9999").exit_code == 2

@@ -202,7 +202,8 @@ def test_kanji_or_piece_ids_on_the_pieces(page, live_server, browser_archive):
 
     def labels():
         return dict(page.eval_on_selector_all(
-            "#board symbol[data-piece]", "els => els.map(s => [s.dataset.piece, s.querySelector('text').textContent])"))
+            "#board symbol[data-piece]",  # (the upright mode's symbols, ids ending -su, -gd ..., aside)
+            "els => els.filter(s => /\\d$/.test(s.id)).map(s => [s.dataset.piece, s.querySelector('text').textContent])"))
 
     assert labels() == {pid: kanji.get(pid, pid) for pid in labels()}
     assert page.is_visible("#btn-labels")
@@ -210,10 +211,14 @@ def test_kanji_or_piece_ids_on_the_pieces(page, live_server, browser_archive):
     page.wait_for_function("document.querySelector('#btn-labels').getAttribute('aria-pressed') == 'true'")
     assert all(pid == text for pid, text in labels().items())
     page.reload()  # the browser remembers the choice
-    page.wait_for_function("document.querySelector('#btn-labels').getAttribute('aria-pressed') == 'true'")
+    page.wait_for_function("document.querySelector('#btn-labels').dataset.mode == 'id'")
     assert all(pid == text for pid, text in labels().items())
+    page.click("#btn-labels")  # IDs upright, then kanji again
+    page.wait_for_function("document.querySelector('#btn-labels').dataset.mode == 'upright'")
     page.click("#btn-labels")
+    page.wait_for_function("document.querySelector('#btn-labels').dataset.mode == 'kanji'")
     assert labels() == {pid: kanji.get(pid, pid) for pid in labels()}
-    # a variant without kanji has no such button
+    # a variant without kanji has the button too: IDs upright first, then turned with the piece
     page.goto(f"{live_server}/games/{a_game(browser_archive, 'dai-kagamigi')}")
-    assert not page.is_visible("#btn-labels")
+    assert page.is_visible("#btn-labels")
+    page.wait_for_function("document.querySelector('#btn-labels').dataset.mode == 'upright'")

@@ -166,10 +166,12 @@ def test_move_uci_round_trip(variant):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("block", range(10))
 @pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
-def test_two_hundred_random_games(variant):
-    """Issue acceptance: 200 random games per playable variant without an exception."""
-    for seed in range(200):
+def test_two_hundred_random_games(variant, block):
+    """Issue acceptance: 200 random games per playable variant without an exception (in ten
+    blocks of 20, so that a sample of the slow checks can take one)."""
+    for seed in range(20 * block, 20 * block + 20):
         board = Board(variant)
         rng = random.Random(seed)
         for _ in range(200):
@@ -236,7 +238,17 @@ def random_positions(variant, seed, count, density=0.3):
 
 @pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
 def test_random_positions_generator_and_single_move_check_agree(variant):
-    for board in random_positions(variant, seed=5, count=25):
+    _generator_and_single_move_check_agree(random_positions(variant, seed=5, count=6))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_many_random_positions_generator_and_single_move_check_agree(variant):
+    _generator_and_single_move_check_agree(random_positions(variant, seed=6, count=40))
+
+
+def _generator_and_single_move_check_agree(boards):
+    for board in boards:
         legal = set(board.legal_moves())
         for m in legal:
             assert board.illegal_reason(m) is None, (board.position(), m)

@@ -217,9 +217,10 @@ def test_ki2_relative_markers_written_and_read(origin, text):
 
 def test_ki2_straight_and_sideways():
     start = position_text({"e1": "K", "e9": "k", "e3": "G", "f2": "G", "d2": "G"}, 9, 9)
-    from daikifu.formats.ki2 import _Style, ki2_move_text
+    from daikifu.formats.kakinoki.style import Style
+    from daikifu.formats.ki2 import ki2_move_text
     from daikifu.formats.game import Game
-    style = _Style(Game("shogi", start=start))
+    style = Style(Game("shogi", start=start).rules)
     board = Board("shogi", start)
     # to ５八 (e2): from ５七 (e3) backwards, from ４八 and ６八 sideways
     assert ki2_move_text(style, board, Move(sq("e3"), sq("e2")), None) == "５八金引"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -645,14 +644,10 @@ def test_random_mutations_never_crash():
     rng = random.Random(20240506)
     sources = [KIF_DIR / n for n in ("jkf_fork.kif", "jkf_doh_branch.kifu", "jkf_9fu.kif",
                                      "skc_everyday_20211107.kif", "jkf_ryuou4.kif")]
-    started = time.perf_counter()
     for n in range(400):
         path = sources[n % len(sources)]
         data = mutate(path.read_bytes().split(b"\n"), rng)
-        t0 = time.perf_counter()
         _check_no_crash(data, source=path.name)
-        assert time.perf_counter() - t0 < 2.0
-    assert time.perf_counter() - started < 20
 
 
 def test_mutated_large_variant_records_never_crash():

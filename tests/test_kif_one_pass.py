@@ -12,10 +12,12 @@ import pytest
 
 from daikifu.archive.importer import _Reading, _RecordBuilder, _whole_records
 from daikifu.archive.store import Record
-from daikifu.formats import kif
+from daikifu.formats.kakinoki import kif_visitor
+from daikifu.formats.kakinoki import lines as kif_lines
+from daikifu.formats.kakinoki.reader import KifReader
 from daikifu.formats.ki2 import read_ki2
-from daikifu.formats.kif import KifGameBuilder, read_kif
-from daikifu.formats.lsn import MainLineBuilder, Visitor
+from daikifu.formats.kif import KifError, KifGameBuilder, read_kif
+from daikifu.formats.visitor import MainLineBuilder, Visitor
 from daikifu.formats.validate import verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,20 +89,20 @@ CASES = [(name, read_kif, data) for name, data in TEXTS.items()] + \
 def one_pass(monkeypatch):
     """Counts the readings in one pass."""
     taken = []
-    original = kif._Reader.read_in_one_pass
+    original = KifReader.read_in_one_pass
 
     def counted(self, *args):
         taken.append(self)
         return original(self, *args)
 
-    monkeypatch.setattr(kif._Reader, "read_in_one_pass", counted)
+    monkeypatch.setattr(KifReader, "read_in_one_pass", counted)
     return taken
 
 
 def _general(monkeypatch, read, *args, **kwargs):
     """``read(*args, **kwargs)`` with the general path forced."""
     with monkeypatch.context() as m:
-        m.setattr(kif._Reader, "in_one_pass", lambda self, index, visitor, tags: False)
+        m.setattr(KifReader, "in_one_pass", lambda self, index, visitor, tags: False)
         return read(*args, **kwargs)
 
 
@@ -133,8 +135,8 @@ def _names(cases):
 def test_the_default_builder_builds_the_same_game_in_one_pass(name, read, data, lenient, monkeypatch):
     try:
         expected = [_facts(g) for g in _general(monkeypatch, read, data, source=name, lenient=lenient)]
-    except kif.KifError as exc:
-        with pytest.raises(kif.KifError) as again:
+    except KifError as exc:
+        with pytest.raises(KifError) as again:
             read(data, source=name, lenient=lenient)
         assert str(again.value) == str(exc)
         return
@@ -147,7 +149,7 @@ def test_most_records_are_read_in_one_pass(one_pass):
         del one_pass[:]
         try:
             games = read(data, source=name)
-        except kif.KifError:
+        except KifError:
             continue
         has_variations = any(len(n.variations) > 1 for g in games for n in _nodes(g))
         assert not (one_pass and has_variations), name
@@ -249,7 +251,7 @@ class BuilderEvents(KifGameBuilder):
 def test_a_visitor_is_given_the_same_calls_in_one_pass(name, read, data, visitor, lenient, monkeypatch):
     try:
         expected = _general(monkeypatch, read, data, source=name, lenient=lenient, visitor=visitor)
-    except kif.KifError:
+    except KifError:
         return
     assert read(data, source=name, lenient=lenient, visitor=visitor) == expected
 
@@ -298,13 +300,11 @@ def test_records_and_verdicts_without_a_tree_are_the_same_in_one_pass(name, read
 
 
 def _kif_main_line():
-    from daikifu.formats.reading import _kif_visitor
-    return _kif_visitor(MainLineBuilder)
+    return kif_visitor(MainLineBuilder)
 
 
 def test_the_builders_of_the_commands_are_read_in_one_pass(one_pass):
-    from daikifu.formats.reading import _kif_visitor
-    for builder in (_kif_visitor(MainLineBuilder), _kif_visitor(_RecordBuilder), KifGameBuilder, None):
+    for builder in (kif_visitor(MainLineBuilder), kif_visitor(_RecordBuilder), KifGameBuilder, None):
         del one_pass[:]
         read_kif(GAME, visitor=builder)
         assert one_pass, builder
@@ -315,9 +315,9 @@ def test_items_made_again_from_their_lines_read_as_those_kept(name, read, data, 
     # a record longer than the items kept is read partly from its lines again (on both paths)
     try:
         expected = [_facts(g) for g in read(data, source=name, lenient=True)]
-    except kif.KifError:
+    except KifError:
         return
     events = read(data, source=name, lenient=True, visitor=Events)
-    monkeypatch.setattr(kif, "KEPT_ITEMS", 3)
+    monkeypatch.setattr(kif_lines, "KEPT_ITEMS", 3)
     assert [_facts(g) for g in read(data, source=name, lenient=True)] == expected
     assert read(data, source=name, lenient=True, visitor=Events) == events

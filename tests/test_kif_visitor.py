@@ -11,7 +11,7 @@ import pytest
 
 from daikifu.formats.ki2 import read_ki2
 from daikifu.formats.kif import KifGameBuilder, read_kif, write_kif
-from daikifu.formats.lsn import GameBuilder, Visitor
+from daikifu.formats.visitor import GameBuilder, Visitor
 
 # main line 1-4; 変化：2手 (two moves); inside it 変化：3手 twice (the second an alternative to the
 # first: the most recent line covering ply 3 is the first 変化：3手); last 変化：1手, written after

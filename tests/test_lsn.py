@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -20,8 +19,8 @@ from daikifu.replay.variant import UnknownVariantError
 
 from daikifu.formats import lsn
 from daikifu.formats.game import RESULTS, SEVEN_TAG_ROSTER, Game
-from daikifu.formats.lsn import (GameBuilder, HeadersOnly, Visitor, normalize_comment, read_game, read_games,
-                         write_game, write_games)
+from daikifu.formats.lsn import normalize_comment, read_game, read_games, write_game, write_games
+from daikifu.formats.visitor import GameBuilder, HeadersOnly, Visitor
 
 PLAYABLE = [v for v in replay.list_variants() if v.playable]
 DOC = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
@@ -643,23 +642,17 @@ def _read_everything(text: str) -> None:
                     assert error.kind in ("error", "warning") and str(error)
 
 
-def _fuzz(cases: int, seed: int, budget: float) -> None:
-    """Read ``cases`` damaged records; a hang shows as CPU time (process time, so that other work
-    on the machine cannot make the test fail)."""
+def _fuzz(cases: int, seed: int) -> None:
+    """Read ``cases`` damaged records (a hang shows as a test that does not end; how long a case
+    takes is for benchmarks/, not a test)."""
     rng = random.Random(seed)
     corpus = _corpus()
-    start = time.process_time()
-    slowest = 0.0
     for n in range(cases):
         if n % 50 == 49:
             text = bytes(rng.randrange(256) for _ in range(rng.randint(0, 600))).decode("utf-8", "replace")
         else:
             text = _mutate("\n".join(rng.sample(corpus, rng.randint(1, 3))), rng)
-        t = time.process_time()
         _read_everything(text)
-        slowest = max(slowest, time.process_time() - t)
-        assert slowest < 2.0, f"case {n} took {slowest:.2f} s of CPU time"
-    assert time.process_time() - start < budget
 
 
 def test_truncation_at_every_few_positions_never_raises():
@@ -669,15 +662,15 @@ def test_truncation_at_every_few_positions_never_raises():
 
 
 def test_damaged_records_never_raise_and_never_hang():
-    _fuzz(cases=2000, seed=1, budget=60.0)
+    _fuzz(cases=300, seed=1)
 
 
 @pytest.mark.slow
 def test_damaged_records_never_raise_and_never_hang_heavy():
-    _fuzz(cases=20000, seed=2, budget=1800.0)
+    _fuzz(cases=20000, seed=2)
 
 
-# --- speed ----------------------------------------------------------------------------------------
+# --- speed: what reading does not do (the rates are measured by benchmarks/peer_speed.py) --------
 
 
 def _generated_file(variant: str, n_games: int, plies: int) -> tuple[str, int]:
@@ -707,18 +700,6 @@ def test_reading_generates_no_legal_move_lists(monkeypatch):
     games = read_all(text)
     assert all(g.valid for g in games) and plies > 100
     assert calls == []  # only error paths ("did you mean") may list the legal moves
-
-
-def test_reading_speed(capsys):
-    text, plies = _generated_file("dai-kagamigi", 6, 150)
-    start = time.perf_counter()
-    games = read_all(text)
-    seconds = time.perf_counter() - start
-    assert all(g.valid for g in games)
-    rate = plies / seconds
-    with capsys.disabled():
-        print(f"\nLSN reading (dai-kagamigi, strict, GameBuilder): {rate:,.0f} plies/s")
-    assert rate > 1000
 
 
 # --- the worked examples of docs/notation.md ------------------------------------------------------

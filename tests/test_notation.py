@@ -5,7 +5,6 @@ forms docs/notation.md section 5.4 allows and explains what it rejects."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -70,7 +69,6 @@ def biased_choice(board: Board, moves, rng: random.Random) -> Move:
 @pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
 def test_every_legal_move_reads_back_in_random_positions(variant):
     checked = positions = 0
-    budget = time.perf_counter() + 1.0  # the slowest move generators get fewer positions
     for seed in range(2):
         rng = random.Random(f"{variant.slug}-{seed}")
         options = {k: rng.choice(list(o.choices)) for k, o in variant.options.items()}
@@ -79,27 +77,26 @@ def test_every_legal_move_reads_back_in_random_positions(variant):
             legal = board.legal_moves()
             if not legal:
                 break
-            if ply % 10 == 0 or ply in (55, 65, 75, 85, 89):
-                if positions < 5 or time.perf_counter() < budget:
-                    checked += check_position(board)
-                    positions += 1
+            if ply in (15, 40, 65, 89):  # a fixed sample; -m slow checks many more positions
+                checked += check_position(board)
+                positions += 1
             board.push(biased_choice(board, legal, rng))
     assert positions >= 5 and checked > 100
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
-def test_every_legal_move_reads_back_in_many_random_positions(variant):
-    for seed in range(12):
-        rng = random.Random(f"slow-{variant.slug}-{seed}")
-        options = {k: rng.choice(list(o.choices)) for k, o in variant.options.items()}
-        board = Board(variant, options=options)
-        for _ in range(150):
-            legal = board.legal_moves()
-            if not legal:
-                break
-            check_position(board)
-            board.push(biased_choice(board, legal, rng))
+def test_every_legal_move_reads_back_in_many_random_positions(variant, seed):
+    rng = random.Random(f"slow-{variant.slug}-{seed}")
+    options = {k: rng.choice(list(o.choices)) for k, o in variant.options.items()}
+    board = Board(variant, options=options)
+    for _ in range(150):
+        legal = board.legal_moves()
+        if not legal:
+            break
+        check_position(board)
+        board.push(biased_choice(board, legal, rng))
 
 
 def _outcome(read, board, text):

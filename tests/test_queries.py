@@ -733,9 +733,13 @@ def test_cli_explore(cli, db):
     lines = out.output.splitlines()
     assert lines[1] == "4 games; every game confirmed"
     assert lines[2].split()[:2] == ["MOVE", "GAMES"]
-    assert lines[3].split() == ["P-c4", "2", "1", "0", "1", "0", "7.0", "2024.03.05"]
+    # a shogi position: the moves in Japanese (the variant's style), or in LSN on asking
+    assert lines[3].split() == ["▲７六歩", "2", "1", "0", "1", "0", "7.0", "2024.03.05"]
+    plain = run(cli, "explore", "--db", db, "-v", "shogi", "--style", "algebraic").output.splitlines()
+    assert plain[3].split() == ["P-c4", "2", "1", "0", "1", "0", "7.0", "2024.03.05"]
     data = run_json(cli, "explore", "--db", db, "--game", 2, "--ply", 3)
     assert [(m["move"], m["games"]) for m in data["moves"]] == [("K-d8", 1), ("P-d6", 1), ("P-g6", 1)]
+    assert [m["text"] for m in data["moves"]] == ["△６二玉", "△６四歩", "△３四歩"]
     assert data["games"] == 3 and data["confirmed"] == "all"
 
 

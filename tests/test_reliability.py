@@ -422,12 +422,13 @@ def test_kif_times_in_range_are_read():
 ])
 def test_kif_times_read_by_the_short_form_or_checked_in_full(text, expected):
     """(``expected``: the column of a problem counted from the time's opening parenthesis.)"""
-    from daikifu.formats.kif import _RE_TIME, _move_time, _read_time
-    assert _read_time(_RE_TIME.search(text), 1) == expected  # the full check
+    from daikifu.formats.kakinoki.common import RE_TIME
+    from daikifu.formats.kakinoki.lines import move_time, read_time
+    assert read_time(RE_TIME.search(text), 1) == expected  # the full check
     time, problem = expected
     if problem is not None:
         problem = (problem[0], problem[1] + 9)
-    assert _move_time("７六歩(77)  " + text, 1) == (time, problem, 9)
+    assert move_time("７六歩(77)  " + text, 1) == (time, problem, 9)
 
 
 @pytest.mark.parametrize("now, message", [

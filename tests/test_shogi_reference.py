@@ -317,16 +317,11 @@ def _assert_coverage(stats: Stats, target: int) -> None:
         assert c[what] >= least, f"random play covered only {c[what]} {what} (wanted {least}): {dict(c)}"
 
 
-def test_random_play_matches_python_shogi():
-    stats = run_random_play(seed=20240601, target=2000)
+@pytest.mark.slow  # a reference comparison: CI runs one seed (--slow-sample), -m slow all of them
+@pytest.mark.parametrize("seed", [20240601, 1, 2, 3, 4, 5, 6, 7])
+def test_random_play_matches_python_shogi(seed):
+    stats = run_random_play(seed=seed, target=2000)
     _assert_coverage(stats, 2000)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_random_play_matches_python_shogi_long(seed):
-    stats = run_random_play(seed=seed, target=5000)
-    _assert_coverage(stats, 5000)
 
 
 # --- random mating-net setups ------------------------------------------------------------------
@@ -439,8 +434,10 @@ def run_random_setups(seed: int, count: int, children: int = 3) -> Stats:
     return stats
 
 
-def test_random_setups_match_python_shogi():
-    stats = run_random_setups(seed=7, count=500)
+@pytest.mark.slow  # a reference comparison: CI runs one seed (--slow-sample)
+@pytest.mark.parametrize("seed", [7, 9, 10])
+def test_random_setups_match_python_shogi(seed):
+    stats = run_random_setups(seed=seed, count=500)
     assert stats.c["uchifuzume rejected"] >= 15, dict(stats.c)
     assert stats.c["checkmates"] >= 20, dict(stats.c)
 

@@ -1,5 +1,5 @@
 """Reading without a move tree: ``validate`` and ``import`` read games through visitors that keep
-no node per ply (formats.lsn.MainLineBuilder, the importer's _RecordBuilder).  What they give must
+no node per ply (formats.visitor.MainLineBuilder, the importer's _RecordBuilder).  What they give must
 be exactly what the whole game gives: the same verdicts and the same records, field by field."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from daikifu.archive import importer
 from daikifu.archive.importer import _lsn_records, _Reading, _RecordBuilder, _whole_records, import_paths
 from daikifu.archive.store import Archive, Record, make_record
 from daikifu.cli import main as cli
-from daikifu.formats.lsn import MainLineBuilder, read_game, read_games
+from daikifu.formats.lsn import read_game, read_games
+from daikifu.formats.visitor import MainLineBuilder
 from daikifu.formats.reading import NotARecordError, read_record, record_text, setup_dir_of
 from daikifu.formats.validate import verdict, verdicts
 

@@ -263,3 +263,30 @@ def test_positions_after_agree_with_playing_each_move(variant):
             assert after == board.position(), move
             board.pop()
         board.push(pick_move(board, moves, rng, 0.9))
+
+
+def test_the_moves_come_written_in_the_style_asked_for(client):
+    """The analysis board's move list writes the moves as the page does (?style=)."""
+    start = {m["uci"]: m for m in client.get("/api/moves?variant=shogi&style=japanese").get_json()["moves"]}
+    assert start["c3c4"]["text"] == "▲７六歩" and start["c3c4"]["lsn"] == "P-c4"
+    western = {m["uci"]: m["text"] for m in client.get("/api/moves?variant=shogi&style=western").get_json()["moves"]}
+    assert western["c3c4"] == "P-7f" and western["g1g2"] == "S-3h"
+    plain = {m["uci"]: m["text"] for m in client.get("/api/moves?variant=shogi").get_json()["moves"]}
+    assert plain["c3c4"] == "P-c4"  # no style: LSN, as before
+    bad = client.get("/api/moves?variant=shogi&style=hodges")
+    assert bad.status_code == 400 and "hodges" in bad.get_data(as_text=True)
+
+
+def test_the_editor_palette_is_grouped_with_names_and_pictures(client):
+    """The pieces a side starts with first, then the promoted ones; each type a card with its name
+    (what the search box looks in) and its picture for either side."""
+    variant = load_variant("chu-shogi")
+    doc = html.fromstring(client.get("/positions?edit=1&variant=chu-shogi").data)
+    groups = {g.get("data-group"): [t.get("data-piece") for t in g.xpath(".//*[contains(@class, 'palette-type')]")]
+              for g in doc.xpath("//*[contains(@class, 'palette-group')]")}
+    promoted = {p.promotes for p in variant.pieces if p.promotes}
+    assert groups["base"] == [p.id for p in variant.pieces if p.id not in promoted]
+    assert groups["promoted"] == [p.id for p in variant.pieces if p.id in promoted]
+    lion = doc.xpath("//*[contains(@class, 'palette-type')][@data-piece='LN']")[0]
+    assert lion.get("data-name") == "lion" and "Lion" in lion.text_content()
+    assert len(lion.xpath(".//*[local-name()='use']")) == 2 and doc.get_element_by_id("palette-search") is not None

@@ -9,7 +9,7 @@ Expected answers are computed here independently: by replaying every stored game
 
 from __future__ import annotations
 
-import time
+import re
 from collections import defaultdict
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -19,6 +19,7 @@ from lxml import html
 
 from daikifu.archive.queries import position_key
 from daikifu.archive.store import Archive
+from daikifu.formats.styles import move_text
 from daikifu.replay.notation import move_notation
 from daikifu.replay import Board, list_variants, square_name
 from daikifu.web import create_app
@@ -150,13 +151,27 @@ def expected_pieces(board: Board) -> dict[str, tuple[str, str]]:
 # --- the form -------------------------------------------------------------------------------------
 
 
-def test_empty_form_lists_every_variant_and_explains(client):
-    doc = page(client, "/positions")
+def test_empty_form_lists_every_variant_and_explains(app):
+    doc = page(app.test_client(), "/positions")  # a new client: no variant looked at before
     options = doc.xpath("//form//select[@name='variant']/option/@value")
-    assert sorted(options) == sorted(v.slug for v in list_variants())
+    assert sorted(o for o in options if o) == sorted(v.slug for v in list_variants())
+    # no variant is chosen for the reader (the alphabetically first was): a placeholder is
+    assert doc.xpath("//form//select[@name='variant']/option[@selected]/@value") == [""]
+    # and every playable variant opens on its start position from the chooser
+    links = doc.xpath("//*[@id='variant-chooser']//a/@href")
+    assert sorted(links) == sorted(f"/positions?variant={v.slug}" for v in list_variants() if v.playable)
     assert doc.xpath("//form//input[@name='position']")
     assert not doc.xpath("//*[@id='explorer']") and not doc.xpath("//*[@id='matches']")
     assert "position string" in doc.text_content().lower()
+
+
+def test_positions_opens_on_the_last_variant_looked_at(app):
+    fresh = app.test_client()
+    assert fresh.get("/positions?variant=chu-shogi").status_code == 200
+    r = fresh.get("/positions")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/positions?variant=chu-shogi")
+    doc = page(fresh, "/positions?variant=chu-shogi")
+    assert doc.get_element_by_id("position-board") is not None
 
 
 def test_a_variant_alone_is_its_start_position(client, replays):
@@ -233,7 +248,8 @@ def test_explorer_rows_counts_and_links(client, replays, where):
     for row in rows:
         link = row.xpath(".//a[contains(@class,'explorer-link')]")
         assert len(link) == 1
-        uci = by_notation[link[0].text_content().strip()]
+        uci = by_notation[link[0].get("title")]  # the stored LSN; the text is the page's style
+        assert link[0].text_content().strip() == move_text(board, board.parse_uci(uci), "japanese")
         assert int(row.xpath("./td[2]")[0].text) == len(want[uci])
         # the link leads to the position with that move played
         query = parse_qs(urlsplit(link[0].get("href")).query)
@@ -270,7 +286,7 @@ def test_following_an_explorer_link_shows_that_board(client, replays):
     link = doc.xpath("//a[contains(@class,'explorer-link')]")[0]
     after = Board("shogi", position)
     after.play(after.parse_uci(next(u for u in played_from(replays, "shogi", position_key(position))
-                                    if move_notation(after, after.parse_uci(u)) == link.text_content().strip())))
+                                    if move_notation(after, after.parse_uci(u)) == link.get("title"))))
     target = page(client, link.get("href"))
     assert board_pieces(target.get_element_by_id("position-board")) == expected_pieces(after)
     ended = doc.xpath("//tr[contains(@class,'explorer-end')]/td[2]")
@@ -345,15 +361,41 @@ def test_api_positions_and_explore(client, replays):
     assert ex["ended"]["games"] == 1 and ex["games"] == 3
 
 
-def test_search_pages_answer_quickly(client, replays):
+def test_search_pages_answer_quickly(client, replays, monkeypatch):
+    """Quick by what a search does not do: it finds the games in the index and replays the searched
+    game up to the ply (the board, the search, the explorer: a few times over), never the archive's
+    other games, and lists no legal moves (how long it takes is measured by benchmarks/web_speed.py)."""
     gids = sorted(replays)[::4]
     for gid in gids[:3]:
         client.get(f"/positions?game={gid}&ply=0")  # compiles each variant's rules once
-    times = []
+    work = []
+    for name in ("push", "legal_moves"):
+        original = getattr(Board, name)
+        monkeypatch.setattr(Board, name, lambda self, *a, _o=original, _n=name, **k: work.append(_n) or _o(self, *a, **k))
+    archive_plies = sum(len(moves) for _, _, moves in replays.values())
     for gid in gids:
         ply = len(replays[gid][1]) // 2
-        started = time.perf_counter()
+        work.clear()
         assert client.get(f"/positions?game={gid}&ply={ply}").status_code == 200
-        times.append(time.perf_counter() - started)
-    times.sort()
-    assert times[len(times) // 2] < 0.2, times
+        assert "legal_moves" not in work
+        assert work.count("push") <= 4 * ply < archive_plies, (gid, ply, work.count("push"))
+
+
+def test_the_board_and_the_explorer_follow_the_style(client):
+    doc = page(client, "/positions?variant=shogi&style=western")
+    board = doc.get_element_by_id("position-board")
+    files = [t.text for t in board.xpath(".//*[@data-file]")]
+    ranks = [t.text for t in board.xpath(".//*[@data-rank]")]
+    assert files == [str(n) for n in range(9, 0, -1)] and ranks == list("ihgfedcba")  # index 0: Sente's side
+    links = doc.xpath("//a[contains(@class,'explorer-link')]")
+    assert links and all(re.fullmatch(r"[A-Z+]+(?:\d[a-i])?[-x*]\d[a-i][+=]?", a.text_content().strip()) for a in links)
+    assert page(client, "/positions?variant=dai-kagamigi").xpath("//*[@id='position-board']//*[@data-file='0']")[0].text == "a"
+    page(client, "/positions?variant=shogi&style=hodges", status=400)
+
+
+def test_the_form_offers_the_notation_styles(client):
+    doc = page(client, "/positions?variant=chu-shogi&style=western")
+    select = doc.xpath("//form//select[@name='style']")[0]
+    assert select.xpath("./option/@value") == ["", "algebraic", "japanese", "western"]
+    assert select.xpath("./option[@selected]/@value") == ["western"]
+    assert page(client, "/positions?variant=chu-shogi").xpath("//form//select[@name='style']/option[@selected]/@value") == [""]

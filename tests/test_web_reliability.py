@@ -161,12 +161,12 @@ def _full_nodes(app) -> dict:
 
 def test_a_long_game_page_holds_a_window_numbered_as_the_whole_game(long_app):
     client = long_app.test_client()
-    full = _full_nodes(long_app)
-    first = _data(client.get("/games/1"))
+    full = _full_nodes(long_app)  # (in LSN: the pages below ask for the algebraic style)
+    first = _data(client.get("/games/1?style=algebraic"))
     # plies 0 to 10, and the alternative to ply 5: numbered after the 60 plies of the main line
     assert first["window"] == [0, 10] and first["ids"] == list(range(11)) + [61] and first["plies"] == 60
     assert first["nodes"][-1]["m"] == "K-d2" and first["nodes"][-1]["p"] == 4
-    middle = _data(client.get("/games/1?ply=30"))
+    middle = _data(client.get("/games/1?style=algebraic&ply=30"))
     assert middle["window"] == [25, 35]
     ids = middle["ids"]
     assert ids == list(range(25, 36)) + [62, 63]  # the alternative to ply 30 follows the one to ply 5
@@ -182,7 +182,7 @@ def test_a_long_game_page_holds_a_window_numbered_as_the_whole_game(long_app):
     assert middle["nodes"][11]["p"] == 29 and middle["nodes"][12]["p"] == 62
     # the alternative's node is a permalink of its own, shown in the window around its branch
     variation = ids[11]
-    page = client.get(f"/games/1?node={variation}")
+    page = client.get(f"/games/1?style=algebraic&node={variation}")
     assert page.status_code == 200 and _data(page)["current"] == variation
     assert html.fromstring(page.data).xpath("//input[@id='position-string']/@value")[0] == middle["nodes"][11]["pos"]
 

@@ -139,7 +139,19 @@ def test_reconstructed_and_disputed_parts_are_flagged(client):
         if p.provenance:
             notes = card(doc, p.id).xpath(".//*[contains(@class, 'reconstructed')]")
             assert any(p.provenance in n.text_content() for n in notes), p.id
-    assert len(doc.xpath("//section[@id='provenance']/*[contains(@class, 'reconstructed')]")) == len(v.provenance)
+    assert len(doc.xpath("//section[@id='provenance']/*[contains(@class, 'provenance-note')]")) == len(v.provenance)
+
+
+def test_the_chu_page_counts_its_pieces_once_and_does_not_dispute_its_standard_setup(client):
+    """Chu Shogi: the summary's "21 piece types" and the facts agree (21, 39 with the promoted
+    forms); the standard array, documented with high confidence and no alternative, is not boxed
+    as disputed."""
+    doc = page(client, "chu-shogi")
+    assert "21 piece types" in doc.xpath("//p[@class='summary']")[0].text_content()
+    assert doc.get_element_by_id("piece-type-count").text_content() == "21 (39 with the promoted forms)"
+    setup = doc.xpath("//section[@id='setup']//*[contains(@class, 'provenance-note')]")
+    assert setup and all(n.get("data-kind") == "documented" and "reconstructed" not in n.get("class") for n in setup)
+    assert not any("Disputed" in n.text_content() for n in setup)
 
 
 def test_zone_pieces_get_one_diagram_per_zone_and_options_their_own(client):
@@ -270,3 +282,15 @@ def test_options_that_change_the_setup_show_their_start_position(client, slug, o
 def test_options_that_keep_the_setup_draw_no_second_board(client):
     doc = html.fromstring(client.get("/variants/dai-kagamigi").data)
     assert not doc.xpath("//figure[contains(@class, 'option-setup')]")
+
+
+def test_the_setup_is_drawn_in_the_variants_own_style(client):
+    """Shogi and Chu Shogi number their files from the right and name their ranks from the top
+    (一 at the top, 十二 on Chu's bottom rank); the others keep a1 at Sente's lower left."""
+    for slug, files, top_rank in (("shogi", 9, "一"), ("chu-shogi", 12, "一"), ("dai-kagamigi", 15, "15")):
+        board = page(client, slug).get_element_by_id("board")
+        first_file = board.xpath(".//*[@data-file='0']")[0].text  # the file on Sente's left
+        last_rank = board.xpath(f".//*[@data-rank='{int(board.get('data-ranks')) - 1}']")[0].text
+        assert (first_file, last_rank) == ((str(files), top_rank) if slug != "dai-kagamigi" else ("a", top_rank))
+    chu = page(client, "chu-shogi").get_element_by_id("board")
+    assert chu.xpath(".//*[@data-rank='0']")[0].text == "十二"

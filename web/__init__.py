@@ -213,7 +213,7 @@ def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = Fals
         app.config.update(config)
     app.config["DAIKIFU_READ_LIMITS"] = _read_limits(app.config["DAIKIFU_READ_LIMITS"])
 
-    from . import analysis, db as db_module, errors, games, importing, positions, stats, variants
+    from . import analysis, db as db_module, engine, errors, games, importing, positions, stats, variants
     db_module.init_app(app)
     errors.init_app(app)
     app.add_template_filter(lambda path: Path(path).name if path else "", "filename")  # no server paths
@@ -221,7 +221,7 @@ def create_app(db: str | os.PathLike | None = None, *, allow_import: bool = Fals
     app.before_request(_bounded_chunked_body)
     app.after_request(_security_headers)
     app.after_request(_close_after_refusal)
-    for module in (games, positions, stats, variants, importing, analysis):
+    for module in (games, positions, stats, variants, importing, analysis, engine):
         app.register_blueprint(module.bp)
     app.wsgi_app = StopReading(app.wsgi_app)
     return app

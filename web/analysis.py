@@ -16,6 +16,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 from daikifu.archive.queries import QueryError
 from daikifu.formats.game import Game
 from daikifu.formats.lsn import write_game
+from daikifu.formats.styles import StyleError, destinations, move_style, move_text
 from daikifu.replay.notation import notations
 from daikifu.replay import FIRST, Board, IllegalMoveError, Move, PositionError, parse_square
 from daikifu.replay.legality import position_problems
@@ -116,15 +117,22 @@ def move_json(board: Board, move: Move, text: str, after: str | None = None) -> 
     return out
 
 
-def legal_moves_json(board: Board, square: int | None = None) -> list[dict]:
+def legal_moves_json(board: Board, square: int | None = None, style: str = "algebraic") -> list[dict]:
     """Every legal move of the position (of the piece on ``square`` only, when given), in the
-    order :meth:`~replay.Board.legal_moves` gives them, as :func:`move_json` writes them."""
+    order :meth:`~replay.Board.legal_moves` gives them, as :func:`move_json` writes them, with
+    ``text``: the move in ``style`` (:mod:`formats.styles`; the LSN text for algebraic)."""
     moves = board.legal_moves()
     written = notations(board, moves)  # disambiguated among all the legal moves
     if square is not None:
         moves = [m for m in moves if m.from_square == square]
     afters = board.positions_after(moves)
-    return [move_json(board, m, written[m], after) for m, after in zip(moves, afters)]
+    out = []
+    reach = destinations(board) if style != "algebraic" else None  # (once: every move is written from here)
+    for m, after in zip(moves, afters):
+        entry = move_json(board, m, written[m], after)
+        entry["text"] = written[m] if style == "algebraic" else move_text(board, m, style, reach=reach)
+        out.append(entry)
+    return out
 
 
 # --- parameters -------------------------------------------------------------------------------------
@@ -192,7 +200,11 @@ def api_moves():
     the legal moves of a position (:func:`legal_moves_json`)."""
     board = _board()
     square = _square(board)
-    moves = legal_moves_json(board, square)
+    try:
+        style = move_style(board.variant, request.args.get("style", "").strip().lower() or "algebraic")
+    except StyleError as exc:
+        abort(400, description=str(exc))
+    moves = legal_moves_json(board, square, style)
     outcome = None if moves or square is not None else _outcome(board)
     return jsonify({"variant": board.variant.slug, "ruleset": request.args.get("ruleset", "").strip(),
                     "position": board.position(), "turn": "sente" if board.turn == FIRST else "gote",

@@ -9,7 +9,9 @@ imports first), ``page`` (from 1) and ``per_page`` (default 50, larger values ar
 A value that is not one of these gives 400; a page after the last is empty.
 
 Viewer parameters: ``ply`` (a main-line ply, 0 = the start position, the default), ``node`` (a
-node of the move tree, variations included, as numbered in the page's data) and ``flip``.  A
+node of the move tree, variations included, as numbered in the page's data), ``flip`` and
+``style`` (how moves and squares are written: algebraic, japanese, western or shogi; default the
+variant's own, see :mod:`formats.styles`).  A
 ``ply`` or ``node`` that is not a number of the game gives 400 (no clamping, so a permalink never
 silently shows another position).
 """
@@ -30,7 +32,7 @@ from daikifu.formats.game import RESULTS, Game, GameNode
 from daikifu.formats.jsonexport import game_to_dict
 from daikifu.formats.kif import KifError, write_kif
 from daikifu.formats.lsn import write_game
-from daikifu.replay.notation import move_notation
+from daikifu.formats.styles import StyleError, move_style, move_text, restyle_message
 from daikifu.replay import FIRST, VariantError
 from daikifu.replay.squares import parse_square, square_name
 
@@ -219,18 +221,38 @@ def view(game_id: int):
     node = int_arg("node")
     flip = flag_arg("flip")
     row = _row(game_id)
-    key = (*_game_key(row), ply, node, flip)
+    asked = request.args.get("style", "").strip().lower()
+    style = _style_of(row, asked)
+    key = (*_game_key(row), ply, node, flip, style)
     pages = _cache("daikifu_pages", PAGE_CACHE_BYTES)
     page = pages.get(key)
     if page is None:
-        view_data, unreadable = _view_of(row, ply, node, flip)
+        view_data, unreadable = _view_of(row, ply, node, flip, style)
         page = render_template("game.html", game=row, view=view_data, unreadable=unreadable, flip=flip,
-                               variant_name=_variant_name(row["variant"]))
+                               variant_name=_variant_name(row["variant"]), style=style, asked_style=asked,
+                               styles=MOVE_STYLE_NAMES)
         pages.put(key, page, len(page))
     return page
 
 
-def _view_of(row: dict, ply: int | None, node: int | None, flip: bool) -> tuple[dict | None, str | None]:
+#: The move styles the viewer offers, with their names in its menu.
+MOVE_STYLE_NAMES = (("algebraic", "Algebraic (LSN)"), ("japanese", "Japanese ▲７六歩"), ("western", "Western P-7f"))
+
+
+def _style_of(row: dict, asked: str) -> str:
+    """The move style to show a stored game in (400 for a style that is not one)."""
+    try:
+        variant = replayer().variant(row["variant"])
+    except QueryError:
+        variant = None  # a variant daikifu does not know: algebraic
+    try:
+        return move_style(variant, asked)
+    except StyleError as exc:
+        abort(400, description=str(exc))
+
+
+def _view_of(row: dict, ply: int | None, node: int | None, flip: bool,
+             style: str = "algebraic") -> tuple[dict | None, str | None]:
     """(the viewer's data, why the game cannot be shown); a window of a long game's main line."""
     total = row["ply_count"] or 0
     long_game, size = current_app.config.get("DAIKIFU_LONG_GAME", LONG_GAME), current_app.config.get("DAIKIFU_WINDOW", WINDOW)
@@ -257,7 +279,7 @@ def _view_of(row: dict, ply: int | None, node: int | None, flip: bool) -> tuple[
                 raise LookupError(f"node {node}: game {row['id']} has no such node")
             lo = max(0, min(branch - size // 2, total - size))
             window = (lo, min(total, lo + size))
-        return build_view(game, row, ply=ply, node=node, flip=flip, window=window), None
+        return build_view(game, row, ply=ply, node=node, flip=flip, window=window, style=style), None
     except LookupError as exc:
         abort(400, description=str(exc))
 
@@ -282,6 +304,43 @@ def record(game_id: int, fmt: str):
         return _download(write_kif(game, encoding="utf-8"), f"{name}.kif")
     except KifError as exc:
         abort(409, description=f"game {game_id} cannot be written as KIF: {exc}")
+
+
+@bp.get("/games/<int:game_id>/image.<fmt>")
+def image(game_id: int, fmt: str):
+    """A picture of the game (:mod:`web.images`): ``svg`` or ``png`` of the position after ``ply``
+    plies (default: the end), ``gif`` of the whole main line; ``style``, ``labels`` (kanji, ids,
+    upright) and ``flip`` as ``daikifu image`` takes them, which writes the same bytes."""
+    from .images import IMAGE_FORMATS, WEB_GIF_PLIES, ImageError, image_bytes
+    from .svg import LABEL_MODES
+
+    if fmt not in IMAGE_FORMATS:
+        abort(404, description=f"no image format {fmt!r}: {', '.join(IMAGE_FORMATS)}")
+    row = _row(game_id)
+    style = _style_of(row, request.args.get("style", "").strip().lower())
+    labels = request.args.get("labels", "kanji").strip() or "kanji"
+    if labels not in LABEL_MODES:
+        abort(400, description=f"labels {labels!r}: expected one of {', '.join(LABEL_MODES)}")
+    ply = int_arg("ply")
+    flip = flag_arg("flip")
+    if fmt == "gif" and (row["ply_count"] or 0) > WEB_GIF_PLIES:  # (CPU time: see web/images.py)
+        abort(400, description=f"game {game_id} has {row['ply_count']} plies: the viewer makes GIFs of games "
+                               f"up to {WEB_GIF_PLIES} (daikifu image --gif: up to 1000)")
+    key = (*_game_key(row), "image", fmt, None if fmt == "gif" else ply, style, labels, flip)
+    pages = _cache("daikifu_pages", PAGE_CACHE_BYTES)
+    body = pages.get(key)
+    if body is None:
+        row, game, unreadable = _stored(game_id, None, row)
+        if game is None:
+            abort(409, description=f"game {game_id} cannot be drawn ({unreadable})")
+        try:
+            body = image_bytes(game, fmt, None if fmt == "gif" else ply, style=style, labels=labels, flip=flip)
+        except ImageError as exc:
+            abort(400, description=str(exc))
+        pages.put(key, body, len(body))
+    name = f"daikifu-game-{game_id}" + ("" if fmt == "gif" or ply is None else f"-ply{ply}") + f".{fmt}"
+    mimetype = {"svg": "image/svg+xml", "png": "image/png", "gif": "image/gif"}[fmt]
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 def _download(body, filename: str):
@@ -320,7 +379,8 @@ class _TreeWalk:
     """Replays a game's tree once, numbering nodes and recording each move's effects; the board
     picture is drawn when the walk reaches the node asked for."""
 
-    def __init__(self, game: Game, want: int, flip: bool, error: dict | None):
+    def __init__(self, game: Game, want: int, flip: bool, error: dict | None, style: str = "algebraic"):
+        self.style = style
         self.board = game.start_board()
         self.drops = self.board.rules.drops
         self.want, self.flip, self.error = want, flip, error
@@ -337,13 +397,13 @@ class _TreeWalk:
         if error is not None and error["node"] == self.ids[-1]:
             marked = [parse_square(n) for n in error["squares"]]
         self.svg = board_svg(self.board, last=last, flip=self.flip, error_square=marked, element_id="board",
-                             title=f"Position after ply {self.board.ply}")
+                             title=f"Position after ply {self.board.ply}", style=self.style)
         self.shown_hands = hands(self.board)
 
     def emit(self, parent: int, node: GameNode, mainline: bool) -> dict:
         """Play ``node``'s move on the board (left played) and record it; its move-list entry."""
         board, move = self.board, node.move
-        text = move_notation(board, move)
+        text = move_text(board, move, self.style)
         number, sente = (board.move_number + 1) // 2, board.turn == FIRST
         node_data = push_node(board, move, text)  # the board is now after the move
         data = {"p": parent, "d": board.ply, **node_data}
@@ -455,7 +515,7 @@ def _error_marks(row: dict, rules, node: int) -> dict | None:
 
 
 def build_view(game: Game, row: dict, *, ply: int | None = None, node: int | None = None,
-               flip: bool = False, window: tuple[int, int] | None = None) -> dict:
+               flip: bool = False, window: tuple[int, int] | None = None, style: str = "algebraic") -> dict:
     """Everything the viewer page shows: the board at the node asked for (``node``, else the
     main line's ``ply``, else the start), the move tree for the move list and the per-node data
     for the browser.  Raises LookupError for a ply or node the game does not have.
@@ -468,7 +528,13 @@ def build_view(game: Game, row: dict, *, ply: int | None = None, node: int | Non
         raise LookupError(f"ply {ply}: game {row['id']} has {plies} plies (0 to {plies})")
     want = node if node is not None else (ply or 0)
     error = _error_marks(row, game.rules, plies) if row["status"] == "invalid" else None
-    walk = _TreeWalk(game, want, flip, error)
+    if error is not None and style != "algebraic" and window is None:
+        # the stored message names squares and suggests moves in LSN: in the page's style here
+        board = game.start_board()
+        for move in game.mainline_moves():
+            board.push(move)
+        error["message"] = restyle_message(error["message"], board, style)
+    walk = _TreeWalk(game, want, flip, error, style)
     if window is not None:
         lines = walk.window(game, window[0], window[1], _variation_starts(game, plies))
     else:
@@ -481,7 +547,7 @@ def build_view(game: Game, row: dict, *, ply: int | None = None, node: int | Non
     rules = walk.board.rules
     labels = {t.id: t.kanji or t.id for t in rules.types}
     data = {"game": row["id"], "variant": row["variant"], "ruleset": row["ruleset"], "plies": plies,
-            "current": want, "flip": flip, "drops": walk.drops, "labels": labels if walk.drops else {},
+            "current": want, "flip": flip, "style": style, "drops": walk.drops, "labels": labels if walk.drops else {},
             "error": error, "nodes": walk.nodes}
     if window is not None:
         data["ids"], data["window"] = walk.ids, list(window)

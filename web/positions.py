@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from daikifu.archive.queries import EXPLORER_SAMPLE, Explorer, QueryError, Target, explore, search_position, target
 from daikifu.replay import Board, IllegalMoveError
+from daikifu.formats.styles import StyleError, move_style, move_text
 
 from . import charts
 from .analysis import viewer_data
@@ -46,6 +47,7 @@ class NextMove:
     stats: object  # ExplorerMove
     position: str | None  # None when the stored move does not replay on the target board
     bar: Markup
+    text: str = ""  # the move in the page's notation style (the stored LSN text when it does not replay)
 
 
 def _confirm_all() -> bool:
@@ -120,6 +122,24 @@ def next_position(t: Target, uci: str) -> str | None:
     return board.position()
 
 
+def _row(t: Target, m, style: str) -> NextMove:
+    """An explorer row, its move written in ``style`` (:mod:`formats.styles`)."""
+    after = next_position(t, m.uci)
+    text = m.move
+    if after is not None and style != "algebraic":
+        board = Board(t.board.rules, t.position)
+        text = move_text(board, board.parse_uci(m.uci), style)
+    return NextMove(m, after, result_bar(m), text)
+
+
+def _style(variant) -> str:
+    """The ``style`` parameter (default: the variant's own), 400 for one that is not a style."""
+    try:
+        return move_style(variant, request.args.get("style", "").strip().lower())
+    except StyleError as exc:
+        abort(400, description=str(exc))
+
+
 def result_bar(figures) -> Markup:
     """The small Sente / draw / Gote / unfinished bar of an explorer row."""
     counts = {k: getattr(figures, k) for k in charts.RESULT_ORDER}
@@ -146,6 +166,10 @@ def _cell(t: Target) -> int:
     return 40 if size <= 12 else 34
 
 
+LAST_VARIANT_COOKIE = "daikifu_last_variant"  # the variant /positions opens on when no parameter names one
+LAST_VARIANT_AGE = 180 * 24 * 3600
+
+
 @bp.get("/positions")
 def search():
     if flag_arg("edit"):
@@ -154,19 +178,53 @@ def search():
     t = _target()
     known = sorted(variants().list(), key=lambda v: v.name.lower())
     if t is None:
-        return render_template("positions.html", t=None, variants=known, selected=None)
+        # open on a board: the variant of the last position looked at, or a chooser
+        last = request.cookies.get(LAST_VARIANT_COOKIE, "").strip()
+        if last and any(v.slug == last and v.playable for v in known):
+            return redirect(url_for("positions.search", variant=last))
+        return render_template("positions.html", t=None, variants=known, selected=None,
+                               playable=[v for v in known if v.playable])
     hits, more = _matches(t, page)
     result = _explore(t)
-    rows = [NextMove(m, next_position(t, m.uci), result_bar(m)) for m in result.moves]
+    style = _style(t.board.variant)
+    rows = [_row(t, m, style) for m in result.moves]
     ended = result.ended if result.ended.games else None
-    return render_template(
+    response = make_response(render_template(
         "positions.html", t=t, variants=known, selected=t.variant, hits=hits, more=more, page=page,
         per_page=PER_PAGE, explorer=result, rows=rows, ended=ended,
         ended_bar=result_bar(ended) if ended else None, shares=shares, here=here,
         board=Markup(board_svg(t.board, cell=_cell(t), element_id="position-board",
-                               title=f"{t.board.variant.name} position")),
+                               title=f"{t.board.variant.name} position", style=style)),
         hands=hands(t.board) if t.board.rules.drops else None, confirm_all=_confirm_all(),
-        variant_name=t.board.variant.name, viewer_data=viewer_data(t.board, "position-board", t.ruleset or ""))
+        variant_name=t.board.variant.name, viewer_data=dict(viewer_data(t.board, "position-board", t.ruleset or ""), style=style)))
+    response.set_cookie(LAST_VARIANT_COOKIE, t.board.variant.slug, max_age=LAST_VARIANT_AGE, samesite="Lax",
+                        httponly=True)
+    return response
+
+
+@bp.get("/positions/image.<fmt>")
+def image(fmt: str):
+    """A picture of the position asked for (as the page's parameters name it: ``variant``,
+    ``position``, ``ruleset``, or ``game`` and ``ply``), SVG or PNG, in ``style`` with ``labels``
+    (kanji, ids, upright) and ``flip``: the "download image" of the position page's board."""
+    from .images import ImageError, board_picture, picture_bytes
+    from .svg import LABEL_MODES
+
+    if fmt not in ("svg", "png"):
+        abort(404, description=f"no image format {fmt!r}: svg or png")
+    t = _require_target()
+    labels = request.args.get("labels", "kanji").strip() or "kanji"
+    if labels not in LABEL_MODES:
+        abort(400, description=f"labels {labels!r}: expected one of {', '.join(LABEL_MODES)}")
+    try:
+        svg = board_picture(t.board, None, f"{t.board.variant.name}: {t.position}", style=_style(t.board.variant),
+                            labels=labels, flip=flag_arg("flip"))
+        body = picture_bytes(svg, fmt)
+    except ImageError as exc:
+        abort(400, description=str(exc))
+    mimetype = {"svg": "image/svg+xml", "png": "image/png"}[fmt]
+    return Response(body, mimetype=mimetype, headers={
+        "Content-Disposition": f'attachment; filename="daikifu-position-{t.board.variant.slug}.{fmt}"'})
 
 
 @bp.get("/api/positions")

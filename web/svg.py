@@ -40,21 +40,26 @@ from lxml import etree
 
 from daikifu.replay import FIRST, SECOND, Board, Move
 from daikifu.replay.rules import Ruleset
-from daikifu.replay.squares import FILE_LETTERS, square, square_file, square_name, square_rank
+from daikifu.formats.styles import file_labels, rank_labels
+from daikifu.replay.squares import square, square_file, square_name, square_rank
 
-__all__ = ["board_svg", "piece_symbol_defs", "symbol_id", "piece_label", "promoted_types", "hands",
+__all__ = ["board_svg", "LABEL_MODES", "upright_symbol_id", "piece_symbol_defs", "symbol_id", "piece_label", "promoted_types", "hands",
            "move_highlight", "highlight_squares"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 PIECE_BOX = 100  # the symbols' own coordinate system (viewBox 0 0 100 100)
 # a pentagon pointing up (towards the opponent of the first player), a little inside its square
 PENTAGON = "50,7 82,22 90,94 10,94 18,22"
+PENTAGON_DOWN = "50,93 82,78 90,6 10,6 18,78"  # the same, pointing down (upright labels)
+#: How piece labels are drawn: kanji (IDs where a piece has none), IDs, or IDs upright for both sides.
+LABEL_MODES = ("kanji", "ids", "upright")
 LABEL_FONT = "'Noto Sans CJK JP', 'Hiragino Mincho ProN', 'Yu Mincho', 'Noto Sans', sans-serif"
 # font size in symbol units by label length: longer IDs (LD, +DK, !LD, +FH') get smaller type
 LABEL_SIZES = {1: 54, 2: 42, 3: 31, 4: 24}
 COLOURS = {
     "square": "#f2d59b", "zone": "#e8c783", "grid": "#8a6a3a", "zone-line": "#5a3d14", "coord": "#5b4a30",
     "piece": "#fdf3dc", "piece-edge": "#6b4f2a", "label": "#1d1d1f", "promoted": "#c0181b",
+    "piece-dark": "#3a3129", "label-dark": "#fdf3dc", "promoted-dark": "#ff9a8a",
 }
 HIGHLIGHT_FILL = {"hl-path": ("#f7e36b", 0.35), "hl-from": ("#f2c94c", 0.55), "hl-to": ("#f2a900", 0.65),
                   "hl-capture": ("#e0523a", 0.55), "hl-error": ("#d0021b", 0.55)}
@@ -99,10 +104,25 @@ def _label_size(label: str) -> int:
     return LABEL_SIZES.get(len(label), max(14, 96 // max(1, len(label))))
 
 
-def _add_symbols(defs, rules: Ruleset) -> None:
+def upright_symbol_id(rules: Ruleset, type_index: int, side: int, up: bool) -> str:
+    """The ``id`` of a piece type's symbol in upright mode: one per side (its colours) and per way
+    the pentagon points (up or down on the screen)."""
+    return f"{symbol_id(rules, type_index)}-{'s' if side == FIRST else 'g'}{'u' if up else 'd'}"
+
+
+def _add_symbols(defs, rules: Ruleset, labels: str = "kanji") -> None:
+    """The pieces' symbols: one per type, a pale pentagon pointing up with the kanji (``labels``
+    "kanji", IDs where a type has none) or the ID ("ids"), turned for the second player by its
+    ``<use>``; or, for "upright", four per type (:func:`upright_symbol_id`) whose IDs always read
+    upright, the side told by the pentagon's direction and colour (dark for the second player)."""
     promoted = promoted_types(rules)
     for piece in rules.types:
-        label = piece.kanji or piece.id
+        label = piece.id if labels != "kanji" else piece.kanji or piece.id
+        if labels == "upright":
+            for side in (FIRST, SECOND):
+                for up in (True, False):
+                    _upright_symbol(defs, rules, piece, side, up, piece.index in promoted)
+            continue
         symbol = element(defs, "symbol", id=symbol_id(rules, piece.index), viewBox=f"0 0 {PIECE_BOX} {PIECE_BOX}",
                      data_piece=piece.id, class_="promoted" if piece.index in promoted else None)
         element(symbol, "polygon", points=PENTAGON, fill=COLOURS["piece"], stroke=COLOURS["piece-edge"],
@@ -117,6 +137,21 @@ def _add_symbols(defs, rules: Ruleset) -> None:
             text.set("data-id-size", str(_label_size(piece.id)))
             text.set("data-kanji-size", str(_label_size(piece.kanji)))
         element(symbol, "title").text = f"{piece.id} {piece.name}"
+
+
+def _upright_symbol(defs, rules: Ruleset, piece, side: int, up: bool, promoted: bool) -> None:
+    symbol = element(defs, "symbol", id=upright_symbol_id(rules, piece.index, side, up),
+                     viewBox=f"0 0 {PIECE_BOX} {PIECE_BOX}", data_piece=piece.id,
+                     class_=("promoted " if promoted else "") + ("sente" if side == FIRST else "gote"))
+    dark = side == SECOND
+    element(symbol, "polygon", points=PENTAGON if up else PENTAGON_DOWN,
+            fill=COLOURS["piece-dark"] if dark else COLOURS["piece"], stroke=COLOURS["piece-edge"],
+            stroke_width=3, stroke_linejoin="round")
+    colour = ("promoted-dark" if dark else "promoted") if promoted else ("label-dark" if dark else "label")
+    text = element(symbol, "text", x=50, y=60 if up else 40, text_anchor="middle", dominant_baseline="central",
+                   font_size=_label_size(piece.id), font_family=LABEL_FONT, font_weight=600, fill=COLOURS[colour])
+    text.text = piece.id
+    element(symbol, "title").text = f"{piece.id} {piece.name} ({'Sente' if side == FIRST else 'Gote'})"
 
 
 def piece_symbol_defs(rules: Ruleset) -> str:
@@ -196,14 +231,18 @@ def _captured_by_last(board: Board, last: Move) -> list[int]:
 
 def board_svg(board: Board, *, last: Move | None = None, flip: bool = False,
               error_square: int | Iterable[int] | None = None, cell: int = 40, coords: bool = True,
-              element_id: str | None = None, highlight: dict | None = None, title: str | None = None) -> str:
+              element_id: str | None = None, highlight: dict | None = None, title: str | None = None,
+              style: str = "algebraic", labels: str = "kanji") -> str:
     """The position on ``board`` as one ``<svg>`` string (see the module docstring for its layout).
 
     ``last``: the move that led to the position (marked); ``highlight`` instead gives the marks
     directly (:func:`highlight_squares`' dict, square numbers).  ``error_square``: one square or
     several to mark as the place of an error.  ``flip`` shows the board from the second player's
     side.  ``cell`` is the side of a square in pixels; ``coords`` adds file letters and rank
-    numbers.  ``title`` becomes the SVG's accessible name.
+    numbers.  ``title`` becomes the SVG's accessible name.  ``style`` (:mod:`formats.styles`) names
+    the coordinates: algebraic (files a, b, ... below, ranks 1, 2, ... on the left) or, for
+    japanese and western, as shogi boards do (files 9..1 above, ranks 一.. or a.. on the right).
+    ``labels`` is one of :data:`LABEL_MODES`.
     """
     rules = board.rules
     files, ranks = rules.files, rules.ranks
@@ -217,14 +256,17 @@ def board_svg(board: Board, *, last: Move | None = None, flip: bool = False,
         return margin + x * cell, margin + y * cell
 
     svg = etree.Element(f"{{{SVG_NS}}}svg", nsmap={None: SVG_NS})
-    for name, value in (("id", element_id), ("class", "board"), ("viewBox", f"0 0 {width} {height}"),
+    least = min_width(rules, cell, width, coords)
+    for name, value in (("id", element_id), ("class", "board"), ("style", f"min-width:{least}px"),
+                        ("data-min-width", least), ("viewBox", f"0 0 {width} {height}"),
                         ("width", width), ("height", height), ("role", "img"),
                         ("data-variant", rules.variant.slug), ("data-files", files), ("data-ranks", ranks),
-                        ("data-cell", cell), ("data-margin", margin), ("data-flip", int(bool(flip)))):
+                        ("data-cell", cell), ("data-margin", margin), ("data-flip", int(bool(flip))),
+                        ("data-labels", labels)):
         if value is not None:
             svg.set(name, str(value))
     element(svg, "title").text = title or f"{rules.variant.name} position"
-    _add_symbols(element(svg, "defs"), rules)
+    _add_symbols(element(svg, "defs"), rules, labels)
 
     squares = element(svg, "g", class_="squares", stroke=COLOURS["grid"], stroke_width=1)
     element(squares, "rect", x=margin, y=margin, width=files * cell, height=ranks * cell, fill=COLOURS["square"],
@@ -237,7 +279,7 @@ def board_svg(board: Board, *, last: Move | None = None, flip: bool = False,
             class_="sq zone" if in_zone else "sq", fill=COLOURS["zone"] if in_zone else COLOURS["square"])
     _zone_lines(svg, rules, margin, cell, flip)
     if coords:
-        _coordinates(svg, files, ranks, margin, cell, flip)
+        _coordinates(svg, rules, margin, cell, flip, style)
 
     marks = highlight
     if marks is None and last is not None:
@@ -261,11 +303,31 @@ def board_svg(board: Board, *, last: Move | None = None, flip: bool = False,
         x, y = corner(sq)
         turned = (piece.colour == SECOND) != bool(flip)
         centre = f"{x + cell / 2:g} {y + cell / 2:g}"
-        element(pieces, "use", href="#" + symbol_id(rules, rules.type_by_id[piece.id].index),
+        index = rules.type_by_id[piece.id].index
+        if labels == "upright":  # the label stays upright: the symbol itself points the piece's way
+            href, transform = upright_symbol_id(rules, index, piece.colour, not turned), None
+        else:
+            href, transform = symbol_id(rules, index), f"rotate(180 {centre})" if turned else None
+        element(pieces, "use", href="#" + href,
             x=x + inset, y=y + inset, width=size, height=size, data_sq=square_name(sq), data_piece=piece.id,
-            class_="piece gote" if piece.colour == SECOND else "piece sente",
-            transform=f"rotate(180 {centre})" if turned else None)
+            class_="piece gote" if piece.colour == SECOND else "piece sente", transform=transform)
     return etree.tostring(svg, encoding="unicode")
+
+
+#: The smallest label on screen, in CSS pixels: a board is never drawn so small that a label is less.
+MIN_LABEL_PX = 9
+
+
+def min_width(rules: Ruleset, cell: int, width: int, coords: bool = True) -> int:
+    """The narrowest a board ``width`` units wide may be drawn so that every piece label (kanji
+    or ID, the viewer switches between them) and every coordinate is at least
+    :data:`MIN_LABEL_PX` tall; a page narrower than that scrolls the board (pan) instead."""
+    piece = cell - 2 * round(cell * 0.04)
+    smallest = min(min(_label_size(t.id), _label_size(t.kanji or t.id)) for t in rules.types)
+    scale = MIN_LABEL_PX * PIECE_BOX / (smallest * piece)
+    if coords:
+        scale = max(scale, MIN_LABEL_PX / max(9, round(cell * 0.32)))
+    return -(-int(width * scale * 100) // 100)  # rounded up
 
 
 def _zone_lines(svg, rules: Ruleset, margin: int, cell: int, flip: bool) -> None:
@@ -285,12 +347,17 @@ def _zone_lines(svg, rules: Ruleset, margin: int, cell: int, flip: bool) -> None
         element(layer, "line", x1=margin, x2=margin + files * cell, y1=y, y2=y, data_after_rank=r)
 
 
-def _coordinates(svg, files: int, ranks: int, margin: int, cell: int, flip: bool) -> None:
+def _coordinates(svg, rules: Ruleset, margin: int, cell: int, flip: bool, style: str) -> None:
+    files, ranks = rules.files, rules.ranks
+    shogi = style != "algebraic"
     layer = element(svg, "g", class_="coords", fill=COLOURS["coord"], font_size=max(9, round(cell * 0.32)),
-                font_family="sans-serif", text_anchor="middle", dominant_baseline="central")
-    for f in range(files):
+                font_family=LABEL_FONT if style == "japanese" else "sans-serif", text_anchor="middle",
+                dominant_baseline="central", data_style=style)
+    file_y = margin / 2 if shogi else margin + ranks * cell + margin / 2
+    rank_x = margin + files * cell + margin / 2 if shogi else margin / 2
+    for f, label in enumerate(file_labels(rules, style)):
         x = margin + ((files - 1 - f) if flip else f) * cell + cell / 2
-        element(layer, "text", x=f"{x:g}", y=f"{margin + ranks * cell + margin / 2:g}", data_file=f).text = FILE_LETTERS[f]
-    for r in range(ranks):
+        element(layer, "text", x=f"{x:g}", y=f"{file_y:g}", data_file=f).text = label
+    for r, label in enumerate(rank_labels(rules, style)):
         y = margin + (r if flip else ranks - 1 - r) * cell + cell / 2
-        element(layer, "text", x=f"{margin / 2:g}", y=f"{y:g}", data_rank=r).text = str(r + 1)
+        element(layer, "text", x=f"{rank_x:g}", y=f"{y:g}", data_rank=r).text = label

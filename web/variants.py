@@ -16,6 +16,7 @@ from pathlib import Path
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, url_for
 
+from daikifu.formats.styles import move_style
 from daikifu.replay.variant_info import piece_betza, piece_moves, rule_lines, variant_json, variant_summary
 from daikifu.replay import Board, UnknownVariantError, Variant, VariantError, compile_rules
 from daikifu.replay.describe import try_describe
@@ -206,8 +207,9 @@ def _variant_data(variant: Variant) -> dict:
 
 
 def _setup_svg(rules: Ruleset, title: str, element_id: str | None = None) -> str:
+    """The start position, its coordinates in the variant's own notation style."""
     return board_svg(Board(rules), cell=max(28, min(40, 560 // max(rules.files, rules.ranks))), title=title,
-                     element_id=element_id)
+                     element_id=element_id, style=move_style(rules.variant))
 
 
 def _option_setups(variant: Variant, start: str) -> dict[str, str]:
@@ -235,7 +237,7 @@ def show(slug: str):
     if variant.playable:
         setup = _setup_svg(rules, f"{variant.name}: start position", element_id="board")
         option_setups = _option_setups(variant, Board(rules).position())
-        analysis = viewer_data(Board(rules), "board")
+        analysis = dict(viewer_data(Board(rules), "board"), style=move_style(variant))
     pieces = []
     for entry, piece in zip(data["pieces"], variant.pieces):
         pieces.append(entry | {"index": piece.index, "diagrams": _piece_diagrams(variant, rules, piece),

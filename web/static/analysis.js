@@ -48,6 +48,7 @@
   function query(params) {
     var q = new URLSearchParams({variant: data.variant});
     if (data.ruleset) q.set("ruleset", data.ruleset);
+    if (data.style) q.set("style", data.style);  // the moves written as the page writes them
     Object.keys(params).forEach(function (k) { q.set(k, params[k]); });
     return q.toString();
   }
@@ -100,7 +101,7 @@
     answer.moves.forEach(function (move, i) {
       var option = document.createElement("option");
       option.value = i;
-      option.textContent = move.lsn;
+      option.textContent = move.text || move.lsn;
       moveSelect.appendChild(option);
     });
   }
@@ -332,7 +333,7 @@
     var here = viewer.current();
     var known = children[here].filter(function (c) { return nodes[c].pos === move.position; })[0];
     if (known !== undefined) { viewer.goTo(known); return; }
-    var node = {p: here, d: nodes[here].d + 1, m: move.lsn, c: move.changes, h: move.highlight,
+    var node = {p: here, d: nodes[here].d + 1, m: move.text || move.lsn, c: move.changes, h: move.highlight,
                 pos: move.position, a: 1, u: move.uci};
     if (move.hands) node.hd = move.hands;
     var index = nodes.length;
@@ -459,9 +460,14 @@
       pieceInfo.appendChild(figures);
       var box = target.getBoundingClientRect();
       pieceInfo.hidden = false;
-      var left = Math.min(window.scrollX + box.right + 8, window.scrollX + document.documentElement.clientWidth - pieceInfo.offsetWidth - 4);
-      pieceInfo.style.left = Math.max(window.scrollX + 4, left) + "px";
-      pieceInfo.style.top = (window.scrollY + box.top) + "px";
+      // beside the piece (right, else left), else under it: never over the piece pointed at
+      var width = pieceInfo.offsetWidth, screen = document.documentElement.clientWidth;
+      var left, top = box.top;
+      if (box.right + 8 + width <= screen - 4) left = box.right + 8;
+      else if (box.left - 8 - width >= 4) left = box.left - 8 - width;
+      else { left = Math.max(4, Math.min(box.left, screen - width - 4)); top = box.bottom + 8; }
+      pieceInfo.style.left = (window.scrollX + left) + "px";
+      pieceInfo.style.top = (window.scrollY + top) + "px";
     }).catch(function () { /* no diagram: nothing to show */ });
   }
 

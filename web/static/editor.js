@@ -227,6 +227,28 @@
     event.preventDefault();
     onSquare(square, true);
   });
+  /* The palette's search box: the types whose ID or name holds the text typed (a group with none
+   * is hidden). */
+  var search = document.getElementById("palette-search");
+  if (search) {
+    search.addEventListener("input", function () {
+      var text = search.value.trim().toLowerCase();
+      var shown = 0;
+      document.querySelectorAll(".palette-group").forEach(function (group) {
+        var inGroup = 0;
+        group.querySelectorAll(".palette-type").forEach(function (type) {
+          var match = !text || type.getAttribute("data-piece").toLowerCase().indexOf(text) >= 0 ||
+                      type.getAttribute("data-name").indexOf(text) >= 0;
+          type.hidden = !match;
+          if (match) inGroup += 1;
+        });
+        group.hidden = inGroup === 0;
+        shown += inGroup;
+      });
+      document.getElementById("palette-none").hidden = shown > 0;
+    });
+  }
+
   document.getElementById("editor-palette").addEventListener("click", function (event) {
     var b = event.target.closest(".palette-piece");
     if (b) setTool([b.getAttribute("data-piece"), +b.getAttribute("data-colour")]);

@@ -22,6 +22,14 @@
   }
   var current = data.current;
   var flip = svg.getAttribute("data-flip") === "1";
+  // a notation the reader chose (?style=) stays in the address as the viewer moves on
+  var styleParam = new URLSearchParams(location.search).get("style");
+  var styleSelect = document.getElementById("style-select");
+  if (styleSelect) {
+    var styleSubmit = document.getElementById("style-submit");
+    if (styleSubmit) styleSubmit.hidden = true;  // the menu sends itself
+    styleSelect.addEventListener("change", function () { styleSelect.form.submit(); });
+  }
   var files = +svg.getAttribute("data-files"), ranks = +svg.getAttribute("data-ranks");
   var cell = +svg.getAttribute("data-cell"), margin = +svg.getAttribute("data-margin");
   var pieceLayer = svg.querySelector("g.pieces");
@@ -67,6 +75,13 @@
     use.setAttribute("width", size);
     use.setAttribute("height", size);
     var gote = use.classList.contains("gote");
+    var id = use.getAttribute("data-piece");
+    if (labelMode === "upright") {  // the label stays upright; the pentagon points the piece's way
+      use.setAttribute("href", "#" + uprightSymbol(id, gote, gote !== flip));
+      use.removeAttribute("transform");
+      return;
+    }
+    use.setAttribute("href", "#" + symbols[id]);
     if (gote !== flip) {
       use.setAttribute("transform", "rotate(180 " + (xy[0] + cell / 2) + " " + (xy[1] + cell / 2) + ")");
     } else {
@@ -147,6 +162,7 @@
     if (data.ids && target !== current && target >= 0 && !nodes[target]) {  // beyond the window
       var query = new URLSearchParams(target <= data.plies ? {ply: target} : {node: target});
       if (flip) query.set("flip", "1");
+      if (styleParam) query.set("style", styleParam);
       location.search = query.toString();
       return;
     }
@@ -195,7 +211,16 @@
     if (data.game && !node.a) {  // a stored game's node (analysis lines have no permalink)
       var query = new URLSearchParams(mainline ? {ply: node.d} : {node: current});
       if (flip) query.set("flip", "1");
+      if (styleParam) query.set("style", styleParam);
       history.replaceState(null, "", "?" + query.toString());
+      // the "download image" links draw the position shown (a variation's: the last main-line ply)
+      ["image-png", "image-svg"].forEach(function (id) {
+        var link = document.getElementById(id);
+        if (!link || !mainline) return;
+        var url = new URL(link.href, location.href);
+        url.searchParams.set("ply", node.d);
+        link.href = url.pathname + url.search;
+      });
     }
     if (positionBox) positionBox.value = node.pos;
     if (searchLink) {
@@ -233,23 +258,60 @@
     show();
   }
 
-  /* Kanji or piece IDs on the pieces (where the variant has kanji); remembered by the browser. */
+  /* The pieces' labels: kanji (where the variant has them), IDs, or IDs drawn upright for both
+   * sides (the side shown by the pentagon's direction and colour, web/svg.py's upright mode);
+   * the button steps through them, and the browser remembers the choice. */
   var kanjiTexts = svg.querySelectorAll("symbol text[data-kanji]");
+  // without kanji, IDs upright first: a Latin ID turned upside down reads as another (WT, PF)
+  var labelModes = kanjiTexts.length ? ["kanji", "id", "upright"] : ["upright", "id"];
+  var labelNames = {kanji: "Kanji", id: "IDs", upright: "Upright IDs"};
+  var labelMode = labelModes[0];
   var idLabels = false;
+  var PENTAGON_UP = "50,7 82,22 90,94 10,94 18,22", PENTAGON_DOWN = "50,93 82,78 90,6 10,6 18,78";
 
-  function setLabels(ids) {
-    idLabels = ids;
+  function uprightSymbol(id, dark, down) {
+    var key = symbols[id] + "-" + (dark ? "g" : "s") + (down ? "d" : "u");
+    if (document.getElementById(key)) return key;
+    var symbol = document.getElementById(symbols[id]).cloneNode(true);
+    symbol.id = key;
+    var promoted = symbol.classList.contains("promoted");
+    var polygon = symbol.querySelector("polygon"), text = symbol.querySelector("text");
+    polygon.setAttribute("points", down ? PENTAGON_DOWN : PENTAGON_UP);
+    polygon.setAttribute("fill", dark ? "#3a3129" : "#fdf3dc");
+    text.textContent = id;
+    if (text.hasAttribute("data-id-size")) text.setAttribute("font-size", text.getAttribute("data-id-size"));
+    text.setAttribute("y", down ? 40 : 60);
+    text.setAttribute("fill", dark ? (promoted ? "#ff9a8a" : "#fdf3dc") : (promoted ? "#c0181b" : "#1d1d1f"));
+    svg.querySelector("defs").appendChild(symbol);
+    return key;
+  }
+
+  function setLabels(mode) {
+    labelMode = mode;
+    idLabels = mode !== "kanji";
     kanjiTexts.forEach(function (t) {
-      t.textContent = t.getAttribute(ids ? "data-id" : "data-kanji");
-      t.setAttribute("font-size", t.getAttribute(ids ? "data-id-size" : "data-kanji-size"));
+      t.textContent = t.getAttribute(idLabels ? "data-id" : "data-kanji");
+      t.setAttribute("font-size", t.getAttribute(idLabels ? "data-id-size" : "data-kanji-size"));
     });
+    svg.setAttribute("data-labels", mode === "id" ? "ids" : mode);
+    Object.keys(pieceAt).forEach(function (sq) { placePiece(pieceAt[sq]); });
     var button = document.getElementById("btn-labels");
     if (button) {
-      button.setAttribute("aria-pressed", ids ? "true" : "false");
-      button.textContent = ids ? "Kanji" : "IDs";
-      button.title = (ids ? "Show kanji instead of piece IDs" : "Show piece IDs instead of kanji") + " (L)";
+      var next = labelModes[(labelModes.indexOf(mode) + 1) % labelModes.length];
+      button.setAttribute("aria-pressed", mode !== labelModes[0] ? "true" : "false");
+      button.setAttribute("data-mode", mode);
+      button.textContent = labelNames[mode];
+      button.title = "Labels: " + labelNames[mode] + "; next: " + labelNames[next] + " (L)";
     }
-    try { localStorage.setItem("daikifu-labels", ids ? "id" : "kanji"); } catch (e) { /* private mode */ }
+    try { localStorage.setItem("daikifu-labels", mode); } catch (e) { /* private mode */ }
+    // the "download image" links draw the pieces as the board shows them
+    ["image-png", "image-svg", "image-gif"].forEach(function (id) {
+      var link = document.getElementById(id);
+      if (!link) return;
+      var url = new URL(link.href, location.href);
+      url.searchParams.set("labels", mode === "id" ? "ids" : mode);
+      link.href = url.pathname + url.search;
+    });
     drawHands();
   }
 
@@ -267,7 +329,7 @@
     },
     "btn-end": function () { goTo(data.ids && current <= data.plies ? data.plies : endOfLine(current)); },
     "btn-flip": toggleFlip,
-    "btn-labels": function () { if (kanjiTexts.length) setLabels(!idLabels); }
+    "btn-labels": function () { setLabels(labelModes[(labelModes.indexOf(labelMode) + 1) % labelModes.length]); }
   };
   Object.keys(actions).forEach(function (id) {
     var button = document.getElementById(id);
@@ -293,11 +355,11 @@
   if (slider) slider.addEventListener("input", function () { goTo(+slider.value); });
   if (positionBox) positionBox.addEventListener("focus", function () { positionBox.select(); });
   scrollToCurrent();
-  if (kanjiTexts.length) {
+  if (document.getElementById("btn-labels")) {
     document.getElementById("btn-labels").hidden = false;
     var stored = null;
     try { stored = localStorage.getItem("daikifu-labels"); } catch (e) { /* private mode */ }
-    if (stored === "id") setLabels(true);
+    setLabels(labelModes.indexOf(stored) >= 0 ? stored : labelModes[0]);
   }
   if (flip) {
     var column = svg.closest(".board-column");

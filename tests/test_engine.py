@@ -1,0 +1,371 @@
+"""Engine analysis with the real HaChu (no fake): the driver, the rules core as the referee, the
+``analyse`` command (resumable, restarted after a killed engine) and the ``lift``/``highlight``
+agreement with daikifu's legal moves, every difference explained by a rule difference listed in
+docs/engine.md.
+
+``scripts/test`` installs HaChu (Debian package ``hachu``) when run as root; without it these
+tests fail (not skip), as the browser tests do without Chromium, unless ``DAIKIFU_SKIP_ENGINE=1``.
+Searches are kept shallow (depth 1-2) so that each test takes seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from daikifu.archive.store import Archive
+from daikifu.cli import main
+from daikifu.replay import Board, square_name
+from daikifu.replay.engine import (EngineUnsupported, XBoardEngine, engine_move_text, find_engine, hachu_fen,
+                                   parse_engine_move, referee_line)
+from daikifu.replay.randomplay import random_moves
+
+ROOT = Path(__file__).resolve().parent.parent
+CHU = ROOT / "tests" / "data" / "real" / "chu"
+
+if os.environ.get("DAIKIFU_SKIP_ENGINE") == "1":
+    pytestmark = pytest.mark.skip("DAIKIFU_SKIP_ENGINE=1")
+
+
+@pytest.fixture(scope="module")
+def engine():
+    assert find_engine() is not None, "no engine found: install hachu (scripts/test does, as root)"
+    with XBoardEngine() as e:
+        yield e
+
+
+def random_position(seed: int) -> Board | None:
+    """A position of a seeded random Chu game, or None when it is degenerate for a comparison
+    (game over, a King already taken, or the side not to move in check: the side to move could
+    take the King)."""
+    rng = random.Random(seed)
+    board = Board("chu-shogi")
+    random_moves(board, rng.randrange(10, 120), rng)
+    if board.outcome() is not None or not (board.squares_of("K", 0) and board.squares_of("K", 1)):
+        return None
+    if any(board.is_attacked(r, board.turn) for r in board.royal_squares(board.turn ^ 1)):
+        return None
+    return board
+
+
+# --- translation (no engine needed) ---------------------------------------------------------------
+
+
+def test_the_start_position_is_hachus_own():
+    # HaChu's start position for chu, from its variant table (and XBoard's): the FEN daikifu writes
+    # for lishogi's setup must be it, or the game moves sent after `new` would be another game's
+    assert hachu_fen(Board("chu-shogi")) == ("lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/"
+                                            "3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL")
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("turned", [False, True])
+def test_every_legal_move_reads_back_from_the_engines_text(seed, turned):
+    board = random_position(seed) or Board("chu-shogi")
+    legal = board.legal_moves()
+    for move in legal:
+        text = engine_move_text(board, move, turned)
+        back = parse_engine_move(board, text, turned, legal)
+        if move.is_pass:
+            assert back is not None and back.is_pass  # "@@@@" names no piece: any pass is the pass
+        else:
+            assert back == move, (text, move)
+
+
+def test_lion_double_moves_and_passes_are_written_as_hachu_writes_them():
+    board = Board("chu-shogi", "6k5/12/12/12/12/6g5/5p6/5(LN)6/12/12/12/5K6 b - 1")
+    texts = {engine_move_text(board, m) for m in board.legal_moves()}
+    assert {"f5f6,f6g7", "f5f6,f6f5", "@@@@", "f5f7"} <= texts
+
+
+def test_a_line_is_cut_at_the_first_move_the_rules_refuse():
+    board = Board("chu-shogi")
+    played, cut, reason = referee_line(board, ["h4h5", "h9h8", "h5h7", "e4e5"])
+    assert played == ["h4h5", "h9h8"] and cut == 2 and "h5h7" in reason
+    assert board.ply == 0  # the board is left as it was
+
+
+# --- the engine -----------------------------------------------------------------------------------
+
+
+def test_analysis_of_the_start_position(engine):
+    board = Board("chu-shogi")
+    a = engine.analyse(board, depth=2)
+    assert a.depth >= 2 and a.nodes > 0 and a.pv and a.cut == 0
+    assert board.ply == 0
+    for uci in a.pv:  # the referee's line replays
+        board.push(board.parse_uci(uci))
+
+
+def test_the_second_player_to_move_is_sent_turned_and_turned_back(engine):
+    board = Board("chu-shogi")
+    board.push(board.parse_uci("h4h5"))
+    alone = Board("chu-shogi", board.position())  # no history: setboard, turned half round
+    a = engine.analyse(alone, depth=2)
+    assert a.pv and a.cut == 0
+    first = alone.parse_uci(a.pv[0])
+    assert alone.piece_at(first.from_square).colour == 1  # a move of Gote's
+
+
+def test_a_line_past_the_end_of_the_game_is_cut_and_counted(engine):
+    # HaChu has no bare-King rule: after Sente takes Gote's last piece but the King the game is
+    # over by lishogi's rules (docs/engine.md), and the engine's line goes on
+    board = Board("chu-shogi", "6k5/12/12/12/2p9/12/12/12/12/12/2R9/5K6 b - 1")
+    a = engine.analyse(board, depth=3)
+    assert a.pv[:1] == ["c2c8"], a
+    assert a.cut == len(a.engine_pv) - 1 and "over" in a.cut_reason
+
+
+def test_shogi_is_refused_with_the_engines_reason(engine):
+    # HaChu 0.21 lists 9x9+0_shogi but cannot set it up (docs/engine.md)
+    with pytest.raises(EngineUnsupported):
+        engine.analyse(Board("shogi"), depth=1)
+    assert engine.analyse(Board("chu-shogi"), depth=1).pv  # and the process still works
+
+
+# --- lift / highlight against the legal moves -----------------------------------------------------
+
+
+def explain(board: Board, sq: int, engine_only: set, daikifu_only: set) -> list:
+    """The differences of one piece's targets left unexplained by the rule differences of
+    docs/engine.md."""
+    left = []
+    own = board.turn
+    for t in engine_only:
+        p = board.piece_at(t)
+        if p is not None and p.colour == own:
+            continue  # HaChu marks the lifted piece's square, or a friend's, in red: not a move (quirk 1)
+        left.append(("engine", square_name(t)))
+    left += [("daikifu", square_name(t)) for t in daikifu_only]
+    return left
+
+
+def lift_disagreements(engine, seeds) -> tuple[int, list]:
+    compared, problems = 0, []
+    for seed in seeds:
+        board = random_position(seed)
+        if board is None:
+            continue
+        compared += 1
+        targets = defaultdict(set)
+        for m in board.legal_moves():
+            if m.from_square is not None:
+                targets[m.from_square].add(m.to_square)
+                targets[m.from_square].update(m.kills)
+        for sq, piece in board.pieces(board.turn).items():
+            shown = engine.lift(board, sq, history=False)
+            mine = targets.get(sq, set())
+            for d in explain(board, sq, shown - mine, mine - shown):
+                problems.append((seed, board.position(), piece.id, square_name(sq), d))
+    return compared, problems
+
+
+def test_lift_agrees_with_the_legal_moves_in_a_few_random_positions(engine):
+    compared, problems = lift_disagreements(engine, range(5))
+    assert compared >= 3
+    assert not problems, problems
+
+
+@pytest.mark.slow
+def test_lift_agrees_with_the_legal_moves_in_50_random_positions(engine):
+    seeds, compared, problems = iter(range(1000)), 0, []
+    while compared < 50:
+        n, p = lift_disagreements(engine, [next(seeds)])
+        compared += n
+        problems += p
+    assert not problems, problems
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def _short_game(tmp_path: Path, plies: int) -> Path:
+    """The first ``plies`` moves of the historical game hist2 as an LSN file."""
+    from daikifu.formats.game import Game
+    from daikifu.formats.lsn import write_game
+    from daikifu.formats.reading import read_record
+    (game,) = read_record((CHU / "colin-adams_hist2.csg").read_bytes(), name="hist2.csg")
+    short = Game.from_moves(game.variant, game.mainline_moves()[:plies], options=game.options,
+                            headers={"Sente": "Kondo", "Gote": "Konishi"}, start=game.start)
+    path = tmp_path / "short.lsn"
+    path.write_text(write_game(short), encoding="utf-8")
+    return path
+
+
+def _import(db: Path, path: Path) -> None:
+    r = CliRunner().invoke(main, ["import", "--db", str(db), str(path)])
+    assert r.exit_code == 0, r.output
+
+
+def _rows(db: Path) -> list:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT hash, depth, reached, score, best, pv, cut FROM engine_analysis").fetchall()
+
+
+def test_analyse_scores_every_ply_and_a_second_run_adds_nothing(tmp_path):
+    db = tmp_path / "a.db"
+    _import(db, _short_game(tmp_path, 12))
+    r = CliRunner().invoke(main, ["analyse", "--db", str(db), "1", "--depth", "1", "--jobs", "2", "--json"])
+    assert r.exit_code == 0, r.output
+    first = json.loads(r.output)
+    assert first["analysed"] == 13 and first["failures"] == []  # 12 plies: 13 positions
+    rows = _rows(db)
+    assert len(rows) == 13 and all(d == 1 and reached >= 1 for _, d, reached, *_ in rows)
+    # every stored line replays by daikifu's rules from its position
+    from daikifu.archive.analysis import jobs_of_games
+    with Archive(db) as archive:
+        boards = {j.hash: j.board for j in jobs_of_games(archive, [1])}
+    for h, _, _, _, best, pv, _ in rows:
+        board = boards[h].copy()
+        for uci in pv.split():
+            board.push(board.parse_uci(uci))
+        assert best == (pv.split() or [None])[0]
+    again = json.loads(CliRunner().invoke(main, ["analyse", "--db", str(db), "--variant", "chu", "--depth", "1",
+                                                 "--jobs", "2", "--json"]).output)
+    assert again["analysed"] == 0 and again["skipped"] == 13
+
+
+def test_analyse_exports_evals_as_lishogi_does(tmp_path):
+    db = tmp_path / "a.db"
+    _import(db, _short_game(tmp_path, 4))
+    assert CliRunner().invoke(main, ["analyse", "--db", str(db), "1", "--depth", "1"]).exit_code == 0
+    out = tmp_path / "out.lsn"
+    r = CliRunner().invoke(main, ["export", "--db", str(db), "--evals", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    assert text.count("[%eval ") == 4, text
+
+
+def test_a_killed_engine_is_restarted_and_nothing_is_half_stored(tmp_path):
+    db = tmp_path / "a.db"
+    _import(db, _short_game(tmp_path, 40))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "daikifu", "analyse", "--db", str(db), "1", "--depth", "2",
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    killed = None
+    try:
+        while killed is None and proc.poll() is None:
+            stored = _rows(db) if _has_table(db) else []
+            child = _engine_child(proc.pid)
+            if stored and child:  # mid-analysis: some positions stored, the engine running
+                os.kill(child, signal.SIGKILL)
+                killed = child
+            time.sleep(0.02)
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert killed is not None, "the analysis ended before the engine could be killed"
+    assert proc.returncode == 0, err
+    result = json.loads(out)
+    assert result["restarts"] >= 1 and result["failures"] == []
+    rows = _rows(db)
+    assert len(rows) == len({r[0] for r in rows}) == 41
+    assert all(best is not None and pv for _, _, _, _, best, pv, _ in rows)
+
+
+def _has_table(db: Path) -> bool:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'engine_analysis'").fetchone() is not None
+
+
+def _engine_child(pid: int) -> int | None:
+    """The engine process the command started (a child named hachu), if one is running."""
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for c in children:
+            try:
+                if "hachu" in Path(f"/proc/{c}/comm").read_text():
+                    return int(c)
+            except OSError:
+                continue
+    return None
+
+
+def test_without_an_engine_the_command_says_what_to_install(tmp_path):
+    db = tmp_path / "a.db"
+    _import(db, _short_game(tmp_path, 2))
+    r = CliRunner().invoke(main, ["analyse", "--db", str(db), "1", "--engine", str(tmp_path / "no" / "hachu")])
+    assert r.exit_code == 1
+    assert "no engine found" in r.output and "install hachu" in r.output
+
+
+def test_the_viewer_hides_the_engine_toggle_without_an_engine(tmp_path):
+    from daikifu.web import create_app
+    db = tmp_path / "a.db"
+    _import(db, _short_game(tmp_path, 2))
+    plain = create_app(db).test_client()
+    page = plain.get("/games/1").get_data(as_text=True)
+    assert 'id="engine-toggle"' not in page
+    assert plain.get("/api/engine", query_string={"variant": "chu-shogi", "position": Board("chu-shogi").position()}
+                     ).status_code == 404
+    with_engine = create_app(db, config={"DAIKIFU_ENGINE": find_engine()}).test_client()
+    assert 'id="engine-toggle"' in with_engine.get("/games/1").get_data(as_text=True)
+
+
+def test_the_analysis_board_sends_the_games_history_when_it_leads_to_the_position(tmp_path):
+    from daikifu.web import create_app
+    db = tmp_path / "a.db"
+    _import(db, _short_game(tmp_path, 6))
+    client = create_app(db, config={"DAIKIFU_ENGINE": find_engine(), "DAIKIFU_ENGINE_MOVETIME": 200}).test_client()
+    with Archive(db) as archive:
+        game = archive.load_game(1)
+    board = game.start_board()
+    for move in game.mainline_moves()[:4]:
+        board.push(move)
+    extra = board.legal_moves()[0]
+    board.push(extra)
+    args = {"variant": "chu-shogi", "position": board.position(), "game": 1, "ply": 4, "moves": extra.uci()}
+    answer = client.get("/api/engine", query_string=args).get_json()
+    assert answer["source"] == "engine" and answer["best"] in {m.uci() for m in board.legal_moves()}
+    # moves that do not lead to the position: the position alone, not an error
+    wrong = client.get("/api/engine", query_string={**args, "ply": 2})
+    assert wrong.status_code == 200 and wrong.get_json()["position"] == board.position()
+
+
+def test_shogi_games_are_analysed_by_crazywa_with_drops_refereed(tmp_path):
+    # HaChu refuses shogi; CrazyWa (Debian package crazywa, installed by scripts/test) plays it
+    assert find_engine(variant="shogi") is not None, "no shogi engine found: install crazywa"
+    db = tmp_path / "a.db"
+    _import(db, ROOT / "tests" / "data" / "real" / "kif" / "jkf_meijinsen_20180508_M7_10034.kif")
+    r = CliRunner().invoke(main, ["analyse", "--db", str(db), "--variant", "shogi", "--depth", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    result = json.loads(r.output)
+    with Archive(db) as archive:
+        from daikifu.archive.analysis import jobs_of_games
+        jobs = {j.hash: j.board for j in jobs_of_games(archive, [1])}
+        rows = archive.conn.execute("SELECT hash, pv, engine, cut FROM engine_analysis").fetchall()
+    assert result["analysed"] == len(jobs) == len(rows) and result["failures"] == []
+    assert {engine for _, _, engine, _ in rows} == {"CrazyWa"}
+    for h, pv, _, _ in rows:  # every stored move is legal by daikifu's rules
+        board = jobs[h].copy()
+        for uci in pv.split():
+            board.push(board.parse_uci(uci))
+    assert result["cut_lines"] == sum(1 for *_, cut in rows if cut)
+
+
+def test_a_position_with_pieces_in_hand_is_not_sent_without_its_moves():
+    # daikifu writes no XBoard holdings: by setboard alone the engine would analyse another position
+    board = Board("shogi")
+    for uci in ("c3c4", "g7g6", "b2h8+", "i9h8"):  # Bishops traded: one in each hand
+        board.push(board.parse_uci(uci))
+    alone = Board("shogi", board.position())
+    with XBoardEngine(variant="shogi") as e:
+        with pytest.raises(EngineUnsupported):
+            e.analyse(alone, depth=1)
+        a = e.analyse(board, depth=1)  # with its moves: sent as the game
+    assert a.pv and a.cut == 0
