@@ -2,8 +2,9 @@
 moves of every position of seeded random games, and perft from the start and from positions of
 those games, must be the engine's.  Fairy-Stockfish plays both as built-in variants (``minishogi``,
 ``shoshogi``: the rules pychess.org uses), so this is an independent implementation of the same
-rules.  The counts pinned in tests/data/perft.toml for these two variants are the engine's; here
-they are compared with the engine itself where pyffish is installed (the test extras install it).
+rules.  The start-position counts pinned in tests/data/perft.toml for these two variants are the
+engine's, counted again by tests/test_perft.py where pyffish is installed (the test extras install
+it).
 
 One known difference, by design of the engine: Fairy-Stockfish lists a Pawn drop that gives
 checkmate among the legal moves (shogi's *uchifuzume*, which both variants forbid, is applied by its
@@ -24,8 +25,6 @@ player (upper case), hands in brackets; its moves are UCI (``e7e8+``, ``P@c3``).
 from __future__ import annotations
 
 import random
-import tomllib
-from pathlib import Path
 
 import pytest
 
@@ -124,15 +123,6 @@ def test_perft_two_plies_deep_from_random_positions_is_the_engines(slug):
     name = ENGINE_NAMES[slug]
     for board in random_positions(slug, 4, plies=40)[10::15]:
         assert perft(board, 2) == engine_perft(name, engine_fen(board), 2), board.position()
-
-
-@pytest.mark.parametrize("depth", [1, 2, pytest.param(3, marks=pytest.mark.slow)])
-@pytest.mark.parametrize("slug", sorted(ENGINE_NAMES))
-def test_the_pinned_start_perft_is_the_engines(slug, depth):
-    pins = tomllib.loads((Path(__file__).parent / "data" / "perft.toml").read_text(encoding="utf-8"))["perft"]
-    (pin,) = [p for p in pins if p["variant"] == slug and not p.get("options")]
-    fen = sf.start_fen(ENGINE_NAMES[slug])
-    assert engine_perft(ENGINE_NAMES[slug], fen, depth) == pin["counts"][depth - 1]
 
 
 # Sho Shogi's second royal piece: with King and Crown Prince either may be left attacked; with the
