@@ -42,7 +42,8 @@ from .detection import looks_like_csa
 from .game import Game, GameError
 from .playback import DRAW, LOSS, NONE, WIN, MoveTextError, RawGame, RawMoves, iter_lines, play
 
-__all__ = ["read_csa", "write_csa", "looks_like_csa", "CSA_PIECES", "CSA_SPECIALS", "TAG_COMMENT"]
+__all__ = ["read_csa", "write_csa", "looks_like_csa", "CSA_PIECES", "CSA_SPECIALS", "TAG_COMMENT",
+           "game_end_special"]
 
 CSA_PIECES = {"FU": "P", "KY": "L", "KE": "N", "GI": "S", "KI": "G", "KA": "B", "HI": "R", "OU": "K",
               "TO": "+P", "NY": "+L", "NK": "+N", "NG": "+S", "UM": "+B", "RY": "+R"}
@@ -387,7 +388,9 @@ def _csa_square(sq: int) -> str:
     return f"{9 - square_file(sq)}{9 - square_rank(sq)}"
 
 
-def _special(game: Game, mover: int) -> str | None:
+def game_end_special(game: Game, mover: int) -> str | None:
+    """The CSA special move (``%TORYO``, ``%SENNICHITE`` ...) that ends ``game``, if its result and
+    Termination say how it ended; ``mover`` is the side to move at its end (JKF writes the same)."""
     termination = game.headers.get("Termination")
     result = game.result
     if result == "*":
@@ -425,7 +428,7 @@ def write_csa(game: Game, encoding: str = "utf-8") -> bytes:
         out.append("N-" + game.headers["Gote"].replace("\n", " "))
     reverse = {v: k for k, v in _TAGS.items()}
     board = game.start_board()
-    special = _special(game, (board.turn + len(game.mainline_moves())) % 2)
+    special = game_end_special(game, (board.turn + len(game.mainline_moves())) % 2)
     kept = []  # tags no $ field gives back: written as comments the reader restores
     for name, value in game.headers.items():
         value = value.replace("\n", " ")

@@ -27,7 +27,7 @@ from typing import Iterator
 from daikifu.replay import Board, Move
 from daikifu.replay.squares import square, square_file, square_rank
 
-from .csa import CSA_PIECES, CSA_SPECIALS, _special, can_write_csa
+from .csa import CSA_PIECES, CSA_SPECIALS, game_end_special, can_write_csa
 from .detection import looks_like_jkf
 from .game import TOO_DEEP, Game, GameError
 from .kakinoki.common import HANDICAPS
@@ -315,7 +315,7 @@ def write_jkf(game: Game, encoding: str = "utf-8") -> bytes:
     if not can_write_csa(game.variant):
         raise ValueError(f"JKF holds shogi games only, not {game.variant.name}")
     board = game.start_board()
-    special = _special(game, (board.turn + len(game.mainline_moves())) % 2)
+    special = game_end_special(game, (board.turn + len(game.mainline_moves())) % 2)
     header = {}
     for name, value in game.headers.items():
         if name in ("Variant", "ImportStatus", "SFEN"):

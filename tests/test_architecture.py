@@ -221,12 +221,9 @@ def test_the_id_keyed_cache_finder_finds_one(tmp_path):
 
 def test_no_module_level_cache_is_keyed_by_id():
     """A cache keyed by ``id()`` outlives what it describes (a new object may get the old id): what
-    is worked out from an object is kept on it (``Ruleset.derived``) or by ``functools.lru_cache``.
-    The rules core has none; the other layers' are being moved (an expected failure until then)."""
+    is worked out from an object is kept on it (``Ruleset.derived``) or by ``functools.lru_cache``."""
     found = [hit for path in _source_files() for hit in _id_keyed_module_dicts(path)]
-    assert not [hit for hit in found if hit.startswith("replay")]
-    if found:
-        pytest.xfail(f"module-level caches keyed by id() outside the rules core: {found}")
+    assert not found
 
 
 def _layer_of(module: str) -> str | None:

@@ -77,3 +77,16 @@ def test_no_private_name_of_another_module_is_used(folder):
                 wrong += [f"{path.relative_to(ROOT)}:{node.lineno}: import {a.name}" for a in node.names
                           if a.name.startswith("_") and not a.name.startswith("__")]
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("folder", ["replay", "formats", "archive", "web", "daikifu"])
+def test_no_module_imports_another_modules_private_name(folder):
+    """``from M import _name`` anywhere in a layer, subpackages included: what two modules share is
+    public in one of them (the readers' shared tables are in ``formats/kakinoki/common.py``)."""
+    wrong = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "") != "__future__":
+                wrong += [f"{path.relative_to(ROOT)}:{node.lineno}: import {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert not wrong, "\n".join(wrong)
