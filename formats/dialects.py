@@ -44,7 +44,8 @@ from daikifu.replay import Board, Move
 from daikifu.replay.notation import NotationError, parse_move
 from daikifu.replay.squares import parse_square
 
-__all__ = ["Dialect", "find_dialect", "convert_fen", "DIALECTS", "PYCHESS_VARIANTS", "foreign_variant"]
+__all__ = ["Dialect", "find_dialect", "convert_fen", "pychess_fen", "DIALECTS", "PYCHESS_VARIANTS",
+           "foreign_variant"]
 
 _SQUARE = r"[a-z]\d{1,2}"
 
@@ -204,6 +205,80 @@ class Jocly(Dialect):
         return piece + (m.group("origin") or "") + m.group("legs") + promo
 
 
+# pychess.org's PGN moves (Fairy-Stockfish's SAN): the piece letter, the origin's file or rank when
+# two pieces could move, ``x`` for a capture, the square; ``=`` and the promoted piece's letter to
+# promote; ``P@c3`` drops; ``+`` and ``#`` mark check and mate
+_PYCHESS_PROMOTION = re.compile(r"=\+?[A-Z]\Z")
+
+
+class PyChess(Dialect):
+    """pychess.org's PGN of the shogi family (``[Variant "Shoshogi"]``), recognised by its
+    ``[FEN]``, which is Fairy-Stockfish's (``w`` is the first player, hands in brackets after the board:
+    ``rbsgk/4p/5/P4/KGSBR[-] w 0 1``), and a move that could promote and is written without
+    ``=`` declines."""
+
+    name = "pychess"
+
+    def tags(self, headers):
+        return [(name, pychess_fen(value) if name == "FEN" else value) for name, value in headers]
+
+    def rewrite(self, board, text):
+        body = text.rstrip("+#")  # check and mate marks, never a promotion here
+        promote = _PYCHESS_PROMOTION.search(body)
+        if promote:
+            body = body[:promote.start()]
+        found = {}
+        for spelling in _pychess_spellings(board, body):
+            for suffix in ("+",) if promote else ("", "="):
+                try:
+                    move = parse_move(board, spelling + suffix)
+                except NotationError:
+                    continue
+                found.setdefault(move, spelling + suffix)
+                break
+        if len(found) == 1:
+            return next(iter(found.values()))
+        return None if body == text else body + ("+" if promote else "")  # read as written: its error
+
+
+# pychess writes a promoted piece by the letter of the piece it moves as: a Tokin (or any piece
+# promoted to a Gold's move) as G, the Dragon Horse as H, the Dragon King as D, the Crown Prince as K
+_PYCHESS_PROMOTED = {"G": ("+P", "+N", "+L", "+S"), "H": ("+B",), "D": ("+R",), "K": ("+E",)}
+
+
+def _pychess_spellings(board: Board, body: str) -> list:
+    """``body`` with its piece letter as written, then as each promoted piece it may stand for."""
+    if not body or body[1:2] == "@":
+        return [body]
+    ids = {p.id for p in board.variant.pieces}
+    return [body] + [pid + body[1:] for pid in _PYCHESS_PROMOTED.get(body[0], ()) if pid in ids]
+
+
+def pychess_fen(value: str) -> str:
+    """A pychess ``[FEN]`` (Fairy-Stockfish's) as a position string: the side to move swapped
+    (its ``w`` is the first player), the bracketed hands counted, the move counters dropped.
+    A value of another shape is returned as it is (the position reader then says what is wrong).
+
+    >>> pychess_fen("rbsgk/4p/5/P4/KGSBR[-] w 0 1")
+    'rbsgk/4p/5/P4/KGSBR b - 1'
+    >>> pychess_fen("k4/5/5/5/K4[PPBp] b 0 12")
+    'k4/5/5/5/K4 w 2PBp 1'
+    >>> pychess_fen("k4/5/5/5/K4 b 2PBp 1")  # a position string (a record written by daikifu)
+    'k4/5/5/5/K4 b 2PBp 1'
+    """
+    fields = value.split()
+    m = re.fullmatch(r"([^\[\]]+)(?:\[([A-Za-z+]*|-)\])?", fields[0]) if fields else None
+    if m is None or len(fields) < 2 or fields[1] not in ("w", "b"):
+        return value
+    if not m.group(2) and not (len(fields) == 4 and fields[2].isdigit()):
+        return value  # no hands in brackets, no move counters: a position string already
+    counts: dict = {}
+    for piece in re.findall(r"\+?[A-Za-z]", (m.group(2) or "").replace("-", "")):
+        counts[piece] = counts.get(piece, 0) + 1
+    hands = "".join((str(n) if n > 1 else "") + piece for piece, n in counts.items()) or "-"
+    return f"{m.group(1)} {'b' if fields[1] == 'w' else 'w'} {hands} 1"
+
+
 _CSL_SITES = ("chushogilite",)
 
 
@@ -215,6 +290,10 @@ def find_dialect(headers: list) -> Dialect | None:
     if "JoclyGame" in values:
         return Jocly(values["JoclyGame"].strip())
     named = " ".join(values.get(k, "") for k in ("Site", "Event")).lower().replace(" ", "")
+    if pychess_fen(values.get("FEN", "")) != values.get("FEN", ""):
+        # recognised by its FEN alone (which pychess writes in every game of the shogi family): a
+        # record written by daikifu keeps pychess's Site but has LSN's moves and a position string
+        return PyChess()
     if values.get("Variant", "").strip().lower() == "chu" or any(s in named for s in _CSL_SITES):
         return ChuShogiLite()
     if "SFEN" not in values and len(values.get("FEN", "").split()) in (5, 6):
@@ -222,4 +301,4 @@ def find_dialect(headers: list) -> Dialect | None:
     return None
 
 
-DIALECTS = ("chushogilite", "jocly")
+DIALECTS = ("chushogilite", "jocly", "pychess")

@@ -735,7 +735,10 @@ class Board:
             targets = lines.union(checkers)
             zoned, complex_, by_delta = R.zoned, R.complex, R.by_delta
             for sq, code in list(self._pieces[c].items()):
-                if sq != royal:
+                # a piece promoting to a royal one (Sho Shogi's Elephant to Crown Prince) answers the
+                # check by that alone: the side then has two royal pieces, and may leave either attacked
+                crowns = bool(R.promote[code]) and R.royal[R.promote[code]]
+                if sq != royal and not crowns:
                     idx = code if zoned[code] is None else zoned[code][sq]
                     if not complex_[idx]:
                         deltas = by_delta[idx]
@@ -746,7 +749,8 @@ class Board:
                     yield [m for m in moves if safe(m, c)]
                 else:
                     yield [m for m in moves
-                           if (m.kills or b[m.to_square] or m.to_square in lines) and safe(m, c)]
+                           if (m.kills or b[m.to_square] or m.to_square in lines or (crowns and m.promotion))
+                           and safe(m, c)]
             if R.drops:
                 yield from self._drop_chunks(lines)
             return

@@ -220,7 +220,7 @@ def test_an_import_that_meets_a_bad_file_goes_on_and_reports_it(tmp_path, db):
 
 # --- an unknown variant: one verdict everywhere -------------------------------------------------
 
-PYCHESS_SHO = ('[Event "casual"]\n[Site "pychess"]\n[Variant "Shoshogi"]\n[White "a"]\n[Black "b"]\n'
+PYCHESS_KYOTO = ('[Event "casual"]\n[Site "pychess"]\n[Variant "Kyotoshogi"]\n[White "a"]\n[Black "b"]\n'
                '[Result "*"]\n\n1. P7g7f *\n')
 
 
@@ -229,11 +229,11 @@ def test_an_unknown_variant_is_one_verdict_in_validate_import_and_the_web(tmp_pa
 
     from daikifu.web import create_app
 
-    record = tmp_path / "sho.pgn"
-    record.write_text(PYCHESS_SHO, encoding="utf-8")
+    record = tmp_path / "kyoto.pgn"
+    record.write_text(PYCHESS_KYOTO, encoding="utf-8")
     result = run("validate", record)
-    assert result.exit_code == 1 and "game 1 (Shoshogi): invalid" in result.output
-    assert "Sho Shogi is not a variant daikifu knows" in result.output
+    assert result.exit_code == 1 and "game 1 (Kyotoshogi): invalid" in result.output
+    assert "Kyoto Shogi is not a variant daikifu knows" in result.output
     (checked,) = json.loads(run("validate", "--json", record).output)
     summary = json.loads(run("import", record, "--db", db, "--json").output)
     assert summary["invalid"] == 1 and summary["imported"] + summary["prefixes"] == 0
@@ -241,9 +241,9 @@ def test_an_unknown_variant_is_one_verdict_in_validate_import_and_the_web(tmp_pa
         assert archive.stats()["valid"] == 0
         (stored,) = archive.games(status="all")
     page = create_app(db, allow_import=True).test_client().post(
-        "/api/import", json={"text": PYCHESS_SHO, "action": "check"}).get_json()
+        "/api/import", json={"text": PYCHESS_KYOTO, "action": "check"}).get_json()
     (seen,) = page["games"]
-    assert checked["variant"] == stored["variant"] == seen["variant"] == "Shoshogi"
+    assert checked["variant"] == stored["variant"] == seen["variant"] == "Kyotoshogi"
     assert checked["status"] == stored["status"] == seen["status"] == "invalid"
     assert checked["errors"][0]["message"] == stored["error"]["message"] == seen["error"]["message"]
 

@@ -15,7 +15,7 @@ from daikifu.formats.reading import (REPLACED_MESSAGE, NotARecordError, decode_r
                                      read_record, write_record)
 from daikifu.formats.csa import can_write_csa
 from daikifu.formats.game import Game
-from daikifu.replay import Board, Move, VariantRegistry
+from daikifu.replay import Board, Move, VariantRegistry, load_variant
 from daikifu.replay.squares import parse_square
 from daikifu.web.importing import decode_upload
 from daikifu.web.importing import read_record as web_read_record
@@ -632,17 +632,49 @@ def test_a_csa_record_read_as_a_large_variant_says_it_is_shogi():
 
 
 def test_pychess_variant_names_one_verdict(tmp_path):
-    (sho,) = read("other/tabulon_pychess_shoshogi.pgn")
     (kyoto,) = read("other/tabulon_pychess_kyotoshogi.pgn")
     assert kyoto.errors[0].message == "Kyoto Shogi is not a variant daikifu knows"
-    assert kyoto.errors[0].code == sho.errors[0].code == "unknown-variant" and not sho.valid
-    (v,) = json.loads(cli("validate", "--json", str(REAL / "other/tabulon_pychess_shoshogi.pgn")).output)
-    assert (v["variant"], v["status"]) == ("Shoshogi", "invalid")
-    assert v["errors"][0]["message"] == "Sho Shogi is not a variant daikifu knows"
+    assert kyoto.errors[0].code == "unknown-variant" and not kyoto.valid
+    (v,) = json.loads(cli("validate", "--json", str(REAL / "other/tabulon_pychess_kyotoshogi.pgn")).output)
+    assert (v["variant"], v["status"]) == ("Kyotoshogi", "invalid")
+    assert v["errors"][0]["message"] == "Kyoto Shogi is not a variant daikifu knows"
     with Archive(str(tmp_path / "a.db")) as a:
-        import_paths(a, [str(REAL / "other/tabulon_pychess_shoshogi.pgn")])
+        import_paths(a, [str(REAL / "other/tabulon_pychess_kyotoshogi.pgn")])
         stored = a.conn.execute("SELECT status, error FROM games").fetchall()
     assert [(s, json.loads(e)["code"]) for s, e in stored] == [("invalid", "unknown-variant")]
+
+
+@pytest.mark.parametrize("name,slug,plies,result", [("shoshogi", "sho-shogi", 108, "0-1"),
+                                                    ("minishogi", "minishogi", 20, "1-0")])
+def test_pychess_sho_and_minishogi_games_validate(name, slug, plies, result):
+    (game,) = read(f"other/tabulon_pychess_{name}.pgn")
+    assert game.valid and not game.errors and game.variant.slug == slug
+    assert len(game.mainline_moves()) == plies and game.result == result
+
+
+def test_pychess_moves_as_pychess_writes_them():
+    """Promotions written with the promoted piece's letter (=H, =D, =G, =K), promoted pieces
+    moved by that letter, a promotable move without = declines, + and # mark check and mate."""
+    (sho,) = read("other/tabulon_pychess_shoshogi.pgn")
+    board = Board(load_variant("sho-shogi"))
+    for m in sho.mainline_moves()[:25]:
+        board.push(m)
+    assert board.piece_at(parse_square("a9")).id == "+B"  # 13. Bxa9=H
+    for m in sho.mainline_moves()[25:104]:
+        board.push(m)
+    assert board.piece_at(parse_square("c3")).id == "+E"  # 52... Ec3=K: the Crown Prince
+    (mini,) = read("other/tabulon_pychess_minishogi.pgn")
+    assert mini.mainline_moves()[16].promotion is True and mini.mainline_moves()[16].drop is None  # 9. Rc5=D+ (check)
+    def one(fen, moves):
+        text = f'[Site "https://www.pychess.org/x"]\n[Variant "Minishogi"]\n[FEN "{fen}"]\n\n{moves} *\n'
+        (game,) = read_record(text.encode(), name="p.pgn")
+        assert game.valid, game.errors
+        return game
+    assert one("4k/5/P4/5/K4[-] w 0 1", "1. Pa4 Kd5 2. Pa5=G").mainline_moves()[2].promotion is True
+    assert one("4k/2S2/5/5/K4[-] w 0 1", "1. Sc5=G").mainline_moves()[0].promotion is True
+    assert one("4k/2S2/5/5/K4[-] w 0 1", "1. Sc5+").mainline_moves()[0].promotion is False  # + is check, not =
+    game = one("4k/5/5/5/K4[Pb] b 0 7", "1... B@a4")  # bracketed hands, the second player to move
+    assert game.mainline_moves()[0].drop == "B" and game.mainline_moves()[0].to_square == parse_square("a4")
 
 
 def test_a_pychess_name_is_read_as_the_variant_file_that_defines_it(tmp_path):

@@ -81,7 +81,9 @@ def test_every_legal_move_reads_back_in_random_positions(variant):
                 checked += check_position(board)
                 positions += 1
             board.push(biased_choice(board, legal, rng))
-    assert positions >= 5 and checked > 100
+    # a 5x5 board (minishogi) has a tenth of the moves of 9x9 shogi: the floor that says the sample
+    # was not empty is lower there
+    assert positions >= 5 and checked > (100 if variant.files * variant.ranks >= 81 else 50)
 
 
 @pytest.mark.slow
