@@ -69,8 +69,43 @@ def load_command(name: str) -> click.Command:
     return getattr(importlib.import_module(module), attribute)
 
 
+# click shows its own help for a group run without a command by raising this usage error
+_HELP_INSTEAD = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
+class OneLineUsageError(click.ClickException):
+    """A usage error (bad option, missing argument, unknown command) told in one line that says
+    where the help is, instead of click's usage block: scripts read the one line, status 2."""
+
+    exit_code = 2
+
+    def __init__(self, error: click.UsageError):
+        super().__init__(error.format_message())
+        self.command_path = error.ctx.command_path if error.ctx is not None else "daikifu"
+
+    def show(self, file=None) -> None:
+        click.echo(f"Error: {self.message} (see '{self.command_path} --help')", err=True, file=file)
+
+
 class LazyGroup(click.Group):
-    """A group whose commands are imported only when one of them runs (or shows its own help)."""
+    """A group whose commands are imported only when one of them runs (or shows its own help).
+    Usage errors, its own and its commands', are one line (:class:`OneLineUsageError`)."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as error:
+            if isinstance(error, _HELP_INSTEAD):
+                raise
+            raise OneLineUsageError(error) from error
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            if isinstance(error, _HELP_INSTEAD):
+                raise
+            raise OneLineUsageError(error) from error
 
     def list_commands(self, ctx):
         return sorted(COMMANDS)
