@@ -342,7 +342,7 @@ def show_command(ctx, game_ref, ply, style, db_path, as_json):
     from .store import ArchiveError
     from daikifu.replay import VariantError
     from daikifu.formats.jsonexport import move_dict
-    from daikifu.formats.styles import move_style, move_text, restyle_message
+    from daikifu.formats.styles import diagram, move_style, move_text, restyle_message
 
     archive = _open(ctx, db_path)
     with archive:
@@ -366,8 +366,8 @@ def show_command(ctx, game_ref, ply, style, db_path, as_json):
     if stop > len(nodes):
         raise click.BadParameter(f"game {game_id} has {len(nodes)} plies", param_hint="'--ply'")
     board = game.start_board() if game is not None else None
-    shown = (board.position(), board.zobrist, board.diagram()) if board is not None else (None, None, None)
     shown_style = move_style(game.variant if game is not None else None, style)
+    shown = (board.position(), board.zobrist, diagram(board, shown_style)) if board is not None else (None, None, None)
     moves = []
     for n, node in enumerate(nodes, start=1):
         entry = move_dict(board, node.move)
@@ -378,7 +378,7 @@ def show_command(ctx, game_ref, ply, style, db_path, as_json):
         moves.append(entry)
         board.push(node.move)
         if n == stop:
-            shown = (board.position(), board.zobrist, board.diagram())
+            shown = (board.position(), board.zobrist, diagram(board, shown_style))
     row.pop("source", None)
     if as_json:
         data = dict(row)

@@ -41,7 +41,7 @@ from daikifu.replay.squares import FILE_LETTERS, parse_square, square_file, squa
 
 from .ki2 import japanese_move_text
 
-__all__ = ["MOVE_STYLES", "StyleError", "move_style", "move_text", "line_texts", "destinations", "square_label",
+__all__ = ["MOVE_STYLES", "StyleError", "move_style", "move_text", "line_texts", "destinations", "square_label", "diagram",
            "file_labels", "rank_labels", "restyle_message"]
 
 MOVE_STYLES = ("algebraic", "japanese", "western")
@@ -102,6 +102,12 @@ def square_label(rules, sq: int, style: str) -> str:
     if style == "japanese":
         return number.translate(_FULL_WIDTH) + _kanji_number(rules.ranks - square_rank(sq))
     return number + chr(ord("a") + rules.ranks - 1 - square_rank(sq))
+
+
+def diagram(board: Board, style: str) -> str:
+    """``board.diagram()`` with its coordinates in ``style`` (shogi's: files 9...1 from the left of
+    the picture, ranks from the top)."""
+    return board.diagram(file_labels(board.rules, style), rank_labels(board.rules, style))
 
 
 # --- moves ----------------------------------------------------------------------------------------

@@ -418,9 +418,15 @@ class Board:
     def __str__(self) -> str:
         return self.diagram()
 
-    def diagram(self) -> str:
-        """A text picture of the board, first player at the bottom, with hands."""
+    def diagram(self, file_labels: list[str] | None = None, rank_labels: list[str] | None = None) -> str:
+        """A text picture of the board, first player at the bottom, with hands.  The coordinates
+        are algebraic (files a, b, ... from the left; ranks 1, 2, ... from the bottom) unless the
+        labels are given, each list from index 0 (the first player's left, the first player's
+        side): a notation style's (``formats.styles.diagram``)."""
         width = max(2, max(len(p.id) for p in self.rules.types) + 1)
+        files = file_labels or list("abcdefghijklmnop"[: self.rules.files])
+        ranks = rank_labels or [str(r + 1) for r in range(self.rules.ranks)]
+        margin = max(2, max(len(label) for label in ranks))
         lines = []
         if self.rules.drops:
             lines.append("hand of second player: " + _hand_text(self.hand(1)))
@@ -429,8 +435,8 @@ class Board:
             for f in range(self.rules.files):
                 p = self.piece_at(square(f, r))
                 cells.append((str(p) if p else ".").rjust(width))
-            lines.append(f"{r + 1:>2} " + "".join(cells))
-        lines.append("   " + "".join(c.rjust(width) for c in "abcdefghijklmnop"[: self.rules.files]))
+            lines.append(f"{ranks[r]:>{margin}} " + "".join(cells))
+        lines.append(" " * (margin + 1) + "".join(c.rjust(width) for c in files))
         if self.rules.drops:
             lines.append("hand of first player: " + _hand_text(self.hand(0)))
         lines.append(("first" if self.turn == 0 else "second") + " player to move")

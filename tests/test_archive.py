@@ -487,15 +487,20 @@ def test_show(filled):
     for m in game.mainline_moves()[:2]:
         board.push(m)
     assert data["position"] == board.position() and data["hash"] == board.zobrist
-    assert data["diagram"] == board.diagram()
+    assert run_json("show", "1", "--db", db, "--ply", "2", "--style", "algebraic")["diagram"] == board.diagram()
+    # a shogi game in its own style: the same cells, files 9...1 from the left, ranks 一...九 from the top
+    shogi_rows, plain_rows = data["diagram"].splitlines(), board.diagram().splitlines()
+    assert [r.split()[1:] for r in shogi_rows[1:10]] == [r.split()[1:] for r in plain_rows[1:10]]
+    assert [r.split()[0] for r in shogi_rows[1:10]] == list("一二三四五六七八九")
+    assert shogi_rows[10].split() == [str(n) for n in range(9, 0, -1)]
     assert [m["uci"] for m in data["moves"]] == [m.uci() for m in game.mainline_moves()]
     assert data["sente"] == "Taro Yamada" and data["moves"][0]["comment"] == "a famous opening trap"
-    text = run("show", "1", "--db", db)
+    text = run("show", "1", "--db", db, "--style", "algebraic")
     assert text.exit_code == 0
     assert "Sente: Taro Yamada" in text.output and game.end().board().diagram() in text.output
     # a shogi game: the moves in Japanese by default, in LSN on asking
     assert data["style"] == "japanese" and data["moves"][0]["text"].startswith("▲")
-    assert "1. " + data["moves"][0]["text"] in text.output
+    assert "1. " + data["moves"][0]["text"] in run("show", "1", "--db", db).output
     assert "1. " + data["moves"][0]["move"] in run("show", "1", "--db", db, "--style", "algebraic").output
     by_digest = run_json("show", data["digest"][:10], "--db", db)
     assert by_digest["id"] == 1
