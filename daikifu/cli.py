@@ -2,8 +2,9 @@
 
 The commands live next to the code they wrap:
 
-- :mod:`daikifu.replay.commands`: ``variants``, ``variant``, ``perft``, ``demo``;
-- :mod:`daikifu.formats.commands`: ``validate``, ``convert``, ``generate``, ``moves`` (the rules core's, with --style);
+- :mod:`daikifu.replay.commands`: ``variants``, ``variant``, ``perft``;
+- :mod:`daikifu.formats.commands`: ``validate``, ``convert``, ``generate``, and ``moves`` and ``demo``
+  (the rules core's, with --style);
 - :mod:`daikifu.archive.commands`: ``import``, ``games``, ``show``, ``export``, ``upgrade``,
   ``search``, ``explore``, ``stats``; :mod:`daikifu.archive.analysis_commands`: ``analyse``;
 - :mod:`daikifu.web.commands`: ``serve``, ``image``.
@@ -33,7 +34,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
               "List the legal moves in the start position (or in --position)."),
     "perft": ("daikifu.replay.commands", "perft_command",
               "Count the move sequences DEPTH plies deep (a check of move generation)."),
-    "demo": ("daikifu.replay.commands", "demo_command",
+    "demo": ("daikifu.formats.commands", "demo_command",
              "Play random legal moves (captures preferred) and show the game."),
     "validate": ("daikifu.formats.commands", "validate_command",
                  "Replay every game of FILES through the rules and report the first bad move of each."),

@@ -502,3 +502,53 @@ def moves_command(variant, position, allow_impossible, options, checks, style, a
         return {m: move_text(board, m, chosen, reach=reach) for m in moves}
 
     show_moves(variant, position, options, checks, as_json, texts, allow_impossible=allow_impossible)
+
+
+# --- demo, written in a notation style -------------------------------------------------------------
+
+
+@click.command("demo", context_settings=CONTEXT)
+@click.argument("variant", type=VARIANT, required=False)
+@click.option("--plies", "-n", type=click.IntRange(0, 100_000), default=80, show_default=True,
+              help="How many plies (half-moves) to play at most.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Random seed: the same seed plays the same game.")
+@click.option("--capture-bias", type=click.FloatRange(0, 1), default=0.75, show_default=True,
+              help="Chance of picking a capture when one is legal.")
+@option_option
+@click.option("--style", type=click.Choice(("algebraic", "japanese", "western", "shogi"), case_sensitive=False),
+              help="How the moves and the board's coordinates are written (default: the variant's own style; "
+                   "shogi means japanese).")
+@json_option
+@click.pass_context
+def demo_command(ctx, variant, plies, seed, capture_bias, options, style, as_json):
+    """Play random legal moves (captures preferred) and show the game.
+
+    Plays up to N plies of seeded random legal moves on VARIANT (default: Dai Kagamigi, else
+    shogi), printing each move, the final board, the speed of move generation and the final
+    position string.  The game stops early at checkmate, stalemate or repetition.
+
+    \b
+    Examples:
+      daikifu demo
+      daikifu demo shogi --plies 40 --seed 3
+      daikifu demo chu-kagamigi --json
+      daikifu demo shogi --style western
+
+    \b
+    With --json the moves are in daikifu's notation ("moves"); a style other than
+    algebraic adds them as written in it ("texts").
+    """
+
+    from daikifu.replay.commands import default_demo_variant, show_demo
+
+    from .styles import diagram, move_style, move_text
+
+    if variant is None:
+        variant = default_demo_variant(ctx)
+    chosen = move_style(variant, style)
+    if chosen == "algebraic":
+        show_demo(ctx, variant, plies, seed, capture_bias, options, as_json)
+        return
+    show_demo(ctx, variant, plies, seed, capture_bias, options, as_json,
+              texts=lambda board, move: move_text(board, move, chosen),
+              picture=lambda board: diagram(board, chosen))

@@ -347,7 +347,7 @@ def perft_command(variant, depth, position, allow_impossible, options, divide, r
 # --- demo ----------------------------------------------------------------------------------------
 
 
-def _default_demo_variant(ctx) -> Variant:
+def default_demo_variant(ctx) -> Variant:
     from .variant import UnknownVariantError, VariantError
     for name in ("dai-kagamigi", "shogi"):
         try:
@@ -361,38 +361,21 @@ def _default_demo_variant(ctx) -> Variant:
     raise fail("no playable variant found for the demo; name one: daikifu demo VARIANT")
 
 
-@click.command("demo", context_settings=CONTEXT)
-@click.argument("variant", type=VARIANT, required=False)
-@click.option("--plies", "-n", type=click.IntRange(0, 100_000), default=80, show_default=True,
-              help="How many plies (half-moves) to play at most.")
-@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Random seed: the same seed plays the same game.")
-@click.option("--capture-bias", type=click.FloatRange(0, 1), default=0.75, show_default=True,
-              help="Chance of picking a capture when one is legal.")
-@option_option
-@json_option
-@click.pass_context
-def demo_command(ctx, variant, plies, seed, capture_bias, options, as_json):
-    """Play random legal moves (captures preferred) and show the game.
-
-    Plays up to N plies of seeded random legal moves on VARIANT (default: Dai Kagamigi, else
-    shogi), printing each move, the final board, the speed of move generation and the final
-    position string.  The game stops early at checkmate, stalemate or repetition.
-
-    \b
-    Examples:
-      daikifu demo
-      daikifu demo shogi --plies 40 --seed 3
-      daikifu demo chu-kagamigi --json
-    """
+def show_demo(ctx, variant, plies, seed, capture_bias, options, as_json, texts=None, picture=None) -> None:
+    """What ``daikifu demo`` prints.  ``texts(board, move) -> str`` writes each move
+    (default: daikifu's notation) and ``picture(board) -> str`` draws the final board (default:
+    :meth:`Board.diagram`): the command line's --style (:mod:`daikifu.formats.commands`) passes both."""
     from .notation import notations
     from .randomplay import random_game
     if variant is None:
-        variant = _default_demo_variant(ctx)
+        variant = default_demo_variant(ctx)
     board = _board(variant, None, options)
-    written_moves: list[str] = []
+    written_moves: list[str] = []  # daikifu's notation
+    shown_moves: list[str] = []  # as printed: the style's text when one is given
 
     def record(b, move, legal):
         written_moves.append(notations(b, legal)[move])
+        shown_moves.append(texts(b, move) if texts else written_moves[-1])
 
     game = random_game(board, plies, random.Random(seed), capture_bias, on_move=record)
     rate = len(game.moves) / game.seconds if game.seconds > 0 else 0.0
@@ -400,8 +383,9 @@ def demo_command(ctx, variant, plies, seed, capture_bias, options, as_json):
     if as_json:
         _echo_json({"variant": variant.slug, "seed": seed, "plies": len(game.moves), "moves": written_moves,
                     "uci": [m.uci() for m in game.moves], "outcome": _outcome_json(game.outcome),
-                    "position": board.position(), "diagram": board.diagram(),
-                    "seconds": round(game.seconds, 4), "plies_per_second": round(rate, 1)})
+                    "position": board.position(), "diagram": picture(board) if picture else board.diagram(),
+                    "seconds": round(game.seconds, 4), "plies_per_second": round(rate, 1)}
+                   | ({"texts": shown_moves} if texts else {}))
         return
     click.echo(f"{variant.name}: {len(game.moves)} plies of random legal moves "
                f"(seed {seed}, captures preferred {capture_bias:.0%} of the time)")
@@ -409,14 +393,14 @@ def demo_command(ctx, variant, plies, seed, capture_bias, options, as_json):
         click.echo("[RECONSTRUCTED] parts of this variant's rules or setup are reconstructions "
                    f"(daikifu variant show {variant.slug})")
     click.echo("")
-    width = max((len(s) for s in written_moves), default=0) + 2
-    for i in range(0, len(written_moves), 2):
-        pair = written_moves[i:i + 2]
+    width = max((len(s) for s in shown_moves), default=0) + 2
+    for i in range(0, len(shown_moves), 2):
+        pair = shown_moves[i:i + 2]
         click.echo(f"{i // 2 + 1:>4}. " + "".join(s.ljust(width) for s in pair).rstrip())
     if ending:
         click.echo(f"\nGame over: {ending}")
     click.echo("")
-    click.echo(board.diagram())
+    click.echo(picture(board) if picture else board.diagram())
     click.echo("")
     click.echo(f"{len(game.moves)} plies in {game.seconds:.2f} s: {rate:,.0f} plies/s "
                f"(generating every legal move, then playing one)")

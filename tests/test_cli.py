@@ -476,8 +476,14 @@ def test_demo_text():
     out = result.output
     assert out.startswith("Shogi: 12 plies of random legal moves (seed 3")
     assert "   1. " in out and "   6. " in out
-    assert "a  b  c  d  e  f  g  h  i" in out
+    assert "9  8  7  6  5  4  3  2  1" in out  # shogi's own style: files from the right
     assert "plies/s" in out
+    algebraic = run("demo", "shogi", "--plies", 12, "--seed", 3, "--style", "algebraic").output
+    assert "a  b  c  d  e  f  g  h  i" in algebraic
+    # the same game, its moves written both ways: the Japanese text names the destination of each
+    data = run_json("demo", "shogi", "--plies", 12, "--seed", 3, "--style", "japanese")
+    assert len(data["texts"]) == len(data["moves"]) == 12 and all(t[0] in "▲△" for t in data["texts"])
+    assert data["texts"][0] in out and data["moves"][0] in algebraic
     position = re.search(r"^position: (.+)$", out, re.M).group(1)
     assert position.endswith(" 13")
     assert run("moves", "shogi", "-p", position).exit_code == 0
