@@ -401,20 +401,40 @@ class Archive:
             self._players = {}
             self._depth = 0
             return
-        try:
-            self.conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None, check_same_thread=False)
-            if schema.schema_version(self.conn) == 0:  # a new database: before anything is written
-                self.conn.execute(f"PRAGMA page_size={int(os.environ.get('DAIKIFU_PAGE_SIZE', PAGE_SIZE))}")
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=NORMAL")
-            self.conn.execute("PRAGMA journal_size_limit=67108864")  # WAL file cut back to 64 MB
-            self.schema_before = schema.migrate(self.conn)  # the version it had when opened
-        except sqlite3.DatabaseError as exc:
-            raise ArchiveError(f"{self.path}: not a daikifu archive ({exc})") from None
-        except RuntimeError as exc:
-            raise ArchiveError(f"{self.path}: {exc}") from None
+        self._open_writable(timeout)
         self._players: dict[str, int] = {}
         self._depth = 0
+
+    def _open_writable(self, timeout: float) -> None:
+        """Open (creating and migrating as needed).  While another process creates or migrates the
+        same archive, SQLite may say "busy" at once rather than wait (switching to WAL, or a read
+        that would have to become a write): the opening is tried again until ``timeout``."""
+        deadline = time.monotonic() + timeout
+        self.conn = None
+        while True:
+            try:
+                self.conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None,
+                                            check_same_thread=False)
+                if schema.schema_version(self.conn) == 0:  # a new database: before anything is written
+                    self.conn.execute(f"PRAGMA page_size={int(os.environ.get('DAIKIFU_PAGE_SIZE', PAGE_SIZE))}")
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                self.conn.execute("PRAGMA synchronous=NORMAL")
+                self.conn.execute("PRAGMA journal_size_limit=67108864")  # WAL file cut back to 64 MB
+                self.schema_before = schema.migrate(self.conn)  # the version it had when opened
+                return
+            except sqlite3.DatabaseError as exc:
+                if self.conn is not None:
+                    with contextlib.suppress(sqlite3.Error):
+                        if self.conn.in_transaction:
+                            self.conn.execute("ROLLBACK")
+                    self.conn.close()
+                    self.conn = None
+                if is_busy(exc) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                    continue
+                raise ArchiveError(f"{self.path}: not a daikifu archive ({exc})") from None
+            except RuntimeError as exc:
+                raise ArchiveError(f"{self.path}: {exc}") from None
 
     def _open_readonly(self, timeout: float) -> None:
         """Open with SQLite's read-only mode: nothing (not even a migration) can write.  An
