@@ -44,8 +44,8 @@ _DRAWN = ("draw", "stalemate", "repetition", "impasse27")  # lishogi statuses of
 
 
 def looks_like_ndjson(head: str) -> bool:
-    """Whether ``head`` starts with a one-line JSON object holding lishogi's fields (a pretty-
-    printed daikifu JSON export spans lines, so its first line is no whole object)."""
+    """Whether ``head`` starts with a one-line JSON object holding lishogi's fields, its moves
+    one string of USI moves (daikifu JSON, pretty-printed or not, holds a list of moves)."""
     for line in head.splitlines():
         s = line.strip()
         if not s:
@@ -53,9 +53,11 @@ def looks_like_ndjson(head: str) -> bool:
         if not (s.startswith("{") and s.endswith("}") and all(f'"{f}"' in s for f in NDJSON_FIELDS)):
             return False
         try:
-            return isinstance(json.loads(s), dict)
+            data = json.loads(s)
         except ValueError:
             return False
+        # lishogi's moves are one string; daikifu JSON's (one line too when written compactly) a list
+        return isinstance(data, dict) and isinstance(data.get("moves"), str)
     return False
 
 

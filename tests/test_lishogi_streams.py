@@ -95,6 +95,7 @@ def test_ndjson_reads_lishogi_fields():
     _, nd, plies = _streams(4)
     assert looks_like_ndjson(nd) and detect_format(nd) == "ndjson"
     assert not looks_like_ndjson('{\n  "variant": "chushogi",\n  "moves": []\n}')
+    assert not looks_like_ndjson('{"variant": "chushogi", "moves": []}')  # daikifu JSON on one line
     games = list(read_text(nd, name="games.ndjson"))
     assert [len(g.mainline_moves()) for g in games] == plies
     g = games[1]
@@ -116,8 +117,8 @@ def test_ndjson_errors_name_line_and_column():
     assert games[2].errors[0].line == 3
 
 
-def _import(db, path):
-    result = CliRunner().invoke(main, ["import", "--db", str(db), "--json", str(path)])
+def _import(db, path, data=None):
+    result = CliRunner().invoke(main, ["import", "--db", str(db), "--json", str(path)], input=data)
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
 
@@ -146,3 +147,9 @@ def test_a_thousand_game_stream_and_its_ndjson_import_to_the_same_games(tmp_path
 def test_one_game_with_blank_lines_at_its_end_is_one_game(blank):
     text = "先手：a\n手数----指手--\n1 ７六歩(77)\n" + blank * 3
     assert len(list(read_text(text, name="one.kif"))) == 1
+
+
+def test_a_kif_stream_on_standard_input_is_imported_game_by_game(tmp_path):
+    kif, _, plies = _streams(20)
+    done = _import(tmp_path / "a.db", "-", kif.encode("utf-8"))
+    assert done["games"] == 20 and done["invalid"] == 0 and done["plies"] == sum(plies)
