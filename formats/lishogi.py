@@ -11,9 +11,10 @@ lines, or, with ``Accept: application/x-ndjson``, as one JSON object a line::
      "initialSfen": "...", "moves": "9i9h 4d4e ..."}
 
 :func:`read_ndjson` reads such a file: ``moves`` are USI moves (lishogi's form on the larger
-boards, :mod:`replay.usi`), ``initialSfen`` (when there is one) the start; ``variant`` (a string,
-or an object with a ``key``) names the variant (``standard`` is shogi); the players' names (else
-``aiLevel``), ``createdAt``, ``id``, ``speed``, ``rated`` and ``winner``/``status`` become tags and
+boards, :mod:`replay.usi`), ``initialSfen`` (``initialFen`` in older exports; when there is one) the
+start; the ``{}`` lines lishogi sends to keep a slow export alive are skipped; ``variant`` (a string,
+or an object with a ``key``) names the variant (``standard`` is shogi); the players' names (the
+user's, else ``name``, ``userId`` or ``aiLevel``), ``createdAt``, ``id``, ``speed``, ``rated`` and ``winner``/``status`` become tags and
 the result.  A line that is no JSON object, or that names no moves, is an invalid game naming
 that line; errors in moves name the line and the column of the move in it.
 
@@ -38,6 +39,7 @@ __all__ = ["read_ndjson", "looks_like_ndjson", "split_kif_stream", "NDJSON_FIELD
 NDJSON_FIELDS = ("variant", "moves")  # what every line of lishogi's NDJSON export has
 _MOVES_RE = re.compile(r'"moves"\s*:\s*"([^"\\]*)"')
 _WORD_RE = re.compile(r"\S+")
+KEEP_ALIVE = "{}"  # what lishogi sends while a slow export finds the next game: no game
 _VARIANTS = {"standard": "shogi", "fromPosition": "shogi"}  # lishogi's keys that are no variant name
 _WINNER = {"sente": "1-0", "gote": "0-1"}
 _DRAWN = ("draw", "stalemate", "repetition", "impasse27")  # lishogi statuses of a drawn game
@@ -48,7 +50,7 @@ def looks_like_ndjson(head: str) -> bool:
     one string of USI moves (daikifu JSON, pretty-printed or not, holds a list of moves)."""
     for line in head.splitlines():
         s = line.strip()
-        if not s:
+        if not s or s == KEEP_ALIVE:
             continue
         if not (s.startswith("{") and s.endswith("}") and all(f'"{f}"' in s for f in NDJSON_FIELDS)):
             return False
@@ -76,6 +78,9 @@ def _name(side) -> str | None:
     user = side.get("user")
     if isinstance(user, dict) and user.get("name"):
         return str(user["name"])
+    for key in ("name", "userId"):  # an anonymous player's name; another export's user id
+        if isinstance(side.get(key), str) and side[key]:
+            return side[key]
     if side.get("aiLevel") is not None:
         return f"lishogi AI level {side['aiLevel']}"
     return None
@@ -96,7 +101,7 @@ def read_ndjson(text: str, *, file: str | None = None, variant: str | None = Non
     """Every game of a lishogi NDJSON export (a :class:`Game` each by default), one line at a time."""
     number = 0
     for n, (offset, line) in enumerate(iter_lines(text), start=1):
-        if not line.strip():
+        if not line.strip() or line.strip() == KEEP_ALIVE:
             continue
         number += 1
         raw = RawGame(number, n, offset, line)
@@ -128,7 +133,7 @@ def read_ndjson(text: str, *, file: str | None = None, variant: str | None = Non
                                ("LishogiStatus", data.get("status") if isinstance(data.get("status"), str) else None)):
                 if value:
                     raw.headers.append((tag, value))
-            sfen = data.get("initialSfen")
+            sfen = data.get("initialSfen") or data.get("initialFen")  # (the older exports' name)
             if isinstance(sfen, str) and sfen.strip():
                 raw.headers.append(("SFEN", sfen.strip()))
             if data.get("winner") in _WINNER:

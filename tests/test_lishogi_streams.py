@@ -101,8 +101,21 @@ def test_ndjson_reads_lishogi_fields():
     g = games[1]
     assert g.variant.slug == "chu-shogi" and g.headers["Sente"] == "p1" and g.headers["Gote"] == "q1"
     assert g.headers["Site"] == "https://lishogi.org/g0000001" and g.headers["Date"] == "2023.11.14"
-    won = json.dumps({"variant": "chushogi", "moves": "", "winner": "gote", "status": "resign"})
-    assert next(read_text(won + "\n", fmt="ndjson")).result == "0-1"
+    won = json.dumps({"variant": "chushogi", "moves": "", "winner": "gote", "status": "resign",
+                      "players": {"sente": {"name": "guest"}, "gote": {"aiLevel": 3}}})
+    game = next(read_text(won + "\n", fmt="ndjson"))
+    assert game.result == "0-1" and game.headers["Sente"] == "guest" and game.headers["Gote"] == "lishogi AI level 3"
+
+
+def test_ndjson_keep_alive_lines_and_the_older_start_field():
+    start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
+    line = json.dumps({"variant": "standard", "moves": "3c3d 2g2f", "initialFen": start})
+    text = "{}\n" + line + "\n{}\n" + line.replace("initialFen", "initialSfen") + "\n"
+    assert detect_format(text) == "ndjson"
+    games = list(read_text(text))
+    assert [g.number for g in games] == [1, 2] and [g.source_line for g in games] == [2, 4]
+    assert all(g.valid and g.variant.slug == "shogi" and len(g.mainline_moves()) == 2 for g in games)
+    assert games[0].start == start and games[1].start == start
 
 
 def test_ndjson_errors_name_line_and_column():
