@@ -150,7 +150,7 @@ def read_ndjson(text: str, *, file: str | None = None, variant: str | None = Non
         yield play(raw, name, visitor=visitor, lenient=lenient, file=file, variants=variants)
 
 
-_KIF_START = re.compile(r"(#KIF|[^\s：:]+[：:]|手数-+指手|\S*の持駒)")
+_KIF_START = re.compile(r"(#KIF|[^\s：:*&#]+[：:]|手数-+指手|\S*の持駒)")  # (a * or & comment is in a game)
 _BRANCH = re.compile(r"変化[：:]")
 
 

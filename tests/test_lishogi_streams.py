@@ -23,7 +23,7 @@ from daikifu.replay.usi import move_to_usi
 
 CHU = Path(__file__).parent / "data" / "real" / "chu" / "scalashogi_chushogi-kif1.kif"
 GAMES = 1000
-CLOCK = "*[%clk 0:09:58] [%eval 35]"
+CLOCK = "*[%eval 0.35] [%clk 0:09:58]"  # lishogi writes evals in pawns, mates as mate3
 
 
 def _source():
@@ -68,7 +68,7 @@ def test_a_kif_stream_gives_every_game_with_its_lines_in_the_file():
     starts = [n for n, line in enumerate(kif.splitlines(), 1) if line.startswith("開始日時")]
     assert [g.source_line for g in games] == starts
     first = next(iter(games[0].mainline()))  # the comment lishogi writes after the first move
-    assert "[%clk 0:09:58]" in first.comment and "[%eval 35]" in first.comment
+    assert "[%clk 0:09:58]" in first.comment and "[%eval 0.35]" in first.comment
 
 
 def test_an_error_names_its_game_and_its_line_in_the_stream():
@@ -84,11 +84,11 @@ def test_an_error_names_its_game_and_its_line_in_the_stream():
 
 
 def test_variations_after_blank_lines_stay_in_their_game():
-    text = ("手数----指手--\n1 ７六歩(77)\n2 ３四歩(33)\n\n\n変化：2手\n2 ８四歩(83)\n\n\n"
+    text = ("手数----指手--\n1 ７六歩(77)\n2 ３四歩(33)\n\n\n変化：2手\n2 ８四歩(83)\n\n\n*note: x\n\n\n"
             "先手：b\n手数----指手--\n1 ２六歩(27)\n")
-    assert [first for first, _ in split_kif_stream(text)] == [1, 10]
+    assert [first for first, _ in split_kif_stream(text)] == [1, 13]
     games = list(read_text(text, name="two.kif"))
-    assert len(games) == 2 and games[1].headers["Sente"] == "b" and games[1].source_line == 10
+    assert len(games) == 2 and games[1].headers["Sente"] == "b" and games[1].source_line == 13
 
 
 def test_ndjson_reads_lishogi_fields():
