@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -154,6 +155,14 @@ def test_a_thousand_game_stream_and_its_ndjson_import_to_the_same_games(tmp_path
                           for g in archive.games(status="all"))
         assert stored(a) == stored(b)
         assert len(stored(a)) == distinct and {p for _, p, *_ in stored(a)} == set(plies)
+    # lishogi's [%clk] comment gives the archive's clock of the first move (the stored game is the
+    # first of each length, and every third game has the comment)
+    firsts = {}
+    for i, n in enumerate(plies):
+        firsts.setdefault(n, i)
+    with sqlite3.connect(tmp_path / "a.db") as db:
+        clocks = db.execute("SELECT count(*) FROM annotations WHERE ply = 1 AND clock = ?", ("clk 0:09:58",)).fetchone()
+    assert clocks[0] == sum(1 for i in firsts.values() if i % 3 == 0) > 0
 
 
 @pytest.mark.parametrize("blank", ["\n\n", "\r\n\r\n"])
