@@ -566,14 +566,40 @@ def _detect_kif(head: str) -> bool:
 def _read_kakinoki(read):
     """A reader of the KIF family (``read`` is :func:`read_kif` or :func:`read_ki2`'s name) for the
     registry: a record that is not one gives an unreadable game, as the other formats do."""
-    def call(text, *, file, variant, lenient, variants=None, visitor=None):
+    def one(text, file, variant, lenient, variants, visitor):
         kakinoki = _kakinoki()
         try:
             return getattr(kakinoki, read)(text, source=file, variant=variant, lenient=lenient, variants=variants,
                                            visitor=kakinoki.kif_visitor(visitor))
         except kakinoki.KifError as exc:
             return [unreadable_game(text, exc.error, file)]
+
+    def call(text, *, file, variant, lenient, variants=None, visitor=None):
+        if read != "read_kif":
+            return one(text, file, variant, lenient, variants, visitor)
+        from .lishogi import split_kif_stream
+        parts = split_kif_stream(text)
+        if len(parts) == 1:
+            return one(text, file, variant, lenient, variants, visitor)
+        return _kif_stream(parts, one, file, variant, lenient, variants, visitor)
     return call
+
+
+def _kif_stream(parts, one, file, variant, lenient, variants, visitor):
+    """The games of a KIF stream (lishogi's bulk export), one record at a time: each game is
+    numbered in the stream and its errors name their line in the whole text."""
+    from .game import Game
+    for number, (first, text) in enumerate(parts, 1):
+        for game in one(text, file, variant, lenient, variants, visitor):
+            if isinstance(game, Game):  # (a visitor's result is its own: its lines are the record's)
+                shift = first - 1
+                game.number = number
+                game.source_line = (game.source_line or 1) + shift
+                for e in game.errors:
+                    e.game = number
+                    if e.line is not None:
+                        e.line += shift
+            yield game
 
 
 def _write_kakinoki(write):
@@ -666,6 +692,10 @@ register_format(RecordFormat("ki2", "KI2", _lazy("kakinoki", "looks_like_ki2"), 
 # read only (a format of one historical archive)
 register_format(RecordFormat("csg", "Chu Shogi server (.csg)", looks_like_csg, _lazy("csg", "read_csg"),
                              None, ("csg",), setups=True, visitors=True), before="usi")
+# read only: lishogi's NDJSON export, one game a line (its one-line objects come before daikifu JSON's)
+register_format(RecordFormat("ndjson", "lishogi NDJSON", _lazy("lishogi", "looks_like_ndjson"),
+                             _lazy("lishogi", "read_ndjson"), None, ("ndjson",), several=True, visitors=True),
+                before="json")
 
 
 def expand_paths(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:

@@ -25,7 +25,7 @@ from position_support import position_text
 
 REAL = Path(__file__).parent / "data" / "real"
 NOT_A_RECORD = ("not a record in a format daikifu reads (LSN (also the PGN of ChuShogiLite and Jocly), KIF, KI2, "
-                "CSA, JKF, USI, daikifu JSON, Chu Shogi server (.csg))")
+                "CSA, JKF, USI, daikifu JSON, Chu Shogi server (.csg), lishogi NDJSON)")
 
 # Where the MANIFEST's ply count is not the number of moves (checked by hand, see the report):
 MANIFEST_CORRECTIONS = {
