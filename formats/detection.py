@@ -14,9 +14,11 @@ reader's tables, and they are asked only after the lighter formats (and LSN) hav
 
 from __future__ import annotations
 
+import json
 import re
 
-__all__ = ["looks_like_csa", "looks_like_usi", "looks_like_jkf", "looks_like_csg", "looks_like_fsy", "CSG_HEADER_LINES",
+__all__ = ["looks_like_csa", "looks_like_usi", "looks_like_jkf", "looks_like_csg", "looks_like_fsy", "looks_like_ndjson",
+           "NDJSON_FIELDS", "KEEP_ALIVE", "CSG_HEADER_LINES",
            "CSG_MOVE_RE", "CSG_LEG_RE", "FSY_KIND", "CONTROL_RE", "control_character"]
 
 # control characters no record holds: C0 but tab, line feed and carriage return, and DEL.  A text
@@ -96,3 +98,25 @@ def looks_like_fsy(head: str) -> bool:
     (False, True, False)
     """
     return _FSY_RE.match(head) is not None and "," in head
+
+
+NDJSON_FIELDS = ("variant", "moves")  # what every line of lishogi's NDJSON export has
+KEEP_ALIVE = "{}"  # what lishogi sends while a slow export finds the next game: no game
+
+
+def looks_like_ndjson(head: str) -> bool:
+    """Whether ``head`` starts with a one-line JSON object holding lishogi's fields, its moves
+    one string of USI moves (daikifu JSON, pretty-printed or not, holds a list of moves)."""
+    for line in head.splitlines():
+        s = line.strip()
+        if not s or s == KEEP_ALIVE:
+            continue
+        if not (s.startswith("{") and s.endswith("}") and all(f'"{f}"' in s for f in NDJSON_FIELDS)):
+            return False
+        try:
+            data = json.loads(s)
+        except ValueError:
+            return False
+        # lishogi's moves are one string; daikifu JSON's (one line too when written compactly) a list
+        return isinstance(data, dict) and isinstance(data.get("moves"), str)
+    return False

@@ -31,36 +31,17 @@ from typing import Iterator
 
 from daikifu.replay.usi import UsiError, usi_to_move
 
+from .detection import KEEP_ALIVE, NDJSON_FIELDS, looks_like_ndjson
 from .game import GameError
 from .playback import DRAW, MoveTextError, RawGame, RawMoves, iter_lines, play
 
 __all__ = ["read_ndjson", "looks_like_ndjson", "split_kif_stream", "NDJSON_FIELDS"]
 
-NDJSON_FIELDS = ("variant", "moves")  # what every line of lishogi's NDJSON export has
 _MOVES_RE = re.compile(r'"moves"\s*:\s*"([^"\\]*)"')
 _WORD_RE = re.compile(r"\S+")
-KEEP_ALIVE = "{}"  # what lishogi sends while a slow export finds the next game: no game
 _VARIANTS = {"standard": "shogi", "fromPosition": "shogi"}  # lishogi's keys that are no variant name
 _WINNER = {"sente": "1-0", "gote": "0-1"}
 _DRAWN = ("draw", "stalemate", "repetition", "impasse27")  # lishogi statuses of a drawn game
-
-
-def looks_like_ndjson(head: str) -> bool:
-    """Whether ``head`` starts with a one-line JSON object holding lishogi's fields, its moves
-    one string of USI moves (daikifu JSON, pretty-printed or not, holds a list of moves)."""
-    for line in head.splitlines():
-        s = line.strip()
-        if not s or s == KEEP_ALIVE:
-            continue
-        if not (s.startswith("{") and s.endswith("}") and all(f'"{f}"' in s for f in NDJSON_FIELDS)):
-            return False
-        try:
-            data = json.loads(s)
-        except ValueError:
-            return False
-        # lishogi's moves are one string; daikifu JSON's (one line too when written compactly) a list
-        return isinstance(data, dict) and isinstance(data.get("moves"), str)
-    return False
 
 
 def _move_reader(word: str):

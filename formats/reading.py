@@ -44,7 +44,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from .decoding import Decoded, decode_record
-from .detection import FSY_KIND, control_character, looks_like_csa, looks_like_csg, looks_like_fsy, looks_like_jkf, looks_like_usi
+from .detection import (FSY_KIND, control_character, looks_like_csa, looks_like_csg, looks_like_fsy, looks_like_jkf,
+                        looks_like_ndjson, looks_like_usi)
 
 if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game is made: the
     from .game import Game, GameError  # commands' --help lists the formats without it
@@ -693,7 +694,7 @@ register_format(RecordFormat("ki2", "KI2", _lazy("kakinoki", "looks_like_ki2"), 
 register_format(RecordFormat("csg", "Chu Shogi server (.csg)", looks_like_csg, _lazy("csg", "read_csg"),
                              None, ("csg",), setups=True, visitors=True), before="usi")
 # read only: lishogi's NDJSON export, one game a line (its one-line objects come before daikifu JSON's)
-register_format(RecordFormat("ndjson", "lishogi NDJSON", _lazy("lishogi", "looks_like_ndjson"),
+register_format(RecordFormat("ndjson", "lishogi NDJSON", looks_like_ndjson,
                              _lazy("lishogi", "read_ndjson"), None, ("ndjson",), several=True, visitors=True),
                 before="json")
 
