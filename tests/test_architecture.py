@@ -60,18 +60,26 @@ def _imported_modules(path: Path, package: str) -> set[str]:
     """Every ``daikifu...`` module a file imports (relative imports resolved; imports inside
     functions included: a lazy import still runs up or down the layers)."""
     found = set()
+    for module, names in _imports(path, package):
+        found.add(module)
+        found.update(f"{module}.{name}" for name in names)
+    return {m for m in found if m == "daikifu" or m.startswith("daikifu.")}
+
+
+def _imports(path: Path, package: str):
+    """``(module, names)`` for every import statement of a file that runs (relative imports
+    resolved against ``package``; ``import a.b`` gives ``("a.b", [])``)."""
     for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
+            for alias in node.names:
+                yield alias.name, []
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - node.level + 1]
                 module = ".".join(base + ([node.module] if node.module else []))
             else:
                 module = node.module or ""
-            found.add(module)
-            found.update(f"{module}.{a.name}" for a in node.names)
-    return {m for m in found if m == "daikifu" or m.startswith("daikifu.")}
+            yield module, [a.name for a in node.names]
 
 
 def _package_of(path: Path) -> str:
@@ -89,17 +97,12 @@ def import_graph() -> dict[str, set[str]]:
     for name, path in files.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         found = set()
-        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found.update(a.name for a in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    module = ".".join(base + ([node.module] if node.module else []))
-                else:
-                    module = node.module or ""
-                submodules = {f"{module}.{a.name}" for a in node.names} & set(files)
-                found |= submodules if len(submodules) == len(node.names) else submodules | {module}
+        for module, names in _imports(path, package):
+            if not names:  # import a.b
+                found.add(module)
+                continue
+            submodules = {f"{module}.{name}" for name in names} & set(files)
+            found |= submodules if len(submodules) == len(names) else submodules | {module}
         graph[name] = {m for m in found if m in files and m != name}
     return graph
 
