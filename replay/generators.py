@@ -48,6 +48,7 @@ class Generator:
     screened: bool
     reach: int
     capture_offsets: Offsets | None
+    ends: Offsets | None = None  # where a single-leg move can end (None: not worked out)
 
     def targets(self, b: list[int], origin: int, colour: int, out: Effects, limit: int,
                 unmoved: set[int] | None = None) -> None:
