@@ -28,7 +28,7 @@ import re
 from urllib.parse import unquote_to_bytes
 from typing import IO, Iterable, Iterator
 
-from daikifu.replay import Board, VariantRegistry
+from daikifu.replay import Board, Move, VariantRegistry
 
 from .dialects import find_dialect
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
@@ -277,8 +277,7 @@ def _split_games(lines: Iterable[str], max_record: int = DEFAULT_LIMITS.max_reco
         if not isinstance(line, _LongLine):
             in_comment = _scan_comments(line, in_comment)
     if any(isinstance(x, _LongLine) or x.strip() for x in current):
-        box, current = [current], None
-        yield start_line, start_offset, box, overflow
+        yield start_line, start_offset, [current], overflow
 
 
 def _scan_comments(line: str, in_comment: bool) -> bool:
@@ -376,7 +375,7 @@ def _read_one(box, text, first_line, offset, number, visitor, lenient, file, lim
     lines = box.pop()
     visitor.begin_game(number, first_line)
     headers = []
-    places = {}  # tag name -> (line, column) of its first occurrence
+    places: dict[str, tuple[int, int]] = {}  # tag name -> (line, column) of its first occurrence
     tag_errors = []
     fatal = []  # beyond a limit: the game is not read further, in lenient mode too
     body_start_line = first_line
@@ -427,7 +426,7 @@ def _read_one(box, text, first_line, offset, number, visitor, lenient, file, lim
     if game is Visitor.SKIP:
         return visitor.end_game(text, offset)
     if not isinstance(game, Game):  # a visitor that builds no game: replay on a game of our own
-        errors = []
+        errors: list[GameError] = []
         game = game_from_headers(headers, None, errors, places, first_line)
         for e in game.errors:
             visitor.visit_error(e)
@@ -470,7 +469,7 @@ class _Context:
         self.lenient = lenient
         self.file = file
         self.number = number
-        self.board = None
+        self.board: Board | None = None
         if game.valid:
             try:
                 self.board = game.start_board()
@@ -478,7 +477,7 @@ class _Context:
                 self.error(f"cannot set up the game: {exc}", None, None, ply=False, kind="error")
         self.moves = 0
         self.until_ply = None  # stop after this many main-line plies
-        self.stack = []  # (moves of the enclosing line, the move taken back)
+        self.stack: list[tuple[int, Move]] = []  # (moves of the enclosing line, the move taken back)
         self.depth = 0  # open parentheses, also in skipped text
         self.skip_level = None  # depth of a variation being dropped (lenient mode)
         self.stopped = self.board is None
@@ -526,15 +525,14 @@ class _Context:
         # a move text found by quick_move is played here; anything else, and every move while the
         # reader is not simply reading moves (stopped, skipping, after the result, a dialect's
         # notation), goes through _play or word()
-        quick = quick_move if self.parse_move is _parse_move else None
-        plain = (quick is not None and not self.stopped and self.skip_level is None and self.result is None
+        plain = (self.parse_move is _parse_move and not self.stopped and self.skip_level is None and self.result is None
                  and self.until_ply is None)
         while pos < end:
             m = match(body, pos)
             if m is None:  # only whitespace is left
                 start = end
             else:
-                kind = m.lastgroup
+                kind = m.lastgroup or ""
                 start = m.start(kind)
             if start > pos:  # line ends in the whitespace before the token
                 newlines = body.count("\n", pos, start)
@@ -549,8 +547,8 @@ class _Context:
                 tok = m.group(kind)
                 if tok[0].isalpha():  # most words are moves: the checks of word(), in short
                     if tok[-1] not in "!?" and "$" not in tok and len(tok) <= _MAX_MOVE:
-                        if plain:
-                            move = quick(board, tok)
+                        if plain and board is not None:
+                            move = quick_move(board, tok)
                             if move is not None:
                                 visit_move(board, move, tok, line, column)
                                 board.push(move)
@@ -607,7 +605,7 @@ class _Context:
                 if not self.lenient:
                     self.stop()
             # what the token did may have stopped the reading, begun a skip or ended the movetext
-            plain = (quick is not None and not self.stopped and self.skip_level is None and self.result is None
+            plain = (self.parse_move is _parse_move and not self.stopped and self.skip_level is None and self.result is None
                      and self.until_ply is None)
             if self.result is not None:
                 match = _TOKEN_RE.match  # a move number after the result is reported, not skipped
@@ -645,7 +643,7 @@ class _Context:
             else:
                 self.stop()
             return
-        self.stack.append((self.moves, self.board.pop()))
+        self.stack.append((self.moves, self._board().pop()))
         self.moves = 0
         self.visitor.begin_variation()
 
@@ -677,10 +675,18 @@ class _Context:
             self.stop()
 
     def _leave_variation(self):
+        board = self._board()
         for _ in range(self.moves):
-            self.board.pop()
+            board.pop()
         self.moves, move = self.stack.pop()
-        self.board.push(move)
+        board.push(move)
+
+    def _board(self) -> Board:
+        """The board, while the movetext is read (there is none only when reading stopped at once)."""
+        board = self.board
+        if board is None:
+            raise RuntimeError("movetext read without a board")  # (stopped is set then: never)
+        return board
 
     def word(self, tok, line, column):
         if tok in RESULTS:
@@ -734,7 +740,7 @@ class _Context:
     def _play(self, tok, line, column) -> bool:
         """Resolve the move text ``tok``, hand it to the visitor and play it; False after reporting
         a move that is not legal."""
-        board = self.board
+        board = self._board()
         try:
             move = self.parse_move(board, tok)
         except NotationError as exc:
@@ -853,8 +859,9 @@ def write_game(game: Game, *, width: int = 80, comments: bool = True, variations
     tokens: list[str] = []
     board = game.start_board()
     _write_line(game, board, tokens, comments, variations, game.comment if comments else "")
-    if comments and not game.variations and _comment(game.comment):
-        tokens.append(_comment(game.comment))
+    closing = _comment(game.comment) if comments and not game.variations else None
+    if closing:
+        tokens.append(closing)
     tokens.append(game.result)
     out.extend(_wrap(tokens, width))
     return "\n".join(out) + "\n"
@@ -877,8 +884,10 @@ def _write_line(node: GameNode, board: Board, tokens: list, comments: bool, vari
         if text:
             tokens.append(text)
             need_number = True
+        move = main.move
+        assert move is not None  # (only a game's root has no move)
         move_no = (board.move_number + 1) // 2
-        written = move_notation(board, main.move)
+        written = move_notation(board, move)
         if board.turn == 0:
             written = f"{move_no}. {written}"
         elif need_number:
@@ -903,7 +912,7 @@ def _write_line(node: GameNode, board: Board, tokens: list, comments: bool, vari
                 _write_line(holder, board, tokens, comments, variations, "")
                 tokens.append(")")
             need_number = True
-        board.push(main.move)
+        board.push(move)
         pushed += 1
         node = main
         before = ""
@@ -915,7 +924,8 @@ def _write_line(node: GameNode, board: Board, tokens: list, comments: bool, vari
 def _wrap(tokens: list[str], width: int) -> list[str]:
     """Tokens joined by spaces into lines of at most ``width`` characters where possible;
     parentheses stick to the token inside them."""
-    glued, opening = [], ""
+    glued: list[str] = []
+    opening = ""
     for t in tokens:
         if t == "(":
             opening += "("
