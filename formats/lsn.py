@@ -31,6 +31,7 @@ from typing import IO, Iterable, Iterator
 from daikifu.replay import Board, Move, VariantRegistry
 
 from .dialects import find_dialect
+from .longline import LongLine, long_line
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, format_ruleset, parse_ruleset
 from .visitor import (COLOUR_TAGS, MODEL_TAGS, ROSTER_UNKNOWN, GameBuilder, Visitor,
@@ -97,18 +98,6 @@ def normalize_comment(text: str) -> str:
 # --- splitting a file into games ----------------------------------------------------------------
 
 
-class _LongLine(str):
-    """Stands for a line longer than the line limit: its text is not kept, only its ``length``."""
-
-    length = 0
-
-
-def _long_line(length: int) -> _LongLine:
-    line = _LongLine("\n")
-    line.length = length
-    return line
-
-
 def _string_lines(text: str) -> Iterator[str]:
     """The lines of a string, each with its line end (as a text file gives them)."""
     start, end = 0, len(text)
@@ -121,11 +110,11 @@ def _string_lines(text: str) -> Iterator[str]:
 
 def _lines(source, limit: int) -> Iterator[str]:
     """The lines of ``source``; one longer than ``limit`` characters (without its line end) is read
-    in pieces of at most that size and given as a :class:`_LongLine`, so memory stays bounded."""
+    in pieces of at most that size and given as a :class:`LongLine`, so memory stays bounded."""
     readline = getattr(source, "readline", None)
     if readline is None:
         for line in source:
-            yield _long_line(len(line.rstrip("\r\n"))) if len(line.rstrip("\r\n")) > limit else line
+            yield long_line(len(line.rstrip("\r\n"))) if len(line.rstrip("\r\n")) > limit else line
         return
     while True:
         line = readline(limit + 1)
@@ -138,7 +127,7 @@ def _lines(source, limit: int) -> Iterator[str]:
                 if not line:
                     break
                 length += len(line)
-            yield _long_line(length - line.endswith("\n"))
+            yield long_line(length - line.endswith("\n"))
         else:
             yield line
 
@@ -228,24 +217,24 @@ def _split_games(lines: Iterable[str], max_record: int = DEFAULT_LIMITS.max_reco
     offset = 0
     start_offset = 0
     size = 0
-    overflow = None
+    overflow: int | None = None
     seen_moves = False
     tag_names: set = set()
     in_comment = False
 
     def keep(line, number):
         nonlocal size, overflow
-        size += line.length if isinstance(line, _LongLine) else len(line)
+        size += line.length if isinstance(line, LongLine) else len(line)
         if overflow is None and size > max_record:
             overflow = number
         if overflow is None:
             current.append(line)
 
     for number, line in enumerate(lines, start=1):
-        length = line.length if isinstance(line, _LongLine) else len(line)
-        if number == 1 and line.startswith("\ufeff") and not isinstance(line, _LongLine):
+        length = line.length if isinstance(line, LongLine) else len(line)
+        if number == 1 and line.startswith("\ufeff") and not isinstance(line, LongLine):
             line = line[1:]
-        if isinstance(line, _LongLine):
+        if isinstance(line, LongLine):
             pass  # movetext (or a tag line) that is not kept: an error of its game
         elif not in_comment:
             tag = _TAG_START_RE.match(line)
@@ -272,11 +261,11 @@ def _split_games(lines: Iterable[str], max_record: int = DEFAULT_LIMITS.max_reco
                 continue
         keep(line, number)
         offset += length
-        if in_comment or isinstance(line, _LongLine) or line.strip():
+        if in_comment or isinstance(line, LongLine) or line.strip():
             seen_moves = True
-        if not isinstance(line, _LongLine):
+        if not isinstance(line, LongLine):
             in_comment = _scan_comments(line, in_comment)
-    if any(isinstance(x, _LongLine) or x.strip() for x in current):
+    if any(isinstance(x, LongLine) or x.strip() for x in current):
         yield start_line, start_offset, [current], overflow
 
 
@@ -387,7 +376,7 @@ def _read_one(box, text, first_line, offset, number, visitor, lenient, file, lim
     for line_no, raw in enumerate(lines, start=first_line):
         line_start = line_end
         line_end += len(raw)
-        if isinstance(raw, _LongLine):
+        if isinstance(raw, LongLine):
             fatal.append((f"a line of {raw.length} characters, over the limit of {limits.max_line}",
                           line_no, limits.max_line + 1))
             continue
@@ -484,7 +473,7 @@ class _Context:
         self.truncated = False
         self.dropped = False
         self.result = None
-        self.result_at = (None, None)
+        self.result_at: tuple[int | None, int | None] = (None, None)  # (line, column) of the result
         self.parse_move = _parse_move  # or a dialect's (formats/dialects.py) for other programs' PGN
 
     def error(self, message, line, column, move=None, expected=None, suggestions=(), ply=True, kind=None):

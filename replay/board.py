@@ -194,14 +194,20 @@ class Board:
     _asked: int
     _history: array[int]
 
-    def __init__(self, variant: Variant | Ruleset | str, position: str | None = None,
-                 options: dict | None = None):
+    def __init__(self, variant: Variant | Ruleset | str, position: str | ParsedPosition | None = None,
+                 options: dict | None = None, *, allow_exposed: bool = False):
+        """A board of ``variant`` (a name, a variant or a compiled rule set) in ``position`` (a
+        position string, or one parsed; default: the start position); ``allow_exposed`` as for
+        :meth:`set_position`."""
         if isinstance(variant, str):
             variant = load_variant(variant)
         rules = variant if isinstance(variant, Ruleset) else compile_rules(variant, options)
         self.rules = rules
         self.variant = rules.variant
-        self.set_position(position or rules.start)
+        if isinstance(position, ParsedPosition):
+            self._setup(position, allow_exposed)
+        else:
+            self.set_position(position or rules.start, allow_exposed=allow_exposed)
 
     # --- setting up ------------------------------------------------------------------------------
 
@@ -216,10 +222,7 @@ class Board:
             return
         parsed = self.rules.parsed_start() if text == self.rules.start else parse_position(self.rules, text)
         # set up on a new board, so that this one is left as it was when the position is refused
-        fresh = Board.__new__(Board)
-        fresh.rules, fresh.variant = self.rules, self.variant
-        fresh._setup(parsed, allow_exposed)
-        self._adopt(fresh)
+        self._adopt(Board(self.rules, parsed, allow_exposed=allow_exposed))
 
     def _adopt(self, other: Board) -> None:
         """Take over the position and the history of ``other``, a board of the same rule set that
@@ -1752,13 +1755,10 @@ class Board:
 def _start_board(rules: Ruleset) -> Board | None:
     """A board set up in the rule set's start position, kept on the rule set (each board set up
     there copies it); None when the start position is not a possible one."""
-    first = Board.__new__(Board)
-    first.rules, first.variant = rules, rules.variant
     try:
-        first._setup(rules.parsed_start())
+        return Board(rules, rules.parsed_start())
     except PositionError:
         return None
-    return first
 
 
 def _hand_text(hand: dict) -> str:

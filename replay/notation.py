@@ -335,8 +335,9 @@ class ReaderTables:
         # None, padded with CELLS cells off it so that a cell less any step needs no bounds check
         self.steps = tuple(None if rules.zoned[code] is not None or rules.complex[code]
                            else tuple(d for d in rules.by_delta[code] if d) for code in range(len(rules.zoned)))
-        self.byte_on_board = ([BYTE_OF_SQUARE[sq] if on else None for sq, on in enumerate(rules.on_board)]
-                              + [None] * CELLS)
+        on_board = rules.on_board
+        self.byte_on_board = [BYTE_OF_SQUARE[sq] if on_board[sq] else None for sq in range(len(on_board))]
+        self.byte_on_board += [None] * CELLS
 
     def plan(self, text: str) -> Plan:
         """How :func:`quick_move` resolves ``text``, from the first reading of the first tier of

@@ -588,13 +588,15 @@ class KifReader:
             self.problem(f"variation with no move before {word} dropped", kind="warning", line=it.line,
                          ply=ply, move=it.text)
 
-    def start_variation(self, it: Item, game: Game, tree: MoveTree, lines: list, cur: PlayLine, board: Board,
+    def start_variation(self, it: Item, game: Game, tree: MoveTree, lines: list[PlayLine], cur: PlayLine, board: Board,
                         positions: dict):
         """A 変化：N手 item: (the line of play it starts, the board before its first move, the
         destination of the move before), the line just read ending at ``board``; None when it
         branches from no line read so far (then its block is skipped)."""
         n = it.number
-        parent_line = next((ln for ln in reversed(lines) if ln.covers(n)), None) if n >= 1 else None
+        parent_line: PlayLine | None = None
+        if n >= 1:
+            parent_line = next((ln for ln in reversed(lines) if ln.covers(n)), None)
         if parent_line is None and n >= 1:
             # a 変化 one ply after the end of a line (激指 writes these): its continuation
             parent_line = next((ln for ln in reversed(lines) if ln.special is None and ln.count
@@ -1032,7 +1034,8 @@ def _branch_points(index: LineIndex, board: Board) -> tuple[set, dict]:
     positions of the nodes that variations may branch from are kept, so that a variation does not
     replay its whole path (a record may hold thousands of 変化 blocks)."""
     variation = KIND_CODE["variation"]
-    targets = {index.number(k) - 1 for k, code in enumerate(index.kinds) if code == variation}
+    kinds = index.kinds
+    targets = {index.number(k) - 1 for k in range(len(kinds)) if kinds[k] == variation}
     return targets, ({ROOT: board.position()} if targets else {})
 
 
