@@ -25,6 +25,10 @@ with the median of the rounds reported and the ratio daikifu / peer:
       the recorded move: ``Board.legal_moves`` + ``Board.push`` against python-shogi's
       ``list(board.legal_moves)`` + ``board.push``; and perft 3 from the start.
 
+The daikifu measured is the one the Python running this script imports: run it with the compiled
+build's Python (``.venv-compiled/bin/python benchmarks/peer_speed.py``, made by
+``scripts/test-compiled``) to measure that build; the output says which build ran.
+
 With ``--instructions`` the pairs (1), (1b) and (2b) are also counted in machine instructions
 (valgrind's callgrind, which must be installed: ``apt install valgrind``): each side reads its
 games once and twice in a new process with a fixed hash seed, and the difference is one warm read.
@@ -47,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import io
 import json
 import os
@@ -57,13 +62,16 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+if importlib.util.find_spec("daikifu") is None:  # not installed: the sources (an installed build wins)
+    sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # the record builders are test support
 
 import chess  # noqa: E402
 import chess.pgn  # noqa: E402
 import shogi  # noqa: E402
 import shogi.KIF  # noqa: E402
+
+import daikifu  # noqa: E402
 
 from daikifu.replay.randomplay import random_moves  # noqa: E402
 from record_builders import random_record  # noqa: E402
@@ -503,10 +511,10 @@ def main(argv=None) -> int:
     machine = _machine()
     if args.json:
         perft_result = {"nodes": count, "seconds": round(perft3, 3)} if count is not None else None
-        print(json.dumps({"machine": machine, "clock": "cpu (time.process_time)", "rounds": args.rounds,
+        print(json.dumps({"machine": machine, "build": daikifu.build(), "clock": "cpu (time.process_time)", "rounds": args.rounds,
                           "results": results, "perft3": perft_result}, indent=2))
         return 0
-    print(f"{machine}; one process, CPU time (time.process_time), daikifu and peer rounds interleaved, "
+    print(f"daikifu {daikifu.build()} build; {machine}; one process, CPU time (time.process_time), daikifu and peer rounds interleaved, "
           f"median of {args.rounds} rounds each")
     header = ("benchmark", "daikifu", "peer", "peer figure", "ratio", "instructions per ply", "ratio in instructions")
     rows = []

@@ -14,6 +14,18 @@ ones before it:
 __version__ = "0.1.0"  # the one place it is written (pyproject.toml reads it)
 
 
+def build() -> str:
+    """Which build of daikifu this is: ``"compiled"`` when the rules core's hot modules were
+    compiled with mypyc (``DAIKIFU_COMPILE=1 pip install .``, see setup.py), else ``"pure"``.
+    Looked up without importing them."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from importlib.util import find_spec
+
+    spec = find_spec("daikifu.replay.board")
+    origin = spec.origin if spec is not None else None
+    return "compiled" if origin is not None and origin.endswith(tuple(EXTENSION_SUFFIXES)) else "pure"
+
+
 def lazy_exports(package: str, exports: dict[str, str]):
     """``(__getattr__, __dir__)`` for a package whose curated names (name -> its module, relative
     to the package) are imported on first use (PEP 562), so that importing one module of the

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from operator import itemgetter
+from typing import Callable, cast
 
-from .generators import PatternGenerator, walk
+from .generators import Effects, Generator, PatternGenerator, walk
 from .move import FIRST, SECOND, IllegalMoveError, IllegalReason, Illegality, Move, Outcome, Piece
 from .position import ParsedPosition, PositionError, format_hands, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, ZONE_TABLE, Ruleset, compile_rules, drop_region as _region
@@ -76,31 +77,36 @@ Move(from_square=None, to_square=200, kills=(), promotion=None, drop='P')])
 
     __slots__ = ("_ints", "_odd", "_ids", "_index")
 
-    def __init__(self, drop_ids=()):
+    def __init__(self, drop_ids: Iterable[str] = ()):
         self._ints = array("i")
         self._odd: dict[int, Move] = {}  # index -> a move that takes on the way
-        self._ids = [None, *drop_ids]  # the dropped pieces' IDs by their number (a board: type index)
-        self._index = None  # ID -> number, made on the first drop appended
+        # the dropped pieces' IDs by their number (a board: type index; none is number 0)
+        self._ids: list[str | None] = [None, *drop_ids]
+        self._index: dict[str, int] | None = None  # ID -> number, made on the first drop appended
 
     def append(self, move: Move) -> None:
         ints = self._ints
-        if move.drop is not None:
+        drop = move.drop
+        if drop is not None:
             index = self._index
             if index is None:
-                index = self._index = {pid: n for n, pid in enumerate(self._ids) if n}
-            n = index.get(move.drop)
+                index = self._index = {pid: n for n, pid in enumerate(self._ids) if pid is not None}
+            n = index.get(drop)
             if n is None:
-                n = index[move.drop] = len(self._ids)
-                self._ids.append(move.drop)
+                n = index[drop] = len(self._ids)
+                self._ids.append(drop)
             m = n | move.to_square << _M_TO | _M_DROP | _PROMO_BITS[move.promotion]
         else:
-            m = move.from_square | move.to_square << _M_TO | _PROMO_BITS[move.promotion]
+            fr = move.from_square
+            if fr is None:
+                raise ValueError(f"a move with no origin that is not a drop: {move!r}")
+            m = fr | move.to_square << _M_TO | _PROMO_BITS[move.promotion]
             if move.kills:
                 m |= _M_ODD
                 self._odd[len(ints)] = move
         ints.append(m)
 
-    def _decode(self, m: int, index: int, odd: dict | None = None) -> Move:
+    def _decode(self, m: int, index: int, odd: dict[int, Move] | None = None) -> Move:
         """The move held as ``m`` at ``index`` (``odd``: the moves kept whole, if not this
         stack's own)."""
         if m & _M_ODD:
@@ -133,7 +139,7 @@ Move(from_square=None, to_square=200, kills=(), promotion=None, drop='P')])
             return len(self) == len(other) and all(a == b for a, b in zip(self, other))
         return NotImplemented
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # (equal to a list: unhashable like one)
 
     def __repr__(self) -> str:
         return f"MoveStack({list(self)!r})"
@@ -149,9 +155,13 @@ def _drop_mate(move: Move) -> Illegality:
     return Illegality(IllegalReason.DROP_MATE, f"dropping {move.drop} may not give checkmate")
 
 
-def _pick_few(squares: list):
-    """What ``itemgetter(*squares)`` does for two squares or more, for none or one: a tuple."""
-    return lambda table: tuple(table[sq] for sq in squares)
+def _picker(squares: list[int]) -> Callable[[Sequence[Move | None]], Sequence[Move | None]]:
+    """The entries of a table on ``squares``, in one call: ``itemgetter(*squares)``, which gives a
+    tuple for two squares or more; for none or one a function that also gives a tuple."""
+    if len(squares) > 1:
+        getter: Callable[[Sequence[Move | None]], Sequence[Move | None]] = itemgetter(*squares)
+        return getter
+    return lambda table: tuple([table[sq] for sq in squares])
 
 
 _UCI_SQUARE_RE = re.compile(r"[a-p]\d{1,2}")
@@ -164,18 +174,53 @@ for _d, _step in enumerate(DIRECTIONS):
         _LINE[_step * _k + CELLS] = _d
 del _d, _step, _k
 
+# an undo entry that does not fit in an int: the captures (square, code), the royal squares before
+# the move when they changed, the squares that lost their "not moved yet" mark
+RareUndo = tuple[Sequence[tuple[int, int]], tuple[tuple[int, ...], tuple[int, ...]] | None, tuple[int, ...] | None]
+
 
 class Board:
     """A position of a variant with the history of moves that led to it."""
 
-    def __init__(self, variant: Variant | Ruleset | str, position: str | None = None,
-                 options: dict | None = None):
+    rules: Ruleset
+    variant: Variant
+    hands: list[list[int]]  # [colour][type index]: pieces in hand
+    turn: int
+    move_number: int
+    move_stack: MoveStack
+    _board: list[int]  # square -> piece code (EMPTY, OFF)
+    _pieces: list[dict[int, int]]  # [colour]: square -> code
+    _complex_sq: list[set[int]]  # [colour]: the squares of pieces with generators
+    _royals: list[tuple[int, ...]]  # [colour]: the squares of the royal pieces
+    _lion_sq: int | None
+    _unmoved: set[int] | None  # the squares of pieces not moved yet (only when a rule asks)
+    _undo: array[int]
+    _rare: list[RareUndo]
+    _moves: array[int]
+    _odd_moves: dict[int, Move]
+    _zobrist: int
+    _seen: dict[int, int] | None
+    _asked: int
+    _history: array[int]
+    # per colour, (plies played, move as held in the move stack) when a check of that move there
+    # found the colour's one royal piece not attacked after it (see _known_unchecked); None after
+    # pop() (other moves may follow: a position of that length may then differ)
+    _marks: list[tuple[int, int] | None] | None
+
+    def __init__(self, variant: Variant | Ruleset | str, position: str | ParsedPosition | None = None,
+                 options: dict | None = None, *, allow_exposed: bool = False):
+        """A board of ``variant`` (a name, a variant or a compiled rule set) in ``position`` (a
+        position string, or one parsed; default: the start position); ``allow_exposed`` as for
+        :meth:`set_position`."""
         if isinstance(variant, str):
             variant = load_variant(variant)
         rules = variant if isinstance(variant, Ruleset) else compile_rules(variant, options)
         self.rules = rules
         self.variant = rules.variant
-        self.set_position(position or rules.start)
+        if isinstance(position, ParsedPosition):
+            self._setup(position, allow_exposed)
+        else:
+            self.set_position(position or rules.start, allow_exposed=allow_exposed)
 
     # --- setting up ------------------------------------------------------------------------------
 
@@ -188,14 +233,19 @@ class Board:
         """
         if text == self.rules.start and self._set_start():
             return
-        before = dict(self.__dict__)
-        try:
-            parsed = self.rules.parsed_start() if text == self.rules.start else parse_position(self.rules, text)
-            self._setup(parsed, allow_exposed)
-        except PositionError:
-            self.__dict__.clear()
-            self.__dict__.update(before)
-            raise
+        parsed = self.rules.parsed_start() if text == self.rules.start else parse_position(self.rules, text)
+        # set up on a new board, so that this one is left as it was when the position is refused
+        self._adopt(Board(self.rules, parsed, allow_exposed=allow_exposed))
+
+    def _adopt(self, other: Board) -> None:
+        """Take over the position and the history of ``other``, a board of the same rule set that
+        is not used again."""
+        self._board, self._pieces, self._complex_sq = other._board, other._pieces, other._complex_sq
+        self._royals, self.hands, self.turn, self.move_number = other._royals, other.hands, other.turn, other.move_number
+        self._lion_sq, self._unmoved = other._lion_sq, other._unmoved
+        self._undo, self._rare, self.move_stack = other._undo, other._rare, other.move_stack
+        self._moves, self._odd_moves, self._zobrist = other._moves, other._odd_moves, other._zobrist
+        self._seen, self._asked, self._history, self._marks = other._seen, other._asked, other._history, other._marks
 
     def _set_start(self) -> bool:
         """Set up the rule set's start position by copying a board set up once (a reader sets up a
@@ -227,10 +277,7 @@ class Board:
         self._seen = None  # hash -> times seen, made when asked often (repetitions)
         self._asked = 0
         self._history = array("Q", [zobrist])  # the hash of every position played, 8 bytes each
-        # per colour, (plies played, move as held in the move stack) when a check of that move
-        # there found the colour's one royal piece not attacked after it (see _known_unchecked);
-        # None after pop() (other moves may follow: a position of that length may then differ)
-        self._marks: list | None = None
+        self._marks = None
 
     def _setup(self, parsed: ParsedPosition, allow_exposed: bool = False) -> None:
         R = self.rules
@@ -524,7 +571,8 @@ class Board:
         between empty)."""
         R = self.rules
         if R.verify[code] == ZONE_TABLE:
-            return R.ray_attack[code & 1][R.zoned[code][s]][d] >= k
+            zoned = R.zoned[code]
+            return zoned is not None and R.ray_attack[code & 1][zoned[s]][d] >= k
         return self._reaches(s, code, target)
 
     def _zone_leap_attacks(self, s: int, code: int, target: int) -> bool:
@@ -532,13 +580,15 @@ class Board:
         of its leaps from there."""
         R = self.rules
         if R.verify[code] == ZONE_TABLE:
-            return target - s in R.leap_captures[R.zoned[code][s]]
+            zoned = R.zoned[code]
+            return zoned is not None and target - s in R.leap_captures[zoned[s]]
         return self._reaches(s, code, target)
 
     def _reaches(self, s: int, code: int, target: int) -> bool:
         """Whether the piece ``code`` on ``s`` can capture on ``target`` (used to confirm attacks)."""
         R = self.rules
-        idx = code if R.zoned[code] is None else R.zoned[code][s]
+        zoned = R.zoned[code]
+        idx = code if zoned is None else zoned[s]
         if R.complex[idx]:
             return any(to == target or target in kills for to, kills in self._piece_targets(s, code))
         # leaps and slides only: look the step up, as _pseudo_reason does
@@ -578,10 +628,10 @@ class Board:
 
     # --- move generation -------------------------------------------------------------------------
 
-    def _complex_targets(self, sq: int, code: int, generators=None):
+    def _complex_targets(self, sq: int, code: int, generators: Sequence[Generator] | None = None) -> Effects:
         """Effects ``(to, kills)`` of a piece's generators from ``sq`` (a set)."""
         R = self.rules
-        out = set()
+        out: Effects = set()
         limit = max(R.files, R.ranks)
         for g in generators if generators is not None else R.complex[R.table_of(code, sq)]:
             g.targets(self._board, sq, code & 1, out, limit, self._unmoved)
@@ -594,7 +644,8 @@ class Board:
         b = self._board
         colour = code & 1
         R = self.rules
-        idx = code if R.zoned[code] is None else R.zoned[code][sq]
+        zoned = R.zoned[code]
+        idx = code if zoned is None else zoned[sq]
         out = []
         for off, m in R.leaps[idx]:
             t = sq + off
@@ -745,7 +796,7 @@ class Board:
                 yield list(self._legal(moves))
             return
         checkers = self._checkers(royal, c ^ 1) if royal is not None else ()
-        if checkers:
+        if royal is not None and checkers:
             lines = self._lines_to(royal, checkers)
             safe = self._stays_safe
             # a one-leg move of another piece answers the check only by taking a checker or by
@@ -758,7 +809,8 @@ class Board:
                 # check by that alone: the side then has two royal pieces, and may leave either attacked
                 crowns = bool(R.promote[code]) and R.royal[R.promote[code]]
                 if sq != royal and not crowns:
-                    idx = code if zoned[code] is None else zoned[code][sq]
+                    z = zoned[code]
+                    idx = code if z is None else z[sq]
                     if not complex_[idx]:
                         deltas = by_delta[idx]
                         if not any(t - sq in deltas for t in targets):
@@ -796,25 +848,25 @@ class Board:
         hand = self.hands[c]
         enemy_royals = self._royals[c ^ 1]
         enemy_royal = enemy_royals[0] if len(enemy_royals) == 1 else None
-        targets = None
+        targets: list[int] | None = None
         for t in R.droppable:
             if not hand[t]:
                 continue
             if targets is None:
                 targets = [sq for sq in R.squares if not b[sq]] if lines is None else sorted(lines)
                 # the drops of each type on those squares read from its table in one call
-                pick = itemgetter(*targets) if len(targets) > 1 else _pick_few(targets)
+                pick = _picker(targets)
             code = t * 2 + c
             table, some_dead = R.drop_tables.get(code) or R.drop_table(code)
-            capped = ()
+            capped: set[int] = set()
             if R.drop_caps[t]:
                 capped = set().union(*(R.region_squares(per)[key]
                                        for per, regions in self._full_regions(t, c) for key in regions))
             # a tuple, or without the squares of the regions where a cap is reached a list; a dead
             # square's entry is None, which filter(None) leaves out
-            moves = [table[s] for s in targets if s not in capped] if capped else pick(table)
-            if some_dead:
-                moves = list(filter(None, moves))
+            picked = [table[s] for s in targets if s not in capped] if capped else pick(table)
+            moves: Sequence[Move] = (list(filter(None, picked)) if some_dead
+                                     else cast("Sequence[Move]", picked))  # (None only on dead squares)
             if lines is not None:
                 moves = [m for m in moves if self._stays_safe(m, c)]
             if t in R.drop_mate_forbidden and enemy_royals and moves:
@@ -855,7 +907,8 @@ class Board:
             if not self.is_attacked(royal, code & 1):
                 return False
             king = b[royal]
-            idx = king if R.zoned[king] is None else R.zoned[king][royal]
+            zoned = R.zoned[king]
+            idx = king if zoned is None else zoned[royal]
             if not R.table_moves or R.complex[idx]:
                 return True
             # its moves from the tables take nothing on the way: each is looked at on the squares
@@ -863,11 +916,11 @@ class Board:
         finally:
             b[sq] = EMPTY
 
-    def _lines_to(self, sq: int, ends) -> set:
+    def _lines_to(self, sq: int, ends: Collection[int]) -> set[int]:
         """The empty squares on those of the eight lines from ``sq`` whose first piece stands on
         one of the squares ``ends``, up to that piece."""
         b = self._board
-        out = set()
+        out: set[int] = set()
         for step in DIRECTIONS:
             t = sq + step
             while not b[t]:
@@ -886,7 +939,8 @@ class Board:
     def _piece_moves(self, sq: int, code: int) -> list[Move]:
         """The pseudo-legal moves of one piece, from the ready-made tables of the rule set."""
         R = self.rules
-        idx = code if R.zoned[code] is None else R.zoned[code][sq]
+        zoned = R.zoned[code]
+        idx = code if zoned is None else zoned[sq]
         if R.complex[idx] or not R.table_moves:
             out: list[Move] = []
             for to, kills in self._piece_targets(sq, code):
@@ -937,10 +991,13 @@ class Board:
             b[to] = EMPTY
             return safe
         fr = move.from_square
+        if fr is None:
+            raise IllegalMoveError(move, "no origin square", IllegalReason.NO_ORIGIN)
         moved = b[fr]
         taken = b[to]
         code = R.promote[moved] if move.promotion else moved
         # the royal pieces after the move: the one protected is the only one left, if only one
+        royals: Sequence[int]
         if R.royal[moved] or R.royal[code]:
             royals = [s for s in self._royals[colour] if s != fr] + ([to] if R.royal[code] else [])
         else:
@@ -1010,6 +1067,8 @@ class Board:
     def _is_drop_mate(self, move: Move) -> bool:
         """Whether a drop of a piece that may not give mate by drop (pawn) mates."""
         R = self.rules
+        if move.drop is None:
+            return False
         t = R.type_by_id[move.drop].index
         if t not in R.drop_mate_forbidden:
             return False
@@ -1070,11 +1129,14 @@ class Board:
         are not looked at: True says nothing about legality.  Readers of move text use it to
         narrow the pieces a move may be by before the full check."""
         fr = move.from_square
-        code = self._board[fr] if fr is not None and 0 <= fr < CELLS else OFF
+        if fr is None or not 0 <= fr < CELLS:
+            return False
+        code = self._board[fr]
         if code < 2:
             return False
         R = self.rules
-        idx = code if R.zoned[code] is None else R.zoned[code][fr]
+        zoned = R.zoned[code]
+        idx = code if zoned is None else zoned[fr]
         if R.complex[idx]:
             return True
         return not move.kills and move.to_square != fr and (move.to_square - fr) in R.by_delta[idx]
@@ -1149,7 +1211,10 @@ class Board:
         nor along the line it left, and no piece of the opponent's with generators could capture
         there.  False says nothing.  A move of a piece other than the royal one can then attack
         the royal piece only along the line it leaves (:meth:`_opened`)."""
-        mark = self._marks[colour]
+        marks = self._marks
+        if marks is None:
+            return False
+        mark = marks[colour]
         moves = self._moves
         n = len(moves)
         if mark is None or mark[0] != n - 2 or moves[n - 2] != mark[1]:
@@ -1164,7 +1229,8 @@ class Board:
         b = self._board
         to = (last >> _M_TO) & _M_SQUARE
         code = b[to]
-        idx = code if R.zoned[code] is None else R.zoned[code][to]
+        zoned = R.zoned[code]
+        idx = code if zoned is None else zoned[to]
         for kind, step, k, m in R.by_delta[idx].get(royal - to, ()):
             if m & CAPTURE:
                 if kind == "leap":
@@ -1277,6 +1343,7 @@ class Board:
             if found is not None:
                 return None  # ambiguous
             found = move
+            origin = fr
         if found is not None:
             R = self.rules
             if len(self._royals[c]) == 1 and not R.royal_capture and not (found.promotion and R.royal[R.promote[code]]):
@@ -1284,7 +1351,7 @@ class Board:
                 marks = self._marks
                 if marks is None:
                     marks = self._marks = [None, None]
-                marks[c] = (len(self._moves), found.from_square | to << _M_TO | _PROMO_BITS[found.promotion])
+                marks[c] = (len(self._moves), origin | to << _M_TO | _PROMO_BITS[found.promotion])
         return found
 
     def _pseudo_reason(self, move: Move) -> Illegality | None:
@@ -1329,7 +1396,8 @@ class Board:
             return Illegality(IllegalReason.OPPONENTS_PIECE, "the piece on the origin square belongs to the opponent")
         kills = move.kills
         found = False
-        idx = code if R.zoned[code] is None else R.zoned[code][fr]
+        zoned = R.zoned[code]
+        idx = code if zoned is None else zoned[fr]
         if not kills and fr != to:
             entries = R.by_delta[idx].get(to - fr)
             if entries:
@@ -1361,7 +1429,7 @@ class Board:
             d = (to % STRIDE - fr % STRIDE, to // STRIDE - fr // STRIDE)
             dist = max(abs(d[0]), abs(d[1]))
             gens = [g for g in R.complex[idx] if (dist <= g.reach or to == fr or kills)
-                    and (getattr(g, "ends", None) is None or kills or d in g.ends)]
+                    and (g.ends is None or kills or d in g.ends)]
             found = bool(gens) and (to, tuple(kills)) in self._complex_targets(fr, code, gens)
         if not found:
             name = R.types[(code >> 1) - 1].id
@@ -1431,7 +1499,7 @@ class Board:
         try:
             if self.is_attacked(sq, c ^ 1):
                 return True
-            return first_code >= 2 and self._reaches(first, first_code, sq)
+            return first is not None and first_code >= 2 and self._reaches(first, first_code, sq)
         finally:
             self._pop()
 
@@ -1469,7 +1537,7 @@ class Board:
         old_lion = self._lion_sq
         to = move.to_square
         entry = 0 if old_lion is None else (old_lion + 1) << _U_LION
-        captured = ()
+        captured: Sequence[tuple[int, int]] = ()  # (square, code) of each piece taken
         if move.drop is not None:
             t = R.type_by_id[move.drop].index
             code = t * 2 + c
@@ -1485,6 +1553,8 @@ class Board:
                 self._complex_sq[c].add(to)
         else:
             fr = move.from_square
+            if fr is None:
+                raise IllegalMoveError(move, "no origin square", IllegalReason.NO_ORIGIN)
             moved = code = b[fr]
             b[fr] = EMPTY
             del mine[fr]
@@ -1494,19 +1564,20 @@ class Board:
             if kills:
                 played |= _M_ODD
                 self._odd_moves[len(self._moves)] = move
-                captured = []
+                on_way: list[tuple[int, int]] = []
                 for k in kills:
                     cap = b[k]
                     b[k] = EMPTY
                     del theirs[k]
                     z ^= zsq[cap][k]
-                    captured.append((k, cap))
+                    on_way.append((k, cap))
+                captured = on_way
             cap = b[to]
             if cap:
                 del theirs[to]
                 z ^= zsq[cap][to]
                 if kills:
-                    captured.append((to, cap))
+                    on_way.append((to, cap))
                 else:
                     captured = ((to, cap),)
                     entry |= cap << _U_TAKEN
@@ -1516,7 +1587,7 @@ class Board:
             mine[to] = code
             z ^= zsq[code][to]
             royals = self._royals
-            old_royal = None
+            old_royal: tuple[tuple[int, ...], tuple[int, ...]] | None = None
             if R.royal[code] or R.royal[moved]:
                 old_royal = (royals[0], royals[1])
                 mover = royals[c]
@@ -1545,7 +1616,7 @@ class Board:
                         n = hand[t]
                         hand[t] = n + 1
                         z ^= R.hand_key(c, t, n) ^ R.hand_key(c, t, n + 1)
-            restore = None
+            restore: tuple[int, ...] | None = None
             unmoved = self._unmoved
             if unmoved is not None and (fr in unmoved or to in unmoved):
                 # the squares that lose their "not moved yet" mark, restored by _pop
@@ -1559,7 +1630,7 @@ class Board:
         if R.counter_strike:
             # counter-strike: remember where a non-Lion took a Lion (the last such square in the path)
             lion = R.lion
-            new = None
+            new: int | None = None
             if move.drop is None and not lion[moved]:
                 for k, cap in captured:
                     if lion[cap]:
@@ -1625,7 +1696,7 @@ class Board:
                 captured, old_royal, restore = self._rare.pop()
                 if old_royal is not None:
                     royals[0], royals[1] = old_royal
-                if restore is not None:
+                if restore is not None and self._unmoved is not None:
                     self._unmoved.update(restore)
             else:
                 taken = (entry >> _U_TAKEN) & _U_CODE
@@ -1641,7 +1712,7 @@ class Board:
                     other = list(royals[c ^ 1])
                     other.insert(((entry >> _U_ROYAL_TAKEN) & _U_INDEX) - 1, to)
                     royals[c ^ 1] = tuple(other)
-                if entry & (_U_FROM_UNMOVED | _U_TO_UNMOVED):
+                if entry & (_U_FROM_UNMOVED | _U_TO_UNMOVED) and self._unmoved is not None:
                     self._unmoved.update(s for s, bit in ((fr, _U_FROM_UNMOVED), (to, _U_TO_UNMOVED)) if entry & bit)
             hand = self.hands[c]
             for k, cap in captured:
@@ -1734,7 +1805,7 @@ class Board:
         pieces besides its royal, or the bare royal attacks none of them.  Two lone royals, neither
         in check, are a draw."""
         R = self.rules
-        counted = [[], []]
+        counted: list[list[tuple[int, int]]] = [[], []]
         for colour in (0, 1):
             dead = R.dead
             counted[colour] = [(sq, code) for sq, code in self._pieces[colour].items() if sq not in dead[code]]
@@ -1813,13 +1884,10 @@ class Board:
 def _start_board(rules: Ruleset) -> Board | None:
     """A board set up in the rule set's start position, kept on the rule set (each board set up
     there copies it); None when the start position is not a possible one."""
-    first = Board.__new__(Board)
-    first.rules, first.variant = rules, rules.variant
     try:
-        first._setup(rules.parsed_start())
+        return Board(rules, rules.parsed_start())
     except PositionError:
         return None
-    return first
 
 
 def _hand_text(hand: dict) -> str:

@@ -38,17 +38,18 @@ class Move(NamedTuple):
 
     from_square: int | None
     to_square: int
-    kills: tuple = ()
+    kills: tuple[int, ...] = ()
     promotion: bool | None = None
     drop: str | None = None
 
     def uci(self) -> str:
         """A compact machine form: ``h2h3``, ``e4f5f6`` (kills between), ``h2h3+``/``h2h3=``, ``P*e5``."""
         names = _SQUARE_NAMES  # (the archive writes one for every ply it stores)
-        if self.drop is not None:
+        origin = self.from_square
+        if self.drop is not None or origin is None:
             return f"{self.drop}*{names[self.to_square]}"
         kills = self.kills
-        text = names[self.from_square] + ("".join([names[k] for k in kills]) if kills else "") + names[self.to_square]
+        text = names[origin] + ("".join([names[k] for k in kills]) if kills else "") + names[self.to_square]
         promotion = self.promotion
         return text if promotion is None else text + ("+" if promotion else "=")
 
