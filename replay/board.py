@@ -25,7 +25,8 @@ from .generators import Effects, Generator, PatternGenerator, walk
 from .move import FIRST, SECOND, IllegalMoveError, IllegalReason, Illegality, Move, Outcome, Piece
 from .position import ParsedPosition, PositionError, format_hands, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, ZONE_TABLE, Ruleset, compile_rules, drop_region as _region
-from .squares import CELLS, SQUARE_OF_BYTE, STRIDE, parse_square, square, square_name, square_rank
+from .squares import (CELLS, MAX_FILES, MAX_RANKS, SQUARE_OF_BYTE, STRIDE, parse_square, square, square_name,
+                      square_rank)
 from .variant import Variant, load_variant
 
 # Move, Piece, Outcome and the reasons live in .move; they are imported from here too
@@ -165,6 +166,14 @@ def _picker(squares: list[int]) -> Callable[[Sequence[Move | None]], Sequence[Mo
 
 _UCI_SQUARE_RE = re.compile(r"[a-p]\d{1,2}")
 
+# The direction (index into DIRECTIONS) from a square to another on one of its eight lines, by
+# their difference + CELLS; -1 off the lines (STRIDE leaves every difference on a board its own).
+_LINE = [-1] * (2 * CELLS)
+for _d, _step in enumerate(DIRECTIONS):
+    for _k in range(1, max(MAX_FILES, MAX_RANKS)):
+        _LINE[_step * _k + CELLS] = _d
+del _d, _step, _k
+
 # an undo entry that does not fit in an int: the captures (square, code), the royal squares before
 # the move when they changed, the squares that lost their "not moved yet" mark
 RareUndo = tuple[Sequence[tuple[int, int]], tuple[tuple[int, ...], tuple[int, ...]] | None, tuple[int, ...] | None]
@@ -193,6 +202,10 @@ class Board:
     _seen: dict[int, int] | None
     _asked: int
     _history: array[int]
+    # per colour, (plies played, move as held in the move stack) when a check of that move there
+    # found the colour's one royal piece not attacked after it (see _known_unchecked); None after
+    # pop() (other moves may follow: a position of that length may then differ)
+    _marks: list[tuple[int, int] | None] | None
 
     def __init__(self, variant: Variant | Ruleset | str, position: str | ParsedPosition | None = None,
                  options: dict | None = None, *, allow_exposed: bool = False):
@@ -232,7 +245,7 @@ class Board:
         self._lion_sq, self._unmoved = other._lion_sq, other._unmoved
         self._undo, self._rare, self.move_stack = other._undo, other._rare, other.move_stack
         self._moves, self._odd_moves, self._zobrist = other._moves, other._odd_moves, other._zobrist
-        self._seen, self._asked, self._history = other._seen, other._asked, other._history
+        self._seen, self._asked, self._history, self._marks = other._seen, other._asked, other._history, other._marks
 
     def _set_start(self) -> bool:
         """Set up the rule set's start position by copying a board set up once (a reader sets up a
@@ -264,6 +277,7 @@ class Board:
         self._seen = None  # hash -> times seen, made when asked often (repetitions)
         self._asked = 0
         self._history = array("Q", [zobrist])  # the hash of every position played, 8 bytes each
+        self._marks = None
 
     def _setup(self, parsed: ParsedPosition, allow_exposed: bool = False) -> None:
         R = self.rules
@@ -1134,17 +1148,117 @@ class Board:
         if found:
             raise IllegalMoveError(move, found.message, found.code)
         c = self.turn
-        self.push(move)
-        if self._exposed(c):
-            self._pop()
-            raise IllegalMoveError(move, _LEAVES_ROYAL_IN_CHECK.message, _LEAVES_ROYAL_IN_CHECK.code)
         R = self.rules
+        royals = self._royals[c]
+        fr = move.from_square
+        if (self._marks is not None and len(royals) == 1 and not move.kills and fr != royals[0]
+                and not R.royal_capture and self._known_unchecked(c, royals[0])):
+            # the royal piece is not attacked now: only a line the move opens can attack it
+            # (a drop opens none, unless an enemy piece could hop over the dropped one)
+            if fr is not None:
+                b = self._board
+                to = move.to_square
+                moved, taken = b[fr], b[to]
+                code = R.promote[moved] if move.promotion else moved
+                if R.royal[code]:
+                    exposed = False  # a second royal piece: neither is protected then
+                else:
+                    b[fr] = EMPTY
+                    b[to] = code
+                    exposed = self._opened(royals[0], fr, c ^ 1)
+                    b[to] = taken
+                    b[fr] = moved
+                if exposed:
+                    raise IllegalMoveError(move, _LEAVES_ROYAL_IN_CHECK.message, _LEAVES_ROYAL_IN_CHECK.code)
+                self.push(move)
+            elif R.drops_may_expose:
+                self.push(move)
+                if self._exposed(c):
+                    self._pop()
+                    raise IllegalMoveError(move, _LEAVES_ROYAL_IN_CHECK.message, _LEAVES_ROYAL_IN_CHECK.code)
+            else:
+                self.push(move)
+        else:
+            self.push(move)
+            if self._exposed(c):
+                self._pop()
+                raise IllegalMoveError(move, _LEAVES_ROYAL_IN_CHECK.message, _LEAVES_ROYAL_IN_CHECK.code)
         if move.drop is not None and R.drop_mate_forbidden and R.type_by_id[move.drop].index in R.drop_mate_forbidden:
             self._pop()
             if self._is_drop_mate(move):
                 found = _drop_mate(move)
                 raise IllegalMoveError(move, found.message, found.code)
             self.push(move)
+        self._mark(c)
+
+    def _mark(self, colour: int) -> None:
+        """Note that the last move, a move of ``colour`` found legal, leaves its royal piece not
+        attacked, when it has one royal piece the rules protect (see :meth:`_known_unchecked`)."""
+        if len(self._royals[colour]) == 1 and not self.rules.royal_capture:
+            marks = self._marks
+            if marks is None:
+                marks = self._marks = [None, None]
+            moves = self._moves
+            marks[colour] = (len(moves) - 1, moves[-1])
+
+    def _known_unchecked(self, colour: int, royal: int) -> bool:
+        """Whether ``colour``, to move, is known not to be in check, its royal piece on ``royal``,
+        without looking at every line and leap to that square: true when a check of its last move
+        found the royal piece not attacked after it (``_marks``, forgotten by :meth:`pop`)
+        and the opponent's move since then attacks it neither with the piece moved (or dropped)
+        nor along the line it left, and no piece of the opponent's with generators could capture
+        there.  False says nothing.  A move of a piece other than the royal one can then attack
+        the royal piece only along the line it leaves (:meth:`_opened`)."""
+        marks = self._marks
+        if marks is None:
+            return False
+        mark = marks[colour]
+        moves = self._moves
+        n = len(moves)
+        if mark is None or mark[0] != n - 2 or moves[n - 2] != mark[1]:
+            return False
+        last = moves[n - 1]
+        if last & _M_ODD:
+            return False  # it took on the way: more than one line may have opened
+        by = colour ^ 1
+        if self._complex_sq[by] and self._complex_may_attack(royal, by):
+            return False
+        R = self.rules
+        b = self._board
+        to = (last >> _M_TO) & _M_SQUARE
+        code = b[to]
+        zoned = R.zoned[code]
+        idx = code if zoned is None else zoned[to]
+        for kind, step, k, m in R.by_delta[idx].get(royal - to, ()):
+            if m & CAPTURE:
+                if kind == "leap":
+                    return False
+                t = to + step
+                for _ in range(k - 1):
+                    if b[t]:
+                        break
+                    t += step
+                else:
+                    return False
+        return bool(last & _M_DROP) or not self._opened(royal, last & _M_FROM, by)
+
+    def _opened(self, royal: int, fr: int, by: int) -> bool:
+        """Whether a slider of ``by`` attacks ``royal`` along the line from there through ``fr``
+        (none when ``fr`` is on none of its lines): the one attack a move from ``fr`` can open."""
+        d = _LINE[fr - royal + CELLS]
+        if d < 0:
+            return False
+        step = DIRECTIONS[d]
+        b = self._board
+        t = royal + step
+        k = 1
+        p = b[t]
+        while not p:
+            t += step
+            k += 1
+            p = b[t]
+        R = self.rules
+        return R.ray_attack[by][p][d] >= k and (not R.verify[p] or self._zone_slide_attacks(t, p, royal, d, k))
 
     def step_move(self, type_index: int, to: int, origins: bytes, promotion: bool | None) -> Move | None:
         """The one legal move of a piece of type ``type_index`` of the side to move to ``to`` in one
@@ -1157,8 +1271,9 @@ class Board:
         The fast path of reading move text (:func:`replay.notation.quick_move`, once a ply): a
         move of the piece's own leaps and slides with no promotion written, neither into nor out
         of its promotion zone, is checked here on the move tables (the rule set's ``plain_steps``)
-        and by the safety of the royal piece alone; every
-        other move by :meth:`illegality`'s own checks.  Same answer as trying each origin with
+        and by the safety of the royal piece alone (along the one line the move leaves when the
+        side to move is known not to be in check, see :meth:`_known_unchecked`); every other
+        move by :meth:`illegality`'s own checks.  Same answer as trying each origin with
         :meth:`illegality`.
         """
         b = self._board
@@ -1168,6 +1283,7 @@ class Board:
             return None  # onto the mover's own piece: a pass, or illegal
         code = type_index * 2 + c
         lean = self.rules.plain_steps[code] if promotion is None else None
+        unchecked = False  # whether the side to move is known not to be in check
         if lean is not None:
             steps, zone, guard = lean
             need = MOVE if p == EMPTY else CAPTURE
@@ -1176,6 +1292,7 @@ class Board:
                 royals = self._royals[c]
                 if len(royals) == 1:
                     royal = royals[0]
+                    unchecked = self._marks is not None and self._known_unchecked(c, royal)
         found = None
         square_of = SQUARE_OF_BYTE
         for n in origins:
@@ -1204,7 +1321,7 @@ class Board:
                 else:  # _stays_safe, written out
                     b[fr] = EMPTY
                     b[to] = code
-                    attacked = self.is_attacked(royal, c ^ 1)
+                    attacked = self._opened(royal, fr, c ^ 1) if unchecked else self.is_attacked(royal, c ^ 1)
                     b[to] = p
                     b[fr] = code
                     if attacked:
@@ -1224,6 +1341,15 @@ class Board:
             if found is not None:
                 return None  # ambiguous
             found = move
+            origin = fr
+        if found is not None:
+            R = self.rules
+            if len(self._royals[c]) == 1 and not R.royal_capture and not (found.promotion and R.royal[R.promote[code]]):
+                # checked: the royal piece is not attacked after it (see _known_unchecked)
+                marks = self._marks
+                if marks is None:
+                    marks = self._marks = [None, None]
+                marks[c] = (len(self._moves), origin | to << _M_TO | _PROMO_BITS[found.promotion])
         return found
 
     def _pseudo_reason(self, move: Move) -> Illegality | None:
@@ -1380,6 +1506,7 @@ class Board:
     def pop(self) -> Move:
         """Take back the last move."""
         move = self.move_stack[-1]
+        self._marks = None  # other moves may follow: a position of a marked length may then differ
         self._pop()
         return move
 
@@ -1521,6 +1648,8 @@ class Board:
         self._history.append(z)
 
     def _pop(self) -> None:
+        """Take back the last move (the internal way: only to take back a move tried here, or to
+        play the same moves again, which leaves ``_marks`` true; :meth:`pop` forgets them)."""
         entry = self._undo.pop()
         played = self._moves.pop()
         R = self.rules
