@@ -17,13 +17,14 @@ __version__ = "0.1.0"  # the one place it is written (pyproject.toml reads it)
 def build() -> str:
     """Which build of daikifu this is: ``"compiled"`` when the rules core's hot modules were
     compiled with mypyc (``DAIKIFU_COMPILE=1 pip install .``, see setup.py), else ``"pure"``.
-    Looked up without importing them."""
+    Looked up without importing them (a command's ``--help`` imports no layer): an extension
+    module of the board beside this file, where an installed build keeps it (the sources in the
+    repository have none)."""
     from importlib.machinery import EXTENSION_SUFFIXES
-    from importlib.util import find_spec
+    from pathlib import Path
 
-    spec = find_spec("daikifu.replay.board")
-    origin = spec.origin if spec is not None else None
-    return "compiled" if origin is not None and origin.endswith(tuple(EXTENSION_SUFFIXES)) else "pure"
+    replay = Path(__file__).resolve().parent / "replay"
+    return "compiled" if any((replay / f"board{suffix}").exists() for suffix in EXTENSION_SUFFIXES) else "pure"
 
 
 def lazy_exports(package: str, exports: dict[str, str]):

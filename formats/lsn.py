@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from urllib.parse import unquote_to_bytes
-from typing import IO, Iterable, Iterator
+from typing import Final, IO, Iterable, Iterator
 
 from daikifu.replay import Board, Move, VariantRegistry
 
@@ -47,7 +47,7 @@ _TAG_START_RE = re.compile(r'\s*\[\s*([\w%]+)\s+"')
 _TAG_HEAD_RE = re.compile(r'\[\s*([\w%]+)\s+"')
 _TAG_TAIL_RE = re.compile(r'\s*\]\s*')
 _PLAIN_TAG_NAME_RE = re.compile(r"\w+")
-_TOKEN_RE = re.compile(r"""
+_TOKEN_RE: Final = re.compile(r"""
     \s*                                                       # whitespace before a token: skipped
     (?:
         (?P<comment>\{)                                       # its end is found by _find_close
@@ -59,14 +59,14 @@ _TOKEN_RE = re.compile(r"""
       | (?P<word>[^\s{}();]+)
       | (?P<other>\S)
     )""", re.X)
-_TOKEN_SKIPPING_NUMBERS_RE = re.compile(_TOKEN_RE.pattern.replace(
+_TOKEN_SKIPPING_NUMBERS_RE: Final = re.compile(_TOKEN_RE.pattern.replace(
     r"\s*  ", r"(?:\s|\d+\.+(?=\s))*  ", 1), re.X)  # the same, move numbers skipped as white space
 _OUTSIDE_SCAN_RE = re.compile(r"[{;]")  # outside a comment: a comment starts
-_MOVE_NUMBER_RE = re.compile(r"(\d+)\.+(.*)\Z", re.S)
-_GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-_TRAILING_GLYPH_RE = re.compile(r"(.*?[0-9+=])([!?]{1,2})\Z", re.S)
-_TRAILING_NAGS_RE = re.compile(r"(.*?)((?:\$\d+)+)\Z", re.S)
-_MAX_MOVE = 64  # longer words are not moves (and are not matched against the notation)
+_MOVE_NUMBER_RE: Final = re.compile(r"(\d+)\.+(.*)\Z", re.S)
+_GLYPHS: Final = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+_TRAILING_GLYPH_RE: Final = re.compile(r"(.*?[0-9+=])([!?]{1,2})\Z", re.S)
+_TRAILING_NAGS_RE: Final = re.compile(r"(.*?)((?:\$\d+)+)\Z", re.S)
+_MAX_MOVE: Final = 64  # longer words are not moves (and are not matched against the notation)
 IMPORT_STATUS = "ImportStatus"
 TRUNCATED = "truncated"
 VARIATIONS_DROPPED = "variations-dropped"

@@ -19,7 +19,7 @@ import re
 from array import array
 from collections.abc import Collection, Iterable, Sequence
 from operator import itemgetter
-from typing import Callable, cast
+from typing import Callable, Final, cast
 
 from .generators import Effects, Generator, PatternGenerator, walk
 from .move import FIRST, SECOND, IllegalMoveError, IllegalReason, Illegality, Move, Outcome, Piece
@@ -34,31 +34,31 @@ __all__ = ["Board", "Move", "MoveStack", "Piece", "Outcome", "IllegalMoveError",
            "FIRST", "SECOND"]
 
 # the fields of an undo entry (see Board.push): shifts and masks
-_U_CODE = (1 << 12) - 1  # a piece code (rules.MAX_TYPES keeps codes below this)
-_U_TAKEN = 12
-_U_FROM_UNMOVED = 1 << 24
-_U_TO_UNMOVED = 1 << 25
-_U_LION = 26
-_U_SQUARE = (1 << 10) - 1  # a square + 1 (CELLS < 1023)
-_U_ROYAL = 36
-_U_ROYAL_TAKEN = 41
-_U_INDEX = (1 << 5) - 1  # an index + 1 among a side's royal squares (a larger one: a rare entry)
-_U_ROYAL_TAKEN_MASK = _U_INDEX << _U_ROYAL_TAKEN
-_U_RARE = 1 << 47
+_U_CODE: Final = (1 << 12) - 1  # a piece code (rules.MAX_TYPES keeps codes below this)
+_U_TAKEN: Final = 12
+_U_FROM_UNMOVED: Final = 1 << 24
+_U_TO_UNMOVED: Final = 1 << 25
+_U_LION: Final = 26
+_U_SQUARE: Final = (1 << 10) - 1  # a square + 1 (CELLS < 1023)
+_U_ROYAL: Final = 36
+_U_ROYAL_TAKEN: Final = 41
+_U_INDEX: Final = (1 << 5) - 1  # an index + 1 among a side's royal squares (a larger one: a rare entry)
+_U_ROYAL_TAKEN_MASK: Final = _U_INDEX << _U_ROYAL_TAKEN
+_U_RARE: Final = 1 << 47
 
 # A move in a MoveStack is one int (4 bytes: a long game holds one per ply, and a game of new
 # moves would otherwise hold a Move object for each): the origin, or for a drop the number of the
 # dropped piece's ID (its type's index on a board), in bits 0-10; the destination in bits 11-20;
 # the promotion choice in bits 21-22; a drop sets _M_DROP.  A move that takes on the way is kept
 # whole, by its index, and marked _M_ODD.
-_M_FROM = (1 << 11) - 1
-_M_TO = 11
-_M_SQUARE = (1 << 10) - 1
-_M_PROMO = 21
-_M_DROP = 1 << 23
-_M_ODD = 1 << 24
-_PROMO_BITS = {None: 0, False: 1 << _M_PROMO, True: 2 << _M_PROMO}
-_PROMO_OF_BITS = (None, False, True)
+_M_FROM: Final = (1 << 11) - 1
+_M_TO: Final = 11
+_M_SQUARE: Final = (1 << 10) - 1
+_M_PROMO: Final = 21
+_M_DROP: Final = 1 << 23
+_M_ODD: Final = 1 << 24
+_PROMO_BITS: Final = {None: 0, False: 1 << _M_PROMO, True: 2 << _M_PROMO}
+_PROMO_OF_BITS: Final = (None, False, True)
 
 
 class MoveStack(Sequence):
@@ -146,9 +146,9 @@ Move(from_square=None, to_square=200, kills=(), promotion=None, drop='P')])
 assert CELLS < _U_SQUARE
 
 
-_LEAVES_ROYAL_IN_CHECK = Illegality(IllegalReason.LEAVES_ROYAL_IN_CHECK, "it leaves the mover's royal piece in check")
+_LEAVES_ROYAL_IN_CHECK: Final = Illegality(IllegalReason.LEAVES_ROYAL_IN_CHECK, "it leaves the mover's royal piece in check")
 _MUST_CHOOSE, _COMPULSORY = IllegalReason.PROMOTION_MUST_BE_CHOSEN, IllegalReason.PROMOTION_COMPULSORY
-_new_move = tuple.__new__  # Move(...) without the Python call of a named tuple's __new__
+_new_move: Final = tuple.__new__  # Move(...) without the Python call of a named tuple's __new__
 
 
 def _drop_mate(move: Move) -> Illegality:
@@ -164,7 +164,7 @@ def _picker(squares: list[int]) -> Callable[[Sequence[Move | None]], Sequence[Mo
     return lambda table: tuple([table[sq] for sq in squares])
 
 
-_UCI_SQUARE_RE = re.compile(r"[a-p]\d{1,2}")
+_UCI_SQUARE_RE: Final = re.compile(r"[a-p]\d{1,2}")
 
 # The direction (index into DIRECTIONS) from a square to another on one of its eight lines, by
 # their difference + CELLS; -1 off the lines (STRIDE leaves every difference on a board its own).

@@ -21,15 +21,17 @@ and hoppers), so check detection can skip pieces that cannot reach the square at
 
 from __future__ import annotations
 
+from typing import Final
+
 from collections.abc import Sequence
 
 from .squares import STRIDE
 from .xbetza import Pattern, XBetzaError, atom_vectors, parse as parse_betza, rotate
 
-EMPTY = 0
-OFF = 1
-UNBOUNDED = 99
-MAX_RIDE = 16  # the longest line on a board (16x16 at most): a longer ride never fits
+EMPTY: Final = 0
+OFF: Final = 1
+UNBOUNDED: Final = 99
+MAX_RIDE: Final = 16  # the longest line on a board (16x16 at most): a longer ride never fits
 
 
 class GeneratorError(ValueError):

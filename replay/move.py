@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .squares import CELLS, MAX_FILES, MAX_RANKS, square_file, square_name, square_rank
 
 __all__ = ["Move", "Piece", "Outcome", "IllegalReason", "Illegality", "IllegalMoveError", "FIRST", "SECOND"]
 
-FIRST = 0  # Sente, the player at the bottom who moves first
-SECOND = 1  # Gote
+FIRST: Final = 0  # Sente, the player at the bottom who moves first
+SECOND: Final = 1  # Gote
 
-_SQUARE_NAMES = tuple(square_name(sq) if 0 <= square_file(sq) < MAX_FILES and 0 <= square_rank(sq) < MAX_RANKS
+_SQUARE_NAMES: Final = tuple(square_name(sq) if 0 <= square_file(sq) < MAX_FILES and 0 <= square_rank(sq) < MAX_RANKS
                       else "?" for sq in range(CELLS))  # (a cell off every board has no name)
 
 

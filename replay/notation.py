@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from collections.abc import Collection
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .board import Board
 from .move import IllegalReason, Illegality, Move, Piece
@@ -257,8 +257,8 @@ def _resolve(board: Board, text: str) -> Move:
 
 # move texts whose plan is kept per rule set (about 250 bytes each; all are let go when full): the
 # texts of a variant's ordinary games, while a long game of new moves stays in bounded memory
-MAX_PLANS = 8192
-MAX_SYNTAX = 50_000  # readings of move texts kept per rule set (let go when full, as the plans)
+MAX_PLANS: Final = 8192
+MAX_SYNTAX: Final = 50_000  # readings of move texts kept per rule set (let go when full, as the plans)
 
 
 class DropPlan(NamedTuple):
@@ -557,10 +557,10 @@ def _square_table(files: int, ranks: int) -> dict:
     return {square_name(square(f, r)): square(f, r) for r in range(ranks) for f in range(files)}
 
 
-_PROMO = {"+": True, "=": False, "": None, None: None}
-_SIMPLE_RE = re.compile(rf"([-x]?)({_SQ})([+=]?)\Z")  # what _BODY_RE reads as one leg and no origin
-_ID_RE = re.compile(r"[+!]?[A-Z][A-Z0-9']*")  # an ID or alias as the variant files write them
-_ID_SIMPLE_RE = re.compile(rf"({_ID_RE.pattern})([-x]?)({_SQ})([+=]?)\Z")  # an ID, then _SIMPLE_RE
+_PROMO: Final = {"+": True, "=": False, "": None, None: None}
+_SIMPLE_RE: Final = re.compile(rf"([-x]?)({_SQ})([+=]?)\Z")  # what _BODY_RE reads as one leg and no origin
+_ID_RE: Final = re.compile(r"[+!]?[A-Z][A-Z0-9']*")  # an ID or alias as the variant files write them
+_ID_SIMPLE_RE: Final = re.compile(rf"({_ID_RE.pattern})([-x]?)({_SQ})([+=]?)\Z")  # an ID, then _SIMPLE_RE
 
 
 def _parse_syntax(tables: ReaderTables, text: str, ident: str | None) -> Syntax | None:
@@ -630,7 +630,7 @@ def _candidates(board: Board, piece_id: str | None, origin: str | None, full_ori
     return out, None
 
 
-_TELLING = (IllegalReason.PASS_WITHOUT_ORIGIN, IllegalReason.LEAVES_ROYAL_IN_CHECK, IllegalReason.DROP_MATE,
+_TELLING: Final = (IllegalReason.PASS_WITHOUT_ORIGIN, IllegalReason.LEAVES_ROYAL_IN_CHECK, IllegalReason.DROP_MATE,
             IllegalReason.PROMOTION_COMPULSORY, IllegalReason.PROMOTION_MUST_BE_CHOSEN, IllegalReason.CANNOT_PROMOTE,
             IllegalReason.PIECE_CANNOT_MOVE_SO)
 

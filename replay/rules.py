@@ -26,7 +26,7 @@ from array import array
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain
-from typing import Any, Callable, NoReturn, TypeVar
+from typing import Any, Callable, Final, NoReturn, TypeVar
 
 from .generators import Generator, GeneratorError, PatternGenerator, named_generator
 from .move import Move
@@ -36,14 +36,14 @@ from .squares import CELLS, PAD, STRIDE, square, square_name
 from .variant import PieceType, Variant, VariantError
 from .xbetza import COMPASS, Pattern, XBetzaError, parse as parse_betza, rotate
 
-EMPTY = 0
-OFF = 1
-MAX_TYPES = 2047  # piece types a variant may have: (types + 1) * 2 piece codes below 4096
+EMPTY: Final = 0
+OFF: Final = 1
+MAX_TYPES: Final = 2047  # piece types a variant may have: (types + 1) * 2 piece codes below 4096
 ZONE_TABLE, ZONE_MOVES = 1, 2  # Ruleset.verify: how an attack of a piece that moves by zone is confirmed
-MOVE = 1  # mode bit: may end on an empty square
-CAPTURE = 2  # mode bit: may capture an enemy piece
+MOVE: Final = 1  # mode bit: may end on an empty square
+CAPTURE: Final = 2  # mode bit: may capture an enemy piece
 
-DIRECTIONS = tuple(dx + dy * STRIDE for dx, dy in COMPASS)
+DIRECTIONS: Final = tuple(dx + dy * STRIDE for dx, dy in COMPASS)
 
 # the shapes of the tables (see Ruleset)
 Leaps = tuple[tuple[int, int], ...]  # (offset, modes) per leap
@@ -237,7 +237,7 @@ class Ruleset:
 
         # hashing keys: stable across versions (derived from slug, piece ID and square name)
         slug = variant.slug
-        self.z_square = [(0,) * CELLS] * ncodes  # (tuples: the collector stops tracking them)
+        self.z_square: list[tuple[int, ...]] = [(0,) * CELLS] * ncodes  # (tuples: the collector stops tracking them)
         for p in self.types:
             for colour in (0, 1):
                 code = p.index * 2 + colour
