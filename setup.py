@@ -50,12 +50,14 @@ def _extensions() -> list:
     stage = _stage(config)
     modules = config["tool"]["daikifu"]["compiled"]
     paths = [str(stage / (name.replace(".", "/") + ".py")) for name in modules]
-    # the modules they import but that stay Python are read for their types only
-    return mypycify(["--follow-imports=silent", *paths], opt_level="3", target_dir=str(ROOT / "build" / "mypyc"),
-                    group_name="daikifu_core")
+    # the modules they import but that stay Python are read for their types only; one C file per
+    # module, compiled two at a time, without debugging information: one file of them all took
+    # gcc minutes and gigabytes
+    return mypycify(["--follow-imports=silent", *paths], opt_level="3", debug_level="0", multi_file=True,
+                    target_dir=str(ROOT / "build" / "mypyc"), group_name="daikifu_core")
 
 
 if _wanted():
-    setup(ext_modules=_extensions(), setup_requires=[MYPY])
+    setup(ext_modules=_extensions(), setup_requires=[MYPY], options={"build_ext": {"parallel": os.cpu_count() or 1}})
 else:
     setup()

@@ -237,7 +237,9 @@ class Ruleset:
 
         # hashing keys: stable across versions (derived from slug, piece ID and square name)
         slug = variant.slug
-        self.z_square: list[tuple[int, ...]] = [(0,) * CELLS] * ncodes  # (tuples: the collector stops tracking them)
+        # (tuples: the collector stops tracking them; not (0,) * CELLS, which a checker types as a
+        # tuple of CELLS ints: a compiled build then holds a struct of them)
+        self.z_square: list[tuple[int, ...]] = [tuple([0] * CELLS)] * ncodes
         for p in self.types:
             for colour in (0, 1):
                 code = p.index * 2 + colour
