@@ -1,6 +1,6 @@
 """daikifu against its peers, measured in the same run: who reads and checks game records faster.
 
-Five pairs, each timed in interleaved rounds (daikifu, peer, peer, daikifu, ...: the order
+Six pairs, each timed in interleaved rounds (daikifu, peer, peer, daikifu, ...: the order
 alternates so that a change in the machine's load hits both sides alike) by this process's CPU
 time (``time.process_time``: the machine may be shared, and other processes' work does not count),
 with the median of the rounds reported and the ratio daikifu / peer:
@@ -24,6 +24,7 @@ with the median of the rounds reported and the ratio daikifu / peer:
   (3) shogi legal moves: at every ply of seeded random shogi games, every legal move, then push
       the recorded move: ``Board.legal_moves`` + ``Board.push`` against python-shogi's
       ``list(board.legal_moves)`` + ``board.push``; and perft 3 from the start.
+  (3b) the same against cshogi (C++), the compiled class: ``list(board.legal_moves)`` + ``push``.
 
 The daikifu measured is the one the Python running this script imports: run it with the compiled
 build's Python (``.venv-compiled/bin/python benchmarks/peer_speed.py``, made by
@@ -353,6 +354,16 @@ def their_legal_moves(games) -> None:
             board.push(m)
 
 
+def cshogi_legal_moves(games) -> None:
+    import cshogi
+
+    for moves in games:
+        board = cshogi.Board()
+        for m in moves:
+            list(board.legal_moves)
+            board.push(m)
+
+
 # what a process counted by callgrind reads: side -> (what it reads, how)
 READERS = {"lsn": read_lsn, "pgn": read_pgn, "kif": read_our_kif, "kif-checked": read_and_check_their_kif}
 
@@ -504,6 +515,21 @@ def main(argv=None) -> int:
         results.append(compare("shogi legal moves + push", (our_legal_moves, recorded),
                                (their_legal_moves, usi_games), shogi_plies,
                                args.rounds, "python-shogi", f"{args.shogi_games} random shogi games"))
+        import cshogi  # a test dependency, as python-shogi: the compiled (C++) peer
+
+        board = cshogi.Board()
+        cshogi_games = []
+        for g in recorded:
+            board.reset()
+            moves = []
+            for m in g:
+                moves.append(board.move_from_usi(_usi(m)))
+                board.push(moves[-1])
+            cshogi_games.append(moves)
+        note("(3b) shogi legal moves + push vs cshogi ...", file=sys.stderr, flush=True)
+        results.append(compare("shogi legal moves + push, compiled peer", (our_legal_moves, recorded),
+                               (cshogi_legal_moves, cshogi_games), shogi_plies,
+                               args.rounds, "cshogi (C++)", f"the same {args.shogi_games} random shogi games"))
         start = clock()
         count = perft(Board("shogi"), 3)
         perft3 = clock() - start

@@ -465,14 +465,14 @@ class _Context:
             except (ValueError, KeyError, IndexError) as exc:  # rules that cannot be set up
                 self.error(f"cannot set up the game: {exc}", None, None, ply=False, kind="error")
         self.moves = 0
-        self.until_ply = None  # stop after this many main-line plies
+        self.until_ply: int | None = None  # stop after this many main-line plies
         self.stack: list[tuple[int, Move]] = []  # (moves of the enclosing line, the move taken back)
         self.depth = 0  # open parentheses, also in skipped text
-        self.skip_level = None  # depth of a variation being dropped (lenient mode)
+        self.skip_level: int | None = None  # depth of a variation being dropped (lenient mode)
         self.stopped = self.board is None
         self.truncated = False
         self.dropped = False
-        self.result = None
+        self.result: str | None = None
         self.result_at: tuple[int | None, int | None] = (None, None)  # (line, column) of the result
         self.parse_move = _parse_move  # or a dialect's (formats/dialects.py) for other programs' PGN
 

@@ -1081,7 +1081,7 @@ class Board:
         try:
             if not self.is_check():
                 return False
-            return not self._has_legal_move()
+            return not self.has_legal_move()
         finally:
             self._pop()
 
@@ -1104,8 +1104,6 @@ class Board:
         attacked."""
         king = self._board[royal]
         return any(self._stays_safe(m, king & 1) for m in self._piece_moves(royal, king))
-
-    _has_legal_move = has_legal_move
 
     # --- checking one move -----------------------------------------------------------------------
 
@@ -1732,10 +1730,10 @@ class Board:
     # --- game end --------------------------------------------------------------------------------
 
     def is_checkmate(self) -> bool:
-        return self.is_check() and not self._has_legal_move()
+        return self.is_check() and not self.has_legal_move()
 
     def is_stalemate(self) -> bool:
-        return not self.is_check() and not self._has_legal_move()
+        return not self.is_check() and not self.has_legal_move()
 
     def repetitions(self) -> int:
         """How often the current position (board, hands, side to move) has occurred."""
@@ -1792,7 +1790,7 @@ class Board:
             return Outcome("repetition", None)
         if not self._royals[self.turn] and any(R.royal[c] for c in range(R.ncodes)):
             return Outcome("royal-capture", self.turn ^ 1)
-        if not self._has_legal_move():
+        if not self.has_legal_move():
             if self.is_check():
                 return Outcome("checkmate", self.turn ^ 1)
             return Outcome("stalemate", self.turn ^ 1 if R.stalemate_loses else None)

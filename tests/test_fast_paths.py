@@ -33,7 +33,7 @@ def _check_agrees(board: Board) -> None:
     where = board.position()
     assert len(set(fast)) == len(fast), where
     assert sorted(fast, key=str) == sorted(plain, key=str), where
-    assert board._has_legal_move() == bool(plain), where
+    assert board.has_legal_move() == bool(plain), where
     # the cheap first test of move readers never refuses a legal move
     assert all(board.may_make(m) for m in fast if m.drop is None), where
 

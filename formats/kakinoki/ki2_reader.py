@@ -59,8 +59,8 @@ class _Following:
 
 
 class _Ki2Reader(KifReader):
-    def __init__(self, *args):
-        super().__init__(*args)
+    def __init__(self, text: str, source, variant, lenient: bool, replaced: bool, variants=None):
+        super().__init__(text, source, variant, lenient, replaced, variants)
         self.budget = [LOOK_AHEAD_BUDGET]  # shared by every look-ahead of the record
         self._move_re: re.Pattern[str] | None = None  # (made on first use: the style is known then)
 
@@ -274,7 +274,7 @@ class _Ki2Reader(KifReader):
             return []
 
 
-def read_ki2(data: bytes | str, *, source: str | None = None, variant=None, lenient: bool = False,
+def read_ki2(data: object, *, source: str | None = None, variant=None, lenient: bool = False,
              variants=None, visitor=None) -> list:
     """Read a KI2 record into a list of games (a KI2 file holds one game), as
     :func:`formats.kif.read_kif` reads KIF: problems are recorded in ``game.errors``; input that is

@@ -34,7 +34,7 @@ class KifReader:
         self.replaced = replaced
         self.errors: list[GameError] = []
         self.dead = False
-        self.termination = None
+        self.termination: str | None = None
         self.truncated = False  # the main line was cut short by an error
         self.dropped = False  # some variation (or part of one) was not read
         self.implied = "shogi"  # the variant when the record names none (see implied_variant)
@@ -1067,9 +1067,10 @@ def _parse_made(text: str, mover: int):
     return None, None
 
 
-def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Variant | None = None,
+def read_kif(data: object, *, source: str | None = None, variant: str | Variant | None = None,
              lenient: bool = False, variants: VariantRegistry | None = None, visitor=None) -> list:
-    """Read a KIF file (bytes or text) into a list of games (a KIF file holds one game).
+    """Read a KIF file (bytes or text; anything else raises KifError) into a list of games (a KIF
+    file holds one game).
 
     ``variant`` names the variant when the file does not (a ``変種：`` line); by default shogi, or
     Chu Shogi for a record with a 12-rank diagram or lishogi's Chu move lines.
@@ -1102,11 +1103,14 @@ def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Var
     return read_with(KifReader, "KIF", data, source, variant, lenient, variants, visitor)
 
 
-def read_with(reader: type, title: str, data: bytes | str, source, variant, lenient: bool, variants,
+def read_with(reader: type, title: str, data: object, source, variant, lenient: bool, variants,
               visitor=None) -> list:
     """The one game of a KIF-family record read by ``reader`` (:class:`KifReader` or KI2's) and
     given to ``visitor`` (see :func:`read_kif`): bytes decoded by the pipeline's policy, and no
     exception but :class:`KifError` escaping."""
+    if not isinstance(data, (bytes, str)):
+        raise KifError(GameError(f"not a {title} record: bytes or text expected, not {type(data).__name__}",
+                                 file=source))
     try:
         text, _encoding, replaced = decode(data)
         return [reader(text, source, variant, lenient, replaced, variants).read(visitor)]
