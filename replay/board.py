@@ -786,16 +786,21 @@ class Board:
           square between the royal and a checker on one of its lines leaves every attack standing
           (it blocks no slide, and a leap cannot be blocked): only the others are played to
           check, and drops only on those squares.
+
+        In check by a leap or a slide, the same holds when a piece with generators could also
+        capture on the royal's square (a move must answer every attack, that one too): only the
+        moves that answer the leaps and slides are played to check, which sees every attack
+        (the checkmate confirmation at the end of a game).
         """
         R = self.rules
         c = self.turn
         royal = self._protected_royal(c)
         b = self._board
-        if royal is not None and self._complex_may_attack(royal, c ^ 1):
+        checkers = self._checkers(royal, c ^ 1) if royal is not None else ()
+        if not checkers and royal is not None and self._complex_may_attack(royal, c ^ 1):
             for moves in self._pseudo_chunks():
                 yield list(self._legal(moves))
             return
-        checkers = self._checkers(royal, c ^ 1) if royal is not None else ()
         if royal is not None and checkers:
             lines = self._lines_to(royal, checkers)
             safe = self._stays_safe

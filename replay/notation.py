@@ -255,9 +255,11 @@ def _resolve(board: Board, text: str) -> Move:
     raise NotationError(text, reason, expected, _suggest(board, text), code)
 
 
-# move texts whose plan is kept per rule set (about 250 bytes each; all are let go when full): the
-# texts of a variant's ordinary games, while a long game of new moves stays in bounded memory
-MAX_PLANS: Final = 8192
+# move texts whose plan is kept per rule set (about 500 bytes each with their origins; all are let
+# go when full): the texts of a variant's ordinary games (200 self-play Dai Kagamigi games, 61,440
+# plies, hold 10,545 different ones: with room for fewer, a collection is read planning its texts
+# again and again), while a long game of new moves stays in bounded memory (8 MB)
+MAX_PLANS: Final = 16384
 MAX_SYNTAX: Final = 50_000  # readings of move texts kept per rule set (let go when full, as the plans)
 
 
