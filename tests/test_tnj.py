@@ -1,0 +1,183 @@
+"""The Tenjiku Shogi program's records (formats/tnj.py): a Chu Shogi game written in the program's
+form (its squares fit on 12x12) checked against the same game written as USI moves, every check
+the reader makes on what is written, and detection, which claims the program's files and no file
+of another format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from daikifu.formats.reading import detect_format, read_record
+from daikifu.formats.tnj import read_tnj
+
+from manifest_support import REAL, manifest
+
+# A Chu Shogi game written as the Tenjiku program writes its records: a Lion's jump, igui (7), a
+# Lion's two steps capturing on the first (9), a Lion taking a Lion, a promotion on a capture (17)
+# and the promoted Pawn moving on.
+CHU = """\
+1.  P  7i-7h
+2.  P  6d-6e
+3. Ln  7j-6h
+4.  P  5d-5e
+5. Ln  6h-6f
+6.  P  8d-8e
+7. Ln  6f!6e
+8.  P  2d-2e
+9. Ln  6fx5e-6d
+10. Ln 6cx6d
+11.  P  7h-7g
+12. Ln 6d-7e
+13.  P  7g-7f
+14.  P  10d-10e
+15.  P  7fx7e
+16.  P  11d-11e
+17.  P  7ex7d+
+18. S  9a-9b
+19. +P 7dx7c
+"""
+# the same game as USI moves (lishogi's squares on 12x12, which are the program's), written by hand
+CHU_USI = ("7i7h 6d6e 7j6h 5d5e 6h6f 8d8e 6f6e6f 2d2e 6f5e6d 6c6d 7h7g 6d7e 7g7f 10d10e 7f7e 11d11e 7e7d+ "
+           "9a9b 7d7c")
+
+
+def chu(text: str = CHU, **kwargs):
+    (game,) = read_record(text.encode(), name="chu.tnj", variant="chu-shogi", **kwargs)
+    return game
+
+
+def changed(line: int, new: str, text: str = CHU) -> str:
+    lines = text.splitlines()
+    lines[line - 1] = new
+    return "\n".join(lines) + "\n"
+
+
+def first_error(game):
+    return next(e for e in game.errors if e.kind == "error")
+
+
+def test_a_chu_game_reads_as_its_usi_twin():
+    game = chu()
+    assert game.valid, [str(e) for e in game.errors]
+    usi = f"setoption name UCI_Variant value chu-shogi\nposition startpos moves {CHU_USI}\n".encode()
+    (twin,) = read_record(usi, fmt="usi")
+    assert twin.valid and len(twin.mainline_moves()) == 19
+    assert game.mainline_moves() == twin.mainline_moves()
+    assert (game.variant.slug, game.result) == ("chu-shogi", "*")
+    moves = game.mainline_moves()
+    assert moves[6].from_square == moves[6].to_square and len(moves[6].kills) == 1  # igui
+    assert len(moves[8].kills) == 1 and moves[16].promotion is True
+
+
+def test_the_terse_form_and_unnumbered_lines_read_the_same():
+    terse = "".join(line.split(".", 1)[0] + "." + line.split()[-1] + "\n" for line in CHU.splitlines())
+    assert terse.startswith("1.7i-7h\n2.6d-6e\n3.7j-6h\n")
+    assert chu(terse).mainline_moves() == chu().mainline_moves()
+    bare = "".join(line.split()[-1] + "\n" for line in CHU.splitlines())
+    assert chu(bare).mainline_moves() == chu().mainline_moves()
+
+
+def test_a_promotion_not_written_is_declined():
+    game = chu(changed(17, "17.  P  7ex7d"))
+    moves = game.mainline_moves()
+    assert moves[16].promotion is False
+    # the Pawn did not promote: the record's "+P" at ply 19 names another piece than the one on 7d
+    error = first_error(game)
+    assert (error.line, error.column, error.ply, error.move) == (19, 1, 19, "19. +P 7dx7c")
+    assert "Pawn" in error.message and "'P'" in error.expected
+    assert len(moves) == 18
+
+
+@pytest.mark.parametrize("line, text, ply, words, expected", [
+    (3, "3. FK  7j-6h", 3, "the piece on 7j is a Lion, not 'FK' (Free King)", "'Ln'"),
+    (1, "1.  P  7j-6h", 1, "is a Lion, not 'P' (Pawn)", "'Ln'"),
+    (6, "6.  P  8dx8e", 6, "'x' written, but 8e holds no piece to capture", "'-' for a move to an empty square"),
+    (15, "15.  P  7f-7e", 15, "7e holds a piece: the move captures it", "'x' for a capture"),
+    (9, "9. Ln  6f-5e-6d", 9, "5e holds a piece: the move captures it", "'x' for a capture"),
+    (7, "7. Ln  6f!6d", 7, "'!' written, but 6d holds no piece to capture", "'-' for a move"),
+    (4, "5.  P  5d-5e", 4, "move number 5 at ply 4", "the number 4"),
+    (2, "2.  P  6e-6f", 2, "no piece of the side to move on 6e", "origin square"),
+    (1, "1.  P  13i-13h", 1, "13i: square off the 12x12 board", "a square such as 7l"),
+    (5, "5. Ln  6h-6d", 5, "illegal move", "a legal move"),
+])
+def test_what_is_written_is_checked(line, text, ply, words, expected):
+    game = chu(changed(line, text))
+    assert not game.valid
+    error = first_error(game)
+    assert (error.file, error.game, error.line, error.column, error.ply, error.move) == (
+        "chu.tnj", 1, line, 1, ply, text.strip())
+    assert words in error.message and expected in error.expected, str(error)
+    assert len(game.mainline_moves()) == ply - 1
+
+
+def test_a_line_that_is_no_move_is_an_error_there_and_lenient_keeps_what_came_before():
+    text = changed(5, "   Here Black's Lion jumps.")
+    game = chu(text)
+    error = first_error(game)
+    assert (error.line, error.column, error.ply, error.move) == (5, 4, 5, "Here Black's Lion jumps.")
+    assert error.message == "not a move line: text that is not a move" and "one move a line" in error.expected
+    kept = chu(text, lenient=True)
+    assert kept.valid and len(kept.mainline_moves()) == 4 and kept.headers["ImportStatus"] == "truncated"
+    several = first_error(chu(changed(5, "5. Ln 6h-6f  6. P 8d-8e")))
+    assert several.message == "not a move line: several moves on one line"
+
+
+def test_burn_counts_and_marks():
+    # Chu Shogi burns nothing: x!0 and the mark * are accepted, x!1 is wrong at its ply
+    assert chu(changed(7, "7. Ln  6f!6ex!0")).valid
+    assert chu(changed(9, "9. Ln  6fx5e-6d*")).valid
+    error = first_error(chu(changed(9, "9. Ln  6fx5e-6dx!1")))
+    assert (error.line, error.ply, error.move) == (9, 9, "9. Ln  6fx5e-6dx!1")
+    assert error.message == "the move burns 0 pieces, the record says x!1"
+    assert error.expected == "no burn count: the move burns nothing"
+
+
+def test_read_tnj_reads_as_the_pipeline_reads():
+    (game,) = read_tnj(CHU, file="x", variant="chu-shogi")
+    assert game.valid and game.mainline_moves() == chu().mainline_moves()
+
+
+# --- detection -------------------------------------------------------------------------------------
+
+TENJIKU = sorted(p.name for p in (REAL / "other").glob("tenjiku_*"))
+
+
+def test_detection_claims_the_programs_files():
+    assert len(TENJIKU) == 6
+    for name in TENJIKU:
+        assert detect_format((REAL / "other" / name).read_text(encoding="ascii"), name) == "tnj", name
+    assert detect_format(CHU, "game.txt") == "tnj"
+    assert detect_format("Tenjiku analysis, move 1: P 7l-7k\n", "notes.txt") is None
+
+
+def test_detection_claims_no_file_of_another_format():
+    others = [p for p in sorted(REAL.rglob("*")) if p.is_file() and p.suffix != ".md" and p.name not in TENJIKU]
+    assert len(others) > 140
+    for path in others:
+        from daikifu.formats.reading import record_text, NotARecordError
+        try:
+            found = record_text(path.read_bytes(), name=path.name)[1]
+        except NotARecordError:
+            continue
+        assert found != "tnj", path
+
+
+def test_the_commented_analysis_is_refused_at_its_first_line():
+    name = "other/tenjiku_luckydog-comments.txt"
+    for lenient in (False, True):
+        (game,) = read_record((REAL / name).read_bytes(), name=name, lenient=lenient)
+        assert not game.valid and not game.mainline_moves()
+        (error,) = [e for e in game.errors if e.message.startswith("not a move line")]
+        assert (error.file, error.line, error.column, error.ply, error.move) == (name, 1, 1, 1, "Demon Pawn")
+        assert "commented analysis, not a record" in error.message
+
+
+def test_the_manifest_counts_the_programs_records():
+    rows = manifest()
+    counts = {name: rows[f"other/{name}"] for name in TENJIKU if f"other/{name}" in rows}
+    assert {n: c[1][0] for n, c in counts.items()} == {
+        "tenjiku_23FiD5d.txt": 21, "tenjiku_7kcolin20p2f.txt": 21, "tenjiku_inftest.txt": 26,
+        "tenjiku_qanl-mate.txt": 21, "tenjiku_qawo13BGnx3f-29.txt": 29}
+    assert all(Path(REAL / "other" / n).read_text().count("\n") == c[1][0] for n, c in counts.items())
