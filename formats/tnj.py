@@ -19,7 +19,7 @@ written the same way).
 Each move is resolved by its origin, destination, the square stepped on and the promotion through
 the rules core, and what is written is checked against it: the piece (the program's abbreviation
 of the piece on the origin: ``FiD`` Fire Demon, ``GGn`` Great General, ``LHk`` Lion Hawk, a
-promoted piece in lower case, ``rgn`` for a promoted Rook; :data:`PIECES`), the number (the ply),
+promoted piece in lower case, ``dk`` for a promoted Rook; :data:`PIECES`), the number (the ply),
 the ``x`` (a capture on the destination or on the square stepped on; pieces burnt are not
 captures the program writes) and a burn count ``x!n`` (the enemy pieces the move removes besides
 those it captures).  A burn mark ``*`` is accepted and not checked: the analyses that write it
@@ -51,7 +51,7 @@ MOVE_EXAMPLE = "one move a line: 'N. Piece from-to' such as '1.  P  7l-7k' or '1
 
 # The program's abbreviations (its data.c, piece_string) -> the names of the piece in the variant
 # files (the name a promoted piece moves as: a promoted Gold is a "Rook").  A name written in
-# lower case is a promoted piece moving as that piece ("rgn": a promoted Rook); an upper-case name
+# lower case is a promoted piece moving as that piece ("dk": a promoted Rook); an upper-case name
 # that only a promoted piece has (CP, FO, +P ...) is that promoted piece.  GB (Chu Shogi's
 # Go-Between, which the program has no piece for) reads Chu Shogi games written in this form.
 PIECES = {
@@ -114,7 +114,7 @@ class _Kinds:
 
 def abbreviation(variant, piece_id: str) -> str | None:
     """The Tenjiku program's name of a piece of ``variant`` (a :class:`~daikifu.replay.Variant`):
-    ``FiD``, ``GGn``, ``rgn`` for a promoted Rook; None for a piece the program has no name for.
+    ``FiD``, ``GGn``, ``dk`` for a promoted Rook; None for a piece the program has no name for.
 
     >>> from daikifu.replay import load_variant
     >>> chu = load_variant("chu-shogi")

@@ -5,6 +5,7 @@ of another format."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -181,3 +182,179 @@ def test_the_manifest_counts_the_programs_records():
         "tenjiku_23FiD5d.txt": 21, "tenjiku_7kcolin20p2f.txt": 21, "tenjiku_inftest.txt": 26,
         "tenjiku_qanl-mate.txt": 21, "tenjiku_qawo13BGnx3f-29.txt": 29}
     assert all(Path(REAL / "other" / n).read_text().count("\n") == c[1][0] for n, c in counts.items())
+
+
+# --- the program's Tenjiku Shogi records -------------------------------------------------------------
+
+MACHINE_READABLE = [n for n in TENJIKU if n != "tenjiku_luckydog-comments.txt"]
+
+
+def tenjiku():
+    """The Tenjiku Shogi variant (the records are read as it)."""
+    from daikifu.replay import UnknownVariantError, VariantRegistry
+    try:
+        return VariantRegistry.default().load("tenjiku-shogi")
+    except UnknownVariantError:
+        pytest.skip("no tenjiku-shogi variant file yet")
+
+
+def program_record(name: str, text: str | None = None, **kwargs):
+    data = (REAL / "other" / name).read_bytes() if text is None else text.encode()
+    (game,) = read_record(data, name=name, **kwargs)
+    return game
+
+
+@pytest.mark.parametrize("name", MACHINE_READABLE)
+def test_the_programs_records_validate_with_the_manifests_counts(name):
+    tenjiku()
+    from daikifu.formats.commands import read_records
+    (game,) = read_records(str(REAL / "other" / name))
+    assert game.valid, [str(e) for e in game.errors]
+    assert game.variant.slug == "tenjiku-shogi" and not game.errors
+    assert len(game.mainline_moves()) == manifest()[f"other/{name}"][1][0]
+
+
+# The program's start position (its data.c, init_piece), rank a (the top, White's) first, files 16
+# to 1; "." an empty square.  Upper case: Black's pieces (ranks i-p), lower case: White's.
+PROGRAM_START = """\
+l n fl i c s g de k g s c i fl n l
+rc . chs chs . bt ph fk ln ky bt . chs chs . rc
+ssd vsd b dh dk wb fid feg lhk fid wb dk dh b vsd ssd
+sm vm r hf seg bgn rgn vgn ggn rgn bgn seg hf r vm sm
+p p p p p p p p p p p p p p p p
+. . . . dg . . . . . . dg . . . .
+. . . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . . .
+. . . . DG . . . . . . DG . . . .
+P P P P P P P P P P P P P P P P
+SM VM R HF SEG BGN RGN GGN VGN RGN BGN SEG HF R VM SM
+SSD VSD B DH DK WB FID LHK FEG FID WB DK DH B VSD SSD
+RC . CHS CHS . BT KY LN FK PH BT . CHS CHS . RC
+L N FL I C S G K DE G S C I FL N L
+"""
+
+
+def _program_board() -> dict:
+    """(file, rank letter) -> (the program's name of the piece, upper case, and its side: 0 Black)."""
+    out = {}
+    for row, line in enumerate(PROGRAM_START.splitlines()):
+        for column, word in enumerate(line.split()):
+            if word != ".":
+                out[(16 - column, "abcdefghijklmnop"[row])] = (word.upper(), 0 if word.isupper() else 1)
+    return out
+
+
+def _squares(text: str) -> list:
+    return [(int(n), letter) for n, letter in re.findall(r"(\d{1,2})([a-p])", text)]
+
+
+def _replayed_by_hand(text: str):
+    """The sides' pieces after each move of a program record, as the program plays them: the
+    piece goes to its destination, captures what stands there (and on the square a Lion steps on),
+    and a Fire Demon burns every enemy piece beside its destination.  No rules: only what the
+    record says and what burning does (the program's board.c, make_normal_move)."""
+    board = _program_board()
+    for ply, line in enumerate(text.splitlines()):
+        squares = _squares(line.split(".", 1)[-1])
+        origin, to = squares[0], squares[-1]
+        if "!" in line.split("x!")[0]:  # igui: the piece captures and stays
+            board.pop(to)
+            to = origin
+        piece, side = board.pop(origin)
+        written = re.match(r"\s*\d+\.\s*([A-Za-z]+)\s", line)
+        assert side == ply % 2 and (written is None or piece == "?" or written.group(1).upper() == piece), line
+        if "+" in line.split(".", 1)[-1]:
+            piece = "?"  # promoted: the program's names of promoted pieces are not checked here
+        for sq in squares[1:-1]:
+            board.pop(sq, None)
+        board[to] = (piece, side)
+        if piece == "FID":
+            for df in (-1, 0, 1):
+                for dr in (-1, 0, 1):
+                    near = (to[0] + df, chr(ord(to[1]) + dr))
+                    if near in board and board[near][1] != side:
+                        del board[near]
+        yield {sq: s for sq, (_p, s) in board.items()}
+
+
+def test_the_hand_replay_follows_the_records():
+    """The replay by hand that the tests below compare with finds, at every origin, a piece of the
+    side to move with the name the record writes (so the squares and the start are read right)."""
+    for name in MACHINE_READABLE:
+        text = (REAL / "other" / name).read_text(encoding="ascii")
+        positions = list(_replayed_by_hand(text))
+        assert len(positions) == manifest()[f"other/{name}"][1][0]
+    burnt = list(_replayed_by_hand((REAL / "other" / "tenjiku_inftest.txt").read_text(encoding="ascii")))
+    assert len(burnt[-1]) < 2 * 78 - 26  # more pieces gone than moves made: the Fire Demons burnt some
+
+
+def test_the_start_is_the_programs_and_its_pieces_have_its_names():
+    variant = tenjiku()
+    from daikifu.formats.tnj import abbreviation
+    from daikifu.replay import Board
+    from daikifu.replay.usi import usi_square
+    board = Board(variant)
+    ours = {}
+    for sq, piece in board.pieces().items():
+        name = usi_square(board, sq)
+        ours[(int(name[:-1]), name[-1])] = (abbreviation(variant, piece.id).upper(), piece.colour)
+    assert ours == _program_board()
+
+
+@pytest.mark.parametrize("name", MACHINE_READABLE)
+def test_every_position_of_the_records_is_the_programs(name):
+    """After every ply, the squares each side holds are those the record's moves and the Fire
+    Demon's burning give on the program's board (promotions aside: the program's names for
+    promoted pieces are not all written)."""
+    tenjiku()
+    from daikifu.replay.usi import usi_square
+    text = (REAL / "other" / name).read_text(encoding="ascii")
+    game = program_record(name)
+    board = game.start_board()
+    expected = list(_replayed_by_hand(text))
+    assert len(expected) == len(game.mainline_moves())
+    for ply, (move, want) in enumerate(zip(game.mainline_moves(), expected), start=1):
+        board.push(move)
+        got = {(int(n[:-1]), n[-1]): p.colour for sq, p in board.pieces().items() for n in [usi_square(board, sq)]}
+        assert got == want, (name, ply)
+
+
+def _neighbours(board, sq: int) -> list[int]:
+    from daikifu.replay.squares import square, square_file, square_rank
+    f, r = square_file(sq), square_rank(sq)
+    return [square(f + df, r + dr) for df in (-1, 0, 1) for dr in (-1, 0, 1)
+            if (df or dr) and 0 <= f + df < board.rules.files and 0 <= r + dr < board.rules.ranks]
+
+
+def _fire_demon_moves(game):
+    """(ply, the enemy pieces beside the destination before, after, the enemy pieces on the board
+    before, after, captured on the destination) of each Fire Demon move of ``game``."""
+    variant = game.variant
+    demons = {p.id for p in variant.pieces if p.name == "Fire Demon"}
+    board = game.start_board()
+    out = []
+    for ply, move in enumerate(game.mainline_moves(), start=1):
+        piece = board.piece_at(move.from_square)
+        enemy = board.turn ^ 1
+        beside = [sq for sq in _neighbours(board, move.to_square) if sq != move.from_square]
+        near = sum(1 for sq in beside if (p := board.piece_at(sq)) is not None and p.colour == enemy)
+        total = len(board.pieces(enemy))
+        taken = board.piece_at(move.to_square) is not None
+        board.push(move)
+        if piece.id in demons:
+            after_near = sum(1 for sq in beside if (p := board.piece_at(sq)) is not None and p.colour == enemy)
+            out.append((ply, near, after_near, total, len(board.pieces(enemy)), taken))
+    return out
+
+
+def test_a_fire_demons_move_burns_the_enemy_pieces_beside_it():
+    tenjiku()
+    burns = 0
+    for name in MACHINE_READABLE:
+        for ply, near, after_near, total, after, taken in _fire_demon_moves(program_record(name)):
+            assert after_near == 0, (name, ply)  # every enemy piece beside the destination is gone
+            assert total - after == near + taken, (name, ply)  # and no other
+            burns += near
+    assert burns >= 1  # the records hold burning moves
