@@ -359,3 +359,52 @@ def test_a_fire_demons_move_burns_the_enemy_pieces_beside_it():
             assert total - after == near + taken, (name, ply)  # and no other
             burns += near
     assert burns >= 1  # the records hold burning moves
+
+
+# --- the command line ------------------------------------------------------------------------------
+
+
+def cli(*args):
+    import json
+
+    from click.testing import CliRunner
+
+    from daikifu.cli import main
+    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    return result.exit_code, (json.loads(result.output) if "--json" in args else result.output)
+
+
+def test_validate_and_import_a_chu_game_in_the_programs_form(tmp_path):
+    record = tmp_path / "chu.tnj"
+    record.write_text(CHU, encoding="ascii")
+    code, (verdict,) = cli("validate", "--json", "--variant", "chu-shogi", record)
+    assert code == 0 and (verdict["variant"], verdict["status"], verdict["ply_count"]) == ("chu-shogi", "valid", 19)
+    bad = tmp_path / "bad.tnj"
+    bad.write_text(changed(15, "15.  P  7f-7e"), encoding="ascii")
+    code, (verdict,) = cli("validate", "--json", "--variant", "chu-shogi", bad)
+    assert code == 1 and verdict["status"] == "invalid"
+    (error,) = verdict["errors"]
+    assert (error["line"], error["ply"], error["move"]) == (15, 15, "15.  P  7f-7e")
+    db = tmp_path / "a.db"
+    code, summary = cli("import", "--json", "--db", db, "--variant", "chu-shogi", record, bad)
+    assert code == 0 and (summary["stored"], summary["imported"], summary["invalid"], summary["plies"]) == (2, 1, 1, 19)
+    assert [f["format"] for f in summary["files"]] == ["tnj", "tnj"]
+
+
+def test_validate_and_import_the_programs_records(tmp_path):
+    tenjiku()
+    files = [REAL / "other" / name for name in TENJIKU]
+    code, verdicts = cli("validate", "--json", *files)
+    assert code == 1  # the commented analysis is refused
+    got = {Path(v["file"]).name: (v["status"], v["ply_count"]) for v in verdicts}
+    plies = {name: manifest()[f"other/{name}"][1][0] for name in MACHINE_READABLE}
+    assert got == {**{name: ("valid", n) for name, n in plies.items()},
+                   "tenjiku_luckydog-comments.txt": ("invalid", 0)}
+    (refusal,) = [v for v in verdicts if v["status"] == "invalid"]
+    assert refusal["errors"][0]["line"] == 1 and "commented analysis" in refusal["errors"][0]["message"]
+    db = tmp_path / "a.db"
+    code, summary = cli("import", "--json", "--db", db, *files)
+    assert code == 0 and (summary["stored"], summary["imported"], summary["invalid"]) == (6, 5, 1)
+    assert summary["plies"] == sum(plies.values())
+    code, again = cli("import", "--json", "--db", db, *files)
+    assert again["duplicates"] == 5  # the same games: nothing new
