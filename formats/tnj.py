@@ -143,14 +143,17 @@ def _square(board: Board, text: str) -> int:
             from None
 
 
-def _text_reader(kinds: dict):
-    """The ``read`` of a move line's text (``kinds``: the :class:`_Kinds` of each variant met)."""
-    def reader(text: str):
-        return _reader(TNJ_MOVE_RE.match(text), kinds)
-    return reader
+def _kinds_of(rules) -> _Kinds:
+    """The :class:`_Kinds` of a rule set's variant (kept on the rule set)."""
+    return _Kinds(rules.variant)
 
 
-def _reader(m: re.Match, kinds: dict):
+def _text_reader(text: str):
+    """The ``read`` of a move line's text (one :data:`TNJ_MOVE_RE` matched when it was found)."""
+    return _reader(TNJ_MOVE_RE.match(text))
+
+
+def _reader(m: re.Match):
     def read(board: Board) -> Move:
         ply = board.ply + 1
         if m.group("number") is not None and int(m.group("number")) != ply:
@@ -163,9 +166,7 @@ def _reader(m: re.Match, kinds: dict):
             raise MoveTextError(f"no piece of the side to move on {m.group('origin')}",
                                 "the origin square of a piece of the side to move")
         variant = board.variant
-        kind = kinds.get(variant.slug)
-        if kind is None:
-            kind = kinds[variant.slug] = _Kinds(variant)
+        kind = board.rules.derived(_kinds_of)
         written = m.group("piece")
         if written is not None and not kind.fits(written, piece.id):
             mine = kind.abbreviation(piece.id)
@@ -253,7 +254,7 @@ def read_tnj(text: str, *, file: str | None = None, variant: str | None = None, 
     variants = variants or VariantRegistry.default()
     name = variant or VARIANT
     raw = RawGame(1, 1, 0, text)
-    raw.moves = RawMoves(text, _text_reader({}))
+    raw.moves = RawMoves(text, _text_reader)
     raw.headers += [("Variant", name), ("Result", "*")]
     refused = False
     for n, (offset, line) in enumerate(iter_lines(text), start=1):
