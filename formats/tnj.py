@@ -228,9 +228,22 @@ def _check_burns(board: Board, move: Move, captured: int, written: int) -> None:
                             f"x!{burned}" if burned else "no burn count: the move burns nothing")
 
 
+# the lines the program's loader takes besides moves (its main.c, really_load)
+_PROGRAM_WORDS = {"tsa": "the Jumping Generals as the TSA leaflet has them",
+                  "ew": "the Jumping Generals as E. Werner has them",
+                  "classic": "the Lion Hawk as the TSA leaflet has it",
+                  "modern": "the Lion Hawk as Colin Paul Adams has it",
+                  "undo": "take the last move back"}
+
+
 def _why_not_a_move(text: str, whole: str, first: bool) -> str:
     """What a line that is not a move line is, in a few words (``first``: no move came before it
     in ``whole``, the text)."""
+    word = text.split()[0]
+    if word == "setup":
+        return "the program's setup line (a start position from its positions folder), which daikifu does not read"
+    if word in _PROGRAM_WORDS:
+        return f"the program's command {word!r} ({_PROGRAM_WORDS[word]}), which daikifu does not read"
     if first and not looks_like_tnj(text) and looks_like_tnj(whole[:HEAD_CHARS]):
         return ("the text is a commented analysis, not a record: its numbered moves stand among prose, several "
                 "on a line and in lines of play numbered alike, and which of them make the game it does not say")

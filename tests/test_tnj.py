@@ -123,6 +123,10 @@ def test_a_line_that_is_no_move_is_an_error_there_and_lenient_keeps_what_came_be
     assert kept.valid and len(kept.mainline_moves()) == 4 and kept.headers["ImportStatus"] == "truncated"
     several = first_error(chu(changed(5, "5. Ln 6h-6f  6. P 8d-8e")))
     assert several.message == "not a move line: several moves on one line"
+    setup = first_error(chu("setup test2\n" + CHU))
+    assert setup.line == 1 and "the program's setup line" in setup.message
+    undo = first_error(chu(changed(5, "undo")))
+    assert undo.line == 5 and undo.message.startswith("not a move line: the program's command 'undo'")
 
 
 def test_burn_counts_and_marks():
