@@ -47,10 +47,10 @@ ENGINE_NAMES = ("hachu",)
 
 # daikifu's variant slug -> the engine's variant names (XBoard's names, as the engines list them in
 # `feature variants`), the first the engine lists is used
-ENGINE_VARIANTS = {"chu-shogi": ("chu",), "shogi": ("shogi", "9x9+0_shogi")}
+ENGINE_VARIANTS = {"chu-shogi": ("chu",), "shogi": ("shogi", "9x9+0_shogi"), "tenjiku-shogi": ("tenjiku",)}
 # the engines looked for per variant, best first: HaChu for Chu; for shogi CrazyWa (H. G. Muller's
 # XBoard engine for the shogi variants with drops, Debian package crazywa), as HaChu 0.21 refuses shogi
-ENGINES_FOR = {"chu-shogi": ("hachu",), "shogi": ("crazywa", "hachu")}
+ENGINES_FOR = {"chu-shogi": ("hachu",), "shogi": ("crazywa", "hachu"), "tenjiku-shogi": ("hachu",)}
 
 # daikifu's piece IDs -> the letters of XBoard's FEN (HaChu's); a promoted piece is "+" and the
 # letter of the piece it comes from, as in daikifu
@@ -59,6 +59,12 @@ FEN_LETTERS = {
                   "BT": "t", "PH": "x", "KR": "o", "SM": "m", "VM": "v", "R": "r", "DH": "h", "DK": "d", "FK": "q",
                   "LN": "n", "P": "p", "GB": "i"},
     "shogi": {"K": "k", "G": "g", "S": "s", "N": "n", "L": "l", "B": "b", "R": "r", "P": "p"},
+    # HaChu's tenIDs (variant.c): a letter, a letter and "'", or a letter and "!"
+    "tenjiku-shogi": {"K": "k", "DE": "e", "G": "g", "S": "s", "C": "c", "I": "i", "FL": "f", "N": "n", "L": "l",
+                      "RC": "a", "CS": "c!", "BT": "t", "KR": "o", "PH": "x", "FK": "q", "LN": "l!", "SM": "m",
+                      "VM": "v", "SS": "s'", "VS": "v'", "R": "r", "B": "b", "DH": "h", "DK": "d", "HF": "f!",
+                      "SE": "e!", "WB": "w!", "FD": "d!", "FE": "q'", "LH": "h!", "BG": "b!", "RG": "r!", "VG": "v!",
+                      "GG": "q!", "P": "p", "D": "d'"},
 }
 # the engine's options as daikifu sets them: HaChu's defaults, named so that they are part of what
 # an analysis is stored under (a change of option is another analysis)
@@ -462,8 +468,10 @@ class XBoardEngine:
         if name in self._refused:
             raise EngineUnsupported(self._refused[name])
         try:
-            self._send(f"variant {name}")
+            # (XBoard's order: `new` resets the engine to its first variant, so `variant` follows it;
+            # HaChu reads a setboard after `variant tenjiku` then `new` with Chu's piece letters)
             self._send("new")
+            self._send(f"variant {name}")
             self._send("force")
             answer = self._sync()
         except EngineCrashed:
