@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from daikifu.replay import Board, IllegalReason, Move, VariantRegistry
+from daikifu.replay import Board, IllegalReason, Move, VariantError, VariantRegistry
 from daikifu.replay.usi import UsiError, parse_usi_square, usi_square
 
 from .detection import TNJ_MOVE_RE, looks_like_tnj
@@ -44,7 +44,8 @@ from .playback import IMPORT_STATUS, MoveTextError, RawGame, RawMoves, iter_line
 
 HEAD_CHARS = 65536  # the text a detector looks at
 
-__all__ = ["read_tnj", "looks_like_tnj", "PIECES", "abbreviation", "VARIANT", "MOVE_EXAMPLE"]
+__all__ = ["read_tnj", "looks_like_tnj", "PIECES", "abbreviation", "VARIANT", "MOVE_EXAMPLE", "RULE_WORDS",
+           "PROGRAM_RULES"]
 
 VARIANT = "tenjiku-shogi"
 MOVE_EXAMPLE = "one move a line: 'N. Piece from-to' such as '1.  P  7l-7k' or '10. RGn 7dx7m+', or 'N.from-to'"
@@ -190,50 +191,49 @@ def _reader(m: re.Match):
             kills, to = (), squares[0]
             taken = [to] if board.piece_at(to) is not None else []
         capture = "x" in seps or "!" in seps
-        if capture and not taken:
-            where = " or ".join(sq for _sep, sq in legs)
-            raise MoveTextError(f"'{'!' if '!' in seps else 'x'}' written, but {where} holds no piece to capture",
-                                "'-' for a move to an empty square")
         if taken and not capture:
             raise MoveTextError(f"{usi_square(board, taken[0])} holds a piece: the move captures it",
                                 "'x' for a capture")
         move = _resolve(board, Move(origin, to, kills, True if m.group("promo") else None))
-        if m.group("burned") is not None:
-            _check_burns(board, move, len(taken), int(m.group("burned")))
+        burned = len(move.kills) - len(kills)  # the rules core adds the squares a move burns to its kills
+        if capture and not taken and not burned:  # (the program writes "x" for some moves that only burn)
+            where = " or ".join(sq for _sep, sq in legs)
+            legal = board.illegality(move) is None
+            raise MoveTextError(f"'{'!' if '!' in seps else 'x'}' written, but {where} holds no piece to capture"
+                                + (" and the move burns nothing" if legal else ""), "'-' for a move to an empty square")
+        if m.group("burned") is not None and int(m.group("burned")) != burned:
+            raise MoveTextError(f"the move burns {burned} piece{'s' * (burned != 1)}, the record says "
+                                f"x!{m.group('burned')}", f"x!{burned}" if burned else "no burn count: the move burns nothing")
         return move
     return read
 
 
 def _resolve(board: Board, move: Move) -> Move:
     """The legal move the written one is: no "+" is a promotion declined where the piece could
-    promote (the program writes "+" for every promotion).  A move still illegal is returned as it
-    is, for the reader's caller to report with the rules core's reason."""
-    if move.promotion is None:
-        refused = board.illegality(move)
-        if refused is not None and refused.code is IllegalReason.PROMOTION_MUST_BE_CHOSEN:
-            move = move._replace(promotion=False)
-    return move
+    promote (the program writes "+" for every promotion); a piece that burns has the squares it
+    burns among its kills, after those written.  A move still illegal is returned as it is, for
+    the reader's caller to report with the rules core's reason."""
+    refused = board.illegality(move)
+    if refused is None:
+        return move
+    if move.promotion is None and refused.code is IllegalReason.PROMOTION_MUST_BE_CHOSEN:
+        return move._replace(promotion=False)
+    n = len(move.kills)
+    burning = [m for m in board.legal_moves() if m.from_square == move.from_square and m.to_square == move.to_square
+               and m.kills[:n] == move.kills and len(m.kills) > n and bool(m.promotion) == bool(move.promotion)]
+    return burning[0] if len(burning) == 1 else move
 
 
-def _check_burns(board: Board, move: Move, captured: int, written: int) -> None:
-    """Check a burn count ``x!n`` against the pieces ``move`` removes besides the ``captured`` ones."""
-    if board.illegality(move) is not None:
-        return  # the caller reports the illegal move
-    after = board.copy(stack=False)
-    after.push(move)
-    enemy = board.turn ^ 1
-    burned = len(board.pieces(enemy)) - len(after.pieces(enemy)) - captured
-    if burned != written:
-        raise MoveTextError(f"the move burns {burned} piece{'s' * (burned != 1)}, the record says x!{written}",
-                            f"x!{burned}" if burned else "no burn count: the move burns nothing")
-
-
-# the lines the program's loader takes besides moves (its main.c, really_load)
-_PROGRAM_WORDS = {"tsa": "the Jumping Generals as the TSA leaflet has them",
-                  "ew": "the Jumping Generals as E. Werner has them",
-                  "classic": "the Lion Hawk as the TSA leaflet has it",
-                  "modern": "the Lion Hawk as Colin Paul Adams has it",
-                  "undo": "take the last move back"}
+# the lines the program's loader takes besides moves (its main.c, really_load): rule switches,
+# read before the first move as the variant's options, and a take-back
+RULE_WORDS = {"tsa": ("jumping-generals", "tsa", "the Jumping Generals as the TSA leaflet has them"),
+              "ew": ("jumping-generals", "blocker", "the Jumping Generals as E. Werner has them"),
+              "classic": ("lion-hawk", "area", "the Lion Hawk as the TSA leaflet has it"),
+              "modern": ("lion-hawk", "lion", "the Lion Hawk as Colin Paul Adams has it")}
+# the rules of a record that switches none: the terminal program's (main-nox11.c: jgs_tsa = FALSE,
+# modern_lion_hawk = TRUE), which the records need (RGn 7dx7m+ takes a Rook General after a jump)
+PROGRAM_RULES = {"jumping-generals": "blocker", "lion-hawk": "lion"}
+_PROGRAM_WORDS = {"undo": "take the last move back"}
 
 
 def _why_not_a_move(text: str, whole: str, first: bool) -> str:
@@ -244,6 +244,9 @@ def _why_not_a_move(text: str, whole: str, first: bool) -> str:
         return "the program's setup line (a start position from its positions folder), which daikifu does not read"
     if word in _PROGRAM_WORDS:
         return f"the program's command {word!r} ({_PROGRAM_WORDS[word]}), which daikifu does not read"
+    if word in RULE_WORDS:
+        return (f"the program's rule switch {word!r} ({RULE_WORDS[word][2]}) after the first move or in a record "
+                "of another variant than Tenjiku Shogi: a game is read under one rule set")
     if first and not looks_like_tnj(text) and looks_like_tnj(whole[:HEAD_CHARS]):
         return ("the text is a commented analysis, not a record: its numbered moves stand among prose, several "
                 "on a line and in lines of play numbered alike, and which of them make the game it does not say")
@@ -266,6 +269,11 @@ def read_tnj(text: str, *, file: str | None = None, variant: str | None = None, 
     """
     variants = variants or VariantRegistry.default()
     name = variant or VARIANT
+    try:
+        found = variants.load(name)
+    except VariantError:  # said by the game builder
+        found = None
+    rules = dict(PROGRAM_RULES) if found is not None and found.slug == VARIANT else None
     raw = RawGame(1, 1, 0, text)
     raw.moves = RawMoves(text, _text_reader)
     raw.headers += [("Variant", name), ("Result", "*")]
@@ -275,6 +283,10 @@ def read_tnj(text: str, *, file: str | None = None, variant: str | None = None, 
         if not stripped:
             continue
         m = TNJ_MOVE_RE.match(line)
+        if m is None and stripped in RULE_WORDS and rules is not None and not raw.moves:
+            key, value, _what = RULE_WORDS[stripped]
+            rules[key] = value
+            continue
         if m is None:
             ply = len(raw.moves) + 1
             refused = not raw.moves  # nothing read: the text is no record, even when read leniently
@@ -286,4 +298,8 @@ def read_tnj(text: str, *, file: str | None = None, variant: str | None = None, 
             break
         indent = len(line) - len(line.lstrip())
         raw.moves.add(offset + indent, offset + indent + len(stripped), n, indent + 1)
+    if rules is not None:
+        changed = {k: v for k, v in rules.items() if k in found.options and found.options[k].default != v}
+        if changed:
+            raw.headers.append(("RuleSet", ", ".join(f"{k}={v}" for k, v in changed.items())))
     yield play(raw, name, visitor=visitor, lenient=lenient and not refused, file=file, variants=variants)

@@ -411,4 +411,81 @@ def test_validate_and_import_the_programs_records(tmp_path):
     assert code == 0 and (summary["stored"], summary["imported"], summary["invalid"]) == (6, 5, 1)
     assert summary["plies"] == sum(plies.values())
     code, again = cli("import", "--json", "--db", db, *files)
-    assert again["duplicates"] == 5  # the same games: nothing new
+    assert (again["imported"], again["duplicates"]) == (0, 6)  # the same games (the refused one too): nothing new
+
+
+# --- burns written and burns removed -------------------------------------------------------------
+
+
+def _burning_plies(text: str) -> dict:
+    """Ply -> the enemy pieces a move of the record burns, from the replay by hand: the pieces the
+    other side loses beyond a capture on the destination."""
+    before = {sq: s for sq, (_p, s) in _program_board().items()}
+    out = {}
+    for ply, (line, after) in enumerate(zip(text.splitlines(), _replayed_by_hand(text)), start=1):
+        enemy = ply % 2  # Black (0) moves at odd plies
+        lost = sum(1 for s in before.values() if s == enemy) - sum(1 for s in after.values() if s == enemy)
+        captured = 1 if _squares(line.split(".", 1)[-1])[-1] in before else 0
+        if lost > captured:
+            out[ply] = lost - captured
+        before = after
+    return out
+
+
+def test_a_wrong_burn_count_is_caught_at_its_ply():
+    tenjiku()
+    name = "tenjiku_inftest.txt"
+    text = (REAL / "other" / name).read_text(encoding="ascii")
+    burning = _burning_plies(text)
+    assert len(burning) >= 2
+    for ply, burned in burning.items():
+        right = changed(ply, text.splitlines()[ply - 1] + f"x!{burned}", text)
+        assert program_record(name, right).valid, ply
+        wrong_line = text.splitlines()[ply - 1] + f"x!{burned - 1}"
+        game = program_record(name, changed(ply, wrong_line, text))
+        error = first_error(game)
+        assert (error.line, error.ply, error.move) == (ply, ply, wrong_line.strip())
+        assert error.message == f"the move burns {burned} piece{'s' * (burned != 1)}, the record says x!{burned - 1}"
+        assert error.expected == f"x!{burned}" and len(game.mainline_moves()) == ply - 1
+
+
+def test_an_lsn_record_with_one_burn_removed_is_caught_at_that_ply():
+    tenjiku()
+    from daikifu.formats.reading import write_record
+    from daikifu.replay.notation import move_notation
+    name = "tenjiku_inftest.txt"
+    game = program_record(name)
+    lsn = write_record(game, "lsn").decode()
+    burning = _burning_plies((REAL / "other" / name).read_text(encoding="ascii"))
+    board = game.start_board()
+    for ply, move in enumerate(game.mainline_moves(), start=1):
+        if ply in burning:
+            written = move_notation(board, move)
+            count = re.search(r"x!(\d+)", written)
+            if count:  # a burn count: one less
+                less = written.replace(count.group(0), f"x!{int(count.group(1)) - 1}")
+            else:  # the burned squares, written as captures on the way: the last left out
+                destination = re.findall(r"[a-p]\d{1,2}", written)[-1]
+                burn = [m for m in re.finditer(r"x([a-p]\d{1,2})", written) if m.group(1) != destination][-1]
+                less = written[:burn.start()] + written[burn.end():]
+            assert less != written and lsn.count(f" {written}") == 1, written
+            (bad,) = read_record(lsn.replace(f" {written}", f" {less}").encode(), fmt="lsn", name="g.lsn")
+            error = first_error(bad)
+            assert (error.ply, error.move) == (ply, less), str(error)
+            assert len(bad.mainline_moves()) == ply - 1
+        board.push(move)
+
+
+def test_the_programs_rule_switches_are_the_variants_options():
+    tenjiku()
+    name = "tenjiku_23FiD5d.txt"
+    text = (REAL / "other" / name).read_text(encoding="ascii")
+    assert program_record(name).options["jumping-generals"] == "blocker"  # the terminal program's default
+    # under the TSA leaflet's reading the Rook General may not take the Rook General it meets after a jump
+    game = program_record(name, "tsa\n" + text)
+    assert game.options["jumping-generals"] == "tsa"
+    error = first_error(game)
+    assert (error.line, error.ply, error.move) == (11, 10, "10. RGn 7dx7m+") and "illegal move" in error.message
+    assert program_record(name, "ew\nclassic\n" + text).options["lion-hawk"] == "area"
+    late = first_error(program_record(name, changed(5, "tsa", text)))
+    assert late.line == 5 and "rule switch 'tsa'" in late.message
