@@ -20,9 +20,12 @@ Each move is resolved by its origin, destination, the square stepped on and the 
 the rules core, and what is written is checked against it: the piece (the program's abbreviation
 of the piece on the origin: ``FiD`` Fire Demon, ``GGn`` Great General, ``LHk`` Lion Hawk, a
 promoted piece in lower case, ``dk`` for a promoted Rook; :data:`PIECES`), the number (the ply),
-the ``x`` (a capture on the destination or on the square stepped on; pieces burnt are not
-captures the program writes) and a burn count ``x!n`` (the enemy pieces the move removes besides
-those it captures).  A burn mark ``*`` is accepted and not checked: the analyses that write it
+the ``x`` (a capture on the destination or on the square stepped on, or a move that burns: the
+program writes ``x`` for some moves that only burn and ``-`` for others) and a burn count ``x!n``
+(the enemy pieces the move burns: the rules core puts them among the move's kills, after those
+taken on the way).  The rule switches ``tsa``, ``ew``, ``classic`` and ``modern`` before the first
+move are the variant's options (:data:`RULE_WORDS`); without them a record is read with the
+terminal program's defaults (:data:`PROGRAM_RULES`).  A burn mark ``*`` is accepted and not checked: the analyses that write it
 (``luckydog-comments``) use it both for a piece that burns and for one that is burnt.
 
 Text that is not a move line is an error at that line: a commented analysis, prose around
