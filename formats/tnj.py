@@ -9,7 +9,7 @@ One move a line, the first player's (Black's, at the bottom) first::
     1.7l-7k                 the terse form, without the piece (the number may be left out too)
     9nx10n-11m              a Lion's two steps: origin, the square stepped on, destination
     6g!6f                   igui: the piece captures on 6f without moving
-    13: FiD 6k-2gx!1        after the move: "x!n", the number of pieces the move burns; or "*"
+    13. FiD 6k-2gx!1        after the move: "x!n", the number of pieces the move burns; or "*"
 
 Squares are a file number from the first player's right and a rank letter from the top (``1a`` to
 ``16p`` on Tenjiku Shogi's board), as USI writes them (:mod:`replay.usi`).  The record names no
