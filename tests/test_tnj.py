@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from daikifu.formats.reading import detect_format, read_record
+from daikifu.formats.reading import NotARecordError, detect_format, read_record, record_text
 from daikifu.formats.tnj import read_tnj
 
 from manifest_support import REAL, manifest
@@ -161,7 +161,6 @@ def test_detection_claims_no_file_of_another_format():
     others = [p for p in sorted(REAL.rglob("*")) if p.is_file() and p.suffix != ".md" and p.name not in TENJIKU]
     assert len(others) > 140
     for path in others:
-        from daikifu.formats.reading import record_text, NotARecordError
         try:
             found = record_text(path.read_bytes(), name=path.name)[1]
         except NotARecordError:
@@ -306,6 +305,23 @@ def test_the_start_is_the_programs_and_its_pieces_have_its_names():
         name = usi_square(board, sq)
         ours[(int(name[:-1]), name[-1])] = (abbreviation(variant, piece.id).upper(), piece.colour)
     assert ours == _program_board()
+
+
+# The program's promoted pieces (its data.c: piece_string and piece_name, "Rook (+G)" ...), by the
+# name it writes and the piece it promotes from (daikifu's IDs)
+PROGRAM_PROMOTED = {"fk": "+PH", "sm": "+C", "ssd": "+N", "vm": "+S", "vsd": "+I", "r": "+G", "ln": "+KR",
+                    "b": "+FL", "dh": "+B", "dk": "+R", "hf": "+DH", "seg": "+DK", "wb": "+SS", "bgn": "+HF",
+                    "rgn": "+SE", "chs": "+VS", "CP": "+DE", "FO": "+VM", "FS": "+BT", "FBo": "+SM", "HT": "+CS",
+                    "MGn": "+D", "+P": "+P", "W": "+RC", "WH": "+L"}
+
+
+def test_the_promoted_pieces_have_the_programs_names():
+    variant = tenjiku()
+    from daikifu.formats.tnj import abbreviation
+    assert {abbreviation(variant, piece_id): piece_id for piece_id in PROGRAM_PROMOTED.values()} == PROGRAM_PROMOTED
+    # those its table names not: written as the piece they move as (qanl-mate: 21. GGn 7e-8f, the Rook
+    # General promoted at ply 15)
+    assert [abbreviation(variant, i) for i in ("+RG", "+BG", "+WB", "+FK", "+LN")] == ["GGn", "VGn", "FiD", "FEg", "LHk"]
 
 
 @pytest.mark.parametrize("name", MACHINE_READABLE)
