@@ -25,8 +25,9 @@ program writes ``x`` for some moves that only burn and ``-`` for others) and a b
 (the enemy pieces the move burns: the rules core puts them among the move's kills, after those
 taken on the way).  The rule switches ``tsa``, ``ew``, ``classic`` and ``modern`` before the first
 move are the variant's options (:data:`RULE_WORDS`); without them a record is read with the
-terminal program's defaults (:data:`PROGRAM_RULES`).  A burn mark ``*`` is accepted and not checked: the analyses that write it
-(``luckydog-comments``) use it both for a piece that burns and for one that is burnt.
+terminal program's defaults (:data:`PROGRAM_RULES`).  A burn mark ``*`` is accepted and not
+checked: the analysis that writes it (``luckydog-comments``) uses it both for a piece that burns
+and for one that is burnt.
 
 Text that is not a move line is an error at that line: a commented analysis, prose around
 numbered moves, several moves a line, lines of play numbered alike and moves written without their
@@ -45,12 +46,11 @@ from .detection import TNJ_MOVE_RE, looks_like_tnj
 from .game import GameError
 from .playback import IMPORT_STATUS, MoveTextError, RawGame, RawMoves, iter_lines, play
 
-HEAD_CHARS = 65536  # the text a detector looks at
-
 __all__ = ["read_tnj", "looks_like_tnj", "PIECES", "abbreviation", "VARIANT", "MOVE_EXAMPLE", "RULE_WORDS",
            "PROGRAM_RULES"]
 
 VARIANT = "tenjiku-shogi"
+HEAD_CHARS = 65536  # the text a detector looks at
 MOVE_EXAMPLE = "one move a line: 'N. Piece from-to' such as '1.  P  7l-7k' or '10. RGn 7dx7m+', or 'N.from-to'"
 
 # The program's abbreviations (its data.c, piece_string) -> the names of the piece in the variant
