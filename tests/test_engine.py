@@ -225,9 +225,10 @@ def _area_targets(board: Board, sq: int) -> set:
     return out
 
 
-def tenjiku_differences(board: Board, sq: int, engine_only: set, daikifu_only: set, passes: set) -> list:
+def tenjiku_differences(board: Board, sq: int, engine_only: set, daikifu_only: set, passes: set,
+                        iguis: set) -> list:
     """The differences of one piece's targets not explained by a named rule difference
-    (``passes``: the squares of the pieces that may pass)."""
+    (``passes``, ``iguis``: the squares of the pieces that may pass, or capture without moving)."""
     piece = board.piece_at(sq)
     left = []
     area = _area_targets(board, sq) if piece.id in TENJIKU_AREA_MOVERS else set()
@@ -240,8 +241,8 @@ def tenjiku_differences(board: Board, sq: int, engine_only: set, daikifu_only: s
         left.append(("engine", square_name(t)))
     for t in daikifu_only:
         dx, dy = abs(square_file(t) - square_file(sq)), abs(square_rank(t) - square_rank(sq))
-        if t == sq and sq in passes:
-            continue  # pass: HaChu lists no pass in Tenjiku (the Lion's, Soaring Eagle's ...)
+        if t == sq and (sq in passes or sq in iguis):
+            continue  # own-square: HaChu lists no pass in Tenjiku, and shows an igui by its victim only
         if t in area:
             continue  # area-move: HaChu 0.21 generates no area move (Fire Demon, Vice General)
         if piece.id in ("FE", "+FK") and {dx, dy} == {0, 2}:
@@ -287,6 +288,7 @@ def tenjiku_lift_disagreements(engine, seeds) -> tuple[int, list]:
         targets = defaultdict(set)
         legal = board.legal_moves()
         passes = {m.from_square for m in legal if m.is_pass}
+        iguis = {m.from_square for m in legal if m.to_square == m.from_square and m.kills}
         for m in legal:
             targets[m.from_square].add(m.to_square)
             if not board.variant.piece(board.piece_at(m.from_square).id).burns:
@@ -301,7 +303,8 @@ def tenjiku_lift_disagreements(engine, seeds) -> tuple[int, list]:
         compared += 1
         for sq, piece in board.pieces(board.turn).items():
             mine = targets.get(sq, set())
-            for d in tenjiku_differences(board, sq, shown_by[sq] - mine, mine - shown_by[sq], passes):
+            for d in tenjiku_differences(board, sq, shown_by[sq] - mine, mine - shown_by[sq], passes,
+                                         iguis):
                 problems.append((seed, board.position(), piece.id, square_name(sq), d))
     return compared, problems
 
