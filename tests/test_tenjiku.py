@@ -36,8 +36,11 @@ JUMPS = {"e4": "GG", "e6": "P", "e8": "p", "e9": "gg", "e10": "p", "e3": "rg", "
          "m4": "RG", "n4": "gg", "o4": "p"}
 
 
+TSA = {"jumping-generals": "tsa"}
+
+
 def test_a_jumping_general_jumps_lower_pieces_and_is_stopped_by_an_equal_one():
-    b = board(JUMPS)
+    b = board(JUMPS, **TSA)
     up = {t for t in targets(b, "e4") if t[0] == "e" and int(t[1:]) > 4}
     # e5 empty; the own Pawn on e6 (rank 0) is jumped, e7 is not a landing square (jumps are for
     # captures), the Pawn on e8 is taken, the Great General on e9 (equal rank) stops it untaken
@@ -49,28 +52,32 @@ def test_a_jumping_general_jumps_lower_pieces_and_is_stopped_by_an_equal_one():
     # the first piece is taken whatever its rank (a Great General), but a Rook General cannot
     # jump it to the Pawn behind
     assert east == {"n4"}
+    assert board(JUMPS).legal_moves() != b.legal_moves()  # (the default reading is the other one)
     west = {t for t in targets(b, "m4") if t[1:] == "4" and t < "m"}
     assert west == {"f4", "g4", "h4", "i4", "j4", "k4", "l4"}  # stopped by its own Great General
 
 
-def test_the_other_reading_takes_the_piece_that_stops_the_general():
-    b = board(JUMPS, **{"jumping-generals": "blocker"})
+def test_by_default_the_general_takes_the_piece_that_stops_it():
+    b = board(JUMPS)
     up = {t for t in targets(b, "e4") if t[0] == "e" and int(t[1:]) > 4}
-    assert up == {"e5", "e8", "e9"}
+    assert up == {"e5", "e8", "e9"}  # the Great General on e9 is taken, the Pawn on e10 behind it not
+    east = {t for t in targets(b, "m4") if t[1:] == "4" and t > "m"}
+    assert east == {"n4"}  # the first piece stops it as before
 
 
-def test_a_king_behind_lower_pieces_is_attacked_only_in_the_other_reading():
+def test_a_king_behind_lower_pieces_is_attacked_unless_the_tsa_reading():
     # the Great General on c1 jumps its own Pawn (c3) and takes the Pawn (c5) and Knight (c7)
-    # beyond, but the King on c9 has a higher rank: it stops the general (HaChu's and the TSA
-    # reading), unless the general may take the piece that stops it
+    # beyond; the King on c9 has a higher rank: it stops the general, which may take it (the
+    # default reading) or not (HaChu's, option jumping-generals=tsa)
     pieces = {"c1": "GG", "c3": "P", "c5": "p", "c7": "n", "c9": "k", "p16": None}
     b = board(pieces)
-    assert {"c5", "c7"} <= targets(b, "c1") and "c9" not in targets(b, "c1")
-    assert not b.is_attacked(sq("c9"), 0)
-    other = board(pieces, **{"jumping-generals": "blocker"})
-    assert other.is_attacked(sq("c9"), 0) and "c9" in targets(other, "c1")
+    assert {"c5", "c7", "c9"} <= targets(b, "c1")
+    assert b.is_attacked(sq("c9"), 0)
+    tsa = board(pieces, **TSA)
+    assert {"c5", "c7"} <= targets(tsa, "c1") and "c9" not in targets(tsa, "c1")
+    assert not tsa.is_attacked(sq("c9"), 0)
     # the first piece on the line is taken whatever its rank: the King alone on the file is attacked
-    assert board({"c1": "GG", "c9": "k", "p16": None}).is_attacked(sq("c9"), 0)
+    assert board({"c1": "GG", "c9": "k", "p16": None}, **TSA).is_attacked(sq("c9"), 0)
 
 
 # --- the Fire Demon ----------------------------------------------------------------------------------
@@ -171,3 +178,22 @@ def test_sample_games_end_when_a_royal_piece_is_taken():
             lost = not (b.royal_squares(0) and b.royal_squares(1))
             assert not lost or ply == len(moves), (game.headers["Round"], ply)
         assert game.headers["Termination"] != "royal-capture" or lost
+
+
+# --- move diagrams ---------------------------------------------------------------------------------
+
+
+def test_move_diagrams_mark_range_jumps_and_the_burned_ring():
+    from daikifu.replay import compile_rules, load_variant
+    from daikifu.web.move_diagram import diagram_svg, piece_moves
+    rules = compile_rules(load_variant("tenjiku-shogi"))
+    gg = piece_moves(rules, "GG")
+    # next to it a plain capture; from the second square on it captures past a lower piece too
+    assert gg.targets[(0, 1)].way != "jump" and gg.targets[(0, 3)].way == "jump"
+    assert gg.targets[(-2, 2)].way == "jump" and (1, 2) not in gg.targets
+    fd = piece_moves(rules, "FD")
+    # four squares sideways: one past the three-step area move, and no sideways slide: burned only
+    assert fd.targets[(4, 0)].way == "burn" and fd.targets[(4, 0)].mode == "capture"
+    assert fd.targets[(0, 4)].way != "burn"  # on its forward slide: it goes there
+    svg = diagram_svg(fd)
+    assert 'class="mark burn"' in svg and 'class="mark jump"' in diagram_svg(gg)
