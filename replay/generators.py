@@ -28,7 +28,7 @@ and hoppers), so check detection can skip pieces that cannot reach the square at
 from __future__ import annotations
 
 from .squares import STRIDE
-from .xbetza import Pattern, XBetzaError, atom_vectors, parse as parse_betza, rotate
+from .xbetza import COMPASS, Pattern, XBetzaError, atom_vectors, parse as parse_betza, rotate
 
 EMPTY = 0
 OFF = 1
@@ -167,7 +167,8 @@ class Pieces:
 
 
 NO_PIECES = Pieces()
-KING_STEPS = tuple(dx + dy * STRIDE for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+# the eight King steps, in the order of the rules' DIRECTIONS (a burn lists its squares so)
+KING_STEPS = tuple(dx + dy * STRIDE for dx, dy in COMPASS)
 
 
 class RangeJump:

@@ -113,6 +113,7 @@ class Ruleset:
             rank_of[p.index * 2] = rank_of[p.index * 2 + 1] = p.rank
         spared = frozenset(self.type_by_id[i].index * 2 + c for i in r["burn_spared"] for c in (0, 1))
         self.burns = [False] * ncodes  # whether a piece's moves burn the enemy pieces next to where it ends
+        self.burn_spared = spared  # the codes a burn never removes
         for p in self.types:
             spec = self.betza[p.id]
             strings = spec if isinstance(spec, list) else [spec]

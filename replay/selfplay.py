@@ -468,7 +468,13 @@ def play_game(variant: Variant | str, seed: int = 1, number: int = 1, *, options
     outcome = None
     clock = time.process_time  # CPU time: what a speed report should measure on a shared machine
     started = clock()
+    royal_game = any(p.royal for p in rules.types)
     while True:
+        if royal_game and not board.royal_squares(board.turn):
+            # the side to move lost its last royal piece (with royal_loss = "capture" it may have
+            # legal moves left: a burn, or a capture the engine did not foresee, took it)
+            outcome = board.outcome()
+            break
         if sennichite and board.repetitions() >= 4:
             outcome = board.outcome()
             if outcome is not None:
