@@ -198,7 +198,7 @@ def _reader(m: re.Match):
             raise MoveTextError(f"{usi_square(board, taken[0])} holds a piece: the move captures it",
                                 "'x' for a capture")
         move = _resolve(board, Move(origin, to, kills, True if m.group("promo") else None))
-        burned = len(move.kills) - len(kills)  # the rules core adds the squares a move burns to its kills
+        burned = len(board.burned_squares(move))
         if capture and not taken and not burned:  # (the program writes "x" for some moves that only burn)
             where = " or ".join(sq for _sep, sq in legs)
             legal = board.illegality(move) is None
@@ -212,19 +212,16 @@ def _reader(m: re.Match):
 
 
 def _resolve(board: Board, move: Move) -> Move:
-    """The legal move the written one is: no "+" is a promotion declined where the piece could
-    promote (the program writes "+" for every promotion); a piece that burns has the squares it
-    burns among its kills, after those written.  A move still illegal is returned as it is, for
-    the reader's caller to report with the rules core's reason."""
-    refused = board.illegality(move)
-    if refused is None:
-        return move
-    if move.promotion is None and refused.code is IllegalReason.PROMOTION_MUST_BE_CHOSEN:
-        return move._replace(promotion=False)
-    n = len(move.kills)
-    burning = [m for m in board.legal_moves() if m.from_square == move.from_square and m.to_square == move.to_square
-               and m.kills[:n] == move.kills and len(m.kills) > n and bool(m.promotion) == bool(move.promotion)]
-    return burning[0] if len(burning) == 1 else move
+    """The move the written one is: with the squares its piece burns (the rules core keeps them
+    among its kills; the program does not write them), and no "+" a promotion declined where the
+    piece could promote (the program writes "+" for every promotion).  Its legality is the
+    caller's to check."""
+    move = board.with_burns(move)
+    if move.promotion is None:
+        refused = board.illegality(move)
+        if refused is not None and refused.code is IllegalReason.PROMOTION_MUST_BE_CHOSEN:
+            return move._replace(promotion=False)
+    return move
 
 
 # the lines the program's loader takes besides moves (its main.c, really_load): rule switches,
