@@ -69,7 +69,8 @@ def test_a_kif_stream_gives_every_game_with_its_lines_in_the_file():
     starts = [n for n, line in enumerate(kif.splitlines(), 1) if line.startswith("開始日時")]
     assert [g.source_line for g in games] == starts
     first = next(iter(games[0].mainline()))  # the comment lishogi writes after the first move
-    assert "[%clk 0:09:58]" in first.comment and "[%eval 0.35]" in first.comment
+    assert first.comment == "[%clk 0:09:58]"  # the [%eval] is data, not text
+    assert first.eval.cp == 35 and first.eval.mate is None
 
 
 def test_an_error_names_its_game_and_its_line_in_the_stream():
