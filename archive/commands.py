@@ -446,8 +446,9 @@ def show_command(ctx, game_ref, ply, style, db_path, as_json):
 @output_options("the game's id")
 @click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 @click.option("--evals", is_flag=True,
-              help="Put the stored engine scores (daikifu analyse) in each move's comment as [%eval 0.52], "
-                   "in Pawns from Sente's side, as lishogi's exports do.")
+              help="Put the stored engine scores (daikifu analyse) in each move's comment as [%eval 0.52] "
+                   "(in Pawns from Sente's side; a mate [%eval mate3]), as lishogi's exports do.  A move whose "
+                   "record carried its own [%eval] (lishogi's analysis) keeps it, with or without --evals.")
 @click.pass_context
 def export_command(ctx, db_path, variant, player, sente, gote, result, status, since, until, search, limit,
                    target, output, encoding, as_json, evals):
