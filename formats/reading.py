@@ -660,8 +660,10 @@ register_format(RecordFormat("json", "daikifu JSON", _detect_json, _read_json, _
                              several=True, frame=(b"[\n", b",\n", b"\n]\n"), limited=True))
 register_format(RecordFormat("lsn", "LSN", _detect_lsn, _read_lsn, _write_lsn, ("lsn", "pgn"),
                              dialects="the PGN of ChuShogiLite and Jocly", several=True, frame=(b"", b"\n", b""), limited=True, visitors=True))
+# several games to a file as lishogi's bulk exports write them: each game followed by two blank lines
 register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kakinoki("read_kif"), _write_kakinoki("write_kif"),
-                             ("kif", "kifu"), japanese=True, encodings=("utf-8", "cp932"), visitors=True))
+                             ("kif", "kifu"), japanese=True, several=True, frame=(b"", b"\n\n", b""),
+                             encodings=("utf-8", "cp932"), visitors=True))
 
 
 def _lazy(module: str, name: str):
