@@ -50,6 +50,18 @@ __all__ = ["Archive", "Record", "MainLine", "make_record", "record_of", "importe
 # tags that have a column of their own (everything else goes to the ``tags`` JSON)
 _COLUMN_TAGS = {"Event": "event", "Site": "site", "Date": "date", "Round": "round", "Sente": "sente",
                 "Gote": "gote", "Termination": "termination"}
+# a record's own analysis (Archive._store_evals): the first score of a position from a source is
+# kept; a best line or a judgment fills a row that has none
+_EVAL_UPSERT = (
+    "INSERT INTO engine_analysis (hash, engine, version, options, depth, movetime, reached, score, best, pv, "
+    "engine_pv, cut, cut_reason, nodes, created, mate, judgment) "
+    "VALUES (?, ?, '', ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?) "
+    "ON CONFLICT (hash, engine, version, options, depth, movetime) DO UPDATE SET "
+    "best = excluded.best, pv = excluded.pv, engine_pv = excluded.engine_pv, cut = excluded.cut, "
+    "cut_reason = excluded.cut_reason "
+    "WHERE engine_analysis.engine_pv = '' AND excluded.engine_pv != ''")
+_JUDGMENT_FILL = ("UPDATE engine_analysis SET judgment = ? WHERE hash = ? AND engine = ? AND version = '' "
+                  "AND options = ? AND depth = 0 AND movetime = 0 AND judgment IS NULL")
 _CLOCK_RE = re.compile(r"\[%(clk|emt)\s+([^\]]*?)\s*\]")
 PAGE_SIZE = 4096  # of a new database (see docs/archive.md)
 _PREFIX_CANDIDATES = 20
@@ -684,17 +696,20 @@ class Archive:
     def _store_evals(self, rec: Record) -> None:
         """The analysis the record carries, in ``engine_analysis`` under each position's hash
         (engine ``lishogi`` or ``record``, no version, the game's rule set, depth and time 0): a
-        position that already has one from that source keeps it (the first game to give it)."""
+        position that already has one from that source keeps its score, and gains a best line or
+        a judgment it lacked (a game cut before the next ply has no best line for its last
+        position; a longer one has)."""
         if not rec.evals or not rec.valid:
             return
         created = _now()
-        self.conn.executemany(
-            "INSERT OR IGNORE INTO engine_analysis (hash, engine, version, options, depth, movetime, reached, "
-            "score, best, pv, engine_pv, cut, cut_reason, nodes, created, mate, judgment) "
-            "VALUES (?, ?, '', ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
-            [(rec.hashes[ply], engine, ";" + rec.ruleset, reached, score, best, pv, engine_pv, cut, reason, created,
-              mate, judgment)
-             for ply, engine, reached, score, best, pv, engine_pv, cut, reason, mate, judgment in rec.evals])
+        self.conn.executemany(_EVAL_UPSERT, [
+            (rec.hashes[ply], engine, ";" + rec.ruleset, reached, score, best, pv, engine_pv, cut, reason, created,
+             mate, judgment)
+            for ply, engine, reached, score, best, pv, engine_pv, cut, reason, mate, judgment in rec.evals])
+        judged = [(judgment, rec.hashes[ply], engine, ";" + rec.ruleset)
+                  for ply, engine, *_, judgment in rec.evals if judgment]
+        if judged:
+            self.conn.executemany(_JUDGMENT_FILL, judged)
 
     def _count_first_move(self, rec: Record, first: str | None) -> None:
         """Add a (valid or truncated) game to its ``first_moves`` summary row, in the open

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -18,13 +19,47 @@ from click.testing import CliRunner
 
 from daikifu.archive.store import Archive
 from daikifu.cli import main
+from daikifu.formats.evals import MATE_SCORE
 from daikifu.formats.lishogi import looks_like_ndjson, split_kif_stream
 from daikifu.formats.reading import detect_format, read_stream, read_text
 from daikifu.replay.usi import move_to_usi
 
 CHU = Path(__file__).parent / "data" / "real" / "chu" / "scalashogi_chushogi-kif1.kif"
 GAMES = 1000
-CLOCK = "*[%eval 0.35] [%clk 0:09:58]"  # lishogi writes evals in pawns, mates as mate3
+CLOCK = " [%clk 0:09:58]"  # after the first move's [%eval], as lishogi's older exports wrote clocks
+
+
+def _score(ply: int) -> tuple:
+    """lishogi's evaluation of the position after ``ply`` in these streams: (centipawns, mate),
+    one of them None (a mate every 20 plies, for Sente then for Gote)."""
+    if ply % 20 == 0:
+        return None, (ply // 20) * (1 if ply % 40 else -1)
+    return (ply * 37) % 401 - 200, None
+
+
+def _eval_text(ply: int) -> str:
+    """The comment lishogi's NotationDump writes: the Pawns as a Java float prints them
+    (Python's shortest float text is the same for these), a mate as mateN."""
+    cp, mate = _score(ply)
+    return f"[%eval mate{mate}]" if mate is not None else f"[%eval {cp / 100}]"
+
+
+def _analysis(ply: int, usi: list) -> dict:
+    """lishogi's NDJSON analysis entry of ``ply``: the score after it; every 5th ply the engine's
+    choice in the position before it (the move played and the two after it), every 25th with an
+    illegal second move (cut by the rules); every 7th a judgment of the move."""
+    cp, mate = _score(ply)
+    entry = {"eval": cp} if mate is None else {"mate": mate}
+    if ply % 5 == 0:
+        entry["best"] = usi[ply - 1]
+        entry["variation"] = " ".join(usi[ply - 1:ply + 2]) if ply % 25 else f"{usi[ply - 1]} 1a1a"
+    if ply % 7 == 0:
+        entry["judgment"] = {"name": "Mistake", "comment": "Mistake. Something else was best."}
+    return entry
+
+
+def _centis(ply: int) -> int:
+    return 60000 - 50 * ply  # the mover's clock after ply, in centiseconds (NDJSON's clocks)
 
 
 def _source():
@@ -37,23 +72,39 @@ def _source():
     return lines, usi, ends
 
 
+def _with_evals(body: list) -> list:
+    """The move lines with lishogi's comment after each move (after a Lion's second step)."""
+    out, ply = [], 0
+    for line in body:
+        out.append(line)
+        if "一歩目" not in line:
+            ply += 1
+            out.append("*" + _eval_text(ply) + (CLOCK if ply == 1 else ""))
+    return out
+
+
 def _streams(count: int):
-    """(KIF stream, NDJSON text, plies of each game) of ``count`` games as lishogi writes them."""
+    """(KIF stream, NDJSON text, plies of each game) of ``count`` games as lishogi writes them:
+    every third game has lishogi's analysis ([%eval] comments in KIF, ``analysis`` in NDJSON),
+    every tenth game of the NDJSON its ``clocks`` (a clock on every ply costs the import the
+    move's text, so not every game has them, to keep the test short)."""
     lines, usi, ends = _source()
     kif, ndjson, plies = [], [], []
     for i in range(count):
-        cut = ends[(i * 7) % len(ends)]
+        cut = ends[(i * 7) % (len(ends) // 2)]  # (the first half of the game: a shorter test)
         body = lines[:cut]
         n = sum(1 for line in body if "二歩目" not in line)  # a double move is one ply on two lines
         if i % 3 == 0:
-            body = body[:1] + [CLOCK] + body[1:]
-        kif.append("\n".join([f"開始日時：2023/11/{1 + i % 28:02d} 12:00:00", f"先手：p{i}", f"後手：q{i}",
-                              "手数----指手---------消費時間--", *body]) + "\n\n\n")
+            body = _with_evals(body)
+        kif.append("\n".join([f"開始日時：2023/11/{1 + i % 28:02d} 12:00:00", f"場所：https://lishogi.org/g{i:07d}",
+                              f"先手：p{i}", f"後手：q{i}", "手数----指手---------消費時間--", *body]) + "\n\n\n")
         ndjson.append(json.dumps({"id": f"g{i:07d}", "rated": False, "variant": "chushogi", "speed": "correspondence",
                                   "createdAt": 1700000000000, "status": "started",
                                   "players": {"sente": {"user": {"name": f"p{i}", "id": f"p{i}"}},
                                               "gote": {"user": {"name": f"q{i}", "id": f"q{i}"}}},
-                                  "moves": " ".join(usi[:n])}))
+                                  "moves": " ".join(usi[:n]),
+                                  **({"clocks": [_centis(p) for p in range(1, n + 1)]} if i % 10 == 0 else {}),
+                                  **({"analysis": [_analysis(p, usi) for p in range(1, n + 1)]} if i % 3 == 0 else {})}))
         plies.append(n)
     return "".join(kif), "\n".join(ndjson) + "\n", plies
 
@@ -70,7 +121,11 @@ def test_a_kif_stream_gives_every_game_with_its_lines_in_the_file():
     assert [g.source_line for g in games] == starts
     first = next(iter(games[0].mainline()))  # the comment lishogi writes after the first move
     assert first.comment == "[%clk 0:09:58]"  # the [%eval] is data, not text
-    assert first.eval.cp == 35 and first.eval.mate is None
+    for g in games[::3]:  # the games with lishogi's analysis: every move's score kept, as data
+        nodes = list(g.mainline())
+        assert [(n.eval.cp, n.eval.mate) for n in nodes] == [_score(p) for p in range(1, len(nodes) + 1)]
+        assert not any("[%eval" in n.comment for n in nodes)
+    assert all(n.eval is None for g in games[1::3] for n in g.mainline())
 
 
 def test_an_error_names_its_game_and_its_line_in_the_stream():
@@ -138,6 +193,39 @@ def _import(db, path, data=None):
     return json.loads(result.output)
 
 
+def _expected_rows(plies_with_analysis: int, ndjson: bool) -> dict:
+    """hash -> what engine_analysis holds for lishogi's analysis of the source game's positions
+    after 1 .. ``plies_with_analysis`` plies: (score, mate, best, pv, cut, judgment); the best line
+    (NDJSON only) in the compact form of the moves, on the position it starts from."""
+    game = next(read_text(CHU.read_text(encoding="utf-8"), name=CHU.name))
+    moves = game.mainline_moves()
+    board = game.start_board()
+    hashes = [board.zobrist]
+    for move in moves:
+        board.push(move)
+        hashes.append(board.zobrist)
+    rows = {}
+    for ply in range(1, plies_with_analysis + 1):
+        cp, mate = _score(ply)
+        score = cp if mate is None else (MATE_SCORE - abs(mate)) * (1 if mate > 0 else -1)
+        best = pv = None
+        cut = 0
+        nxt = ply + 1  # the engine's choice in this position is given with the next ply
+        if ndjson and nxt % 5 == 0 and nxt <= plies_with_analysis:
+            best = moves[ply].uci()
+            pv = " ".join(m.uci() for m in moves[ply:ply + 3]) if nxt % 25 else best
+            cut = 0 if nxt % 25 else 1
+        judgment = "Mistake" if ndjson and ply % 7 == 0 else None
+        rows.setdefault(hashes[ply], (score, mate, best, pv or "", cut, judgment))
+    return rows
+
+
+def _stored_rows(db) -> dict:
+    with sqlite3.connect(db) as conn:
+        return {h: tuple(rest) for h, *rest in conn.execute(
+            "SELECT hash, score, mate, best, pv, cut, judgment FROM engine_analysis WHERE engine = 'lishogi'")}
+
+
 def test_a_thousand_game_stream_and_its_ndjson_import_to_the_same_games(tmp_path):
     kif, nd, plies = _streams(GAMES)
     (tmp_path / "games.kif").write_text(kif, encoding="utf-8")
@@ -146,24 +234,76 @@ def test_a_thousand_game_stream_and_its_ndjson_import_to_the_same_games(tmp_path
     assert first["games"] == GAMES and first["invalid"] == 0 and first["plies"] == sum(plies)
     distinct = len(set(plies))  # the same game cut after the same ply is a duplicate
     assert first["stored"] == distinct and first["duplicates"] == GAMES - distinct
-    again = _import(tmp_path / "a.db", tmp_path / "games.ndjson")
-    assert again["games"] == GAMES and again["stored"] == 0 and again["duplicates"] == GAMES
     alone = _import(tmp_path / "b.db", tmp_path / "games.ndjson")
-    assert alone["stored"] == distinct and alone["plies"] == sum(plies)
+    assert alone["games"] == GAMES and alone["stored"] == distinct and alone["plies"] == sum(plies)
     with Archive(tmp_path / "a.db") as a, Archive(tmp_path / "b.db") as b:
         def stored(archive):  # the first of each game in the file is the one stored
             return sorted((g["digest"], g["ply_count"], g["sente"], g["gote"], g["variant"])
                           for g in archive.games(status="all"))
         assert stored(a) == stored(b)
         assert len(stored(a)) == distinct and {p for _, p, *_ in stored(a)} == set(plies)
+    # lishogi's analysis is kept as analysis: every position any game gave a score for, once, under
+    # the engine "lishogi" (the KIF stream's Site is lishogi's); from NDJSON with its best lines,
+    # replayed by the rules (and cut where they refuse a move), and the judgments
+    analysed = max(n for i, n in enumerate(plies) if i % 3 == 0)
+    assert _stored_rows(tmp_path / "a.db") == _expected_rows(analysed, ndjson=False)
+    assert _stored_rows(tmp_path / "b.db") == _expected_rows(analysed, ndjson=True)
+    with sqlite3.connect(tmp_path / "a.db") as db:
+        comments = [c for (c,) in db.execute("SELECT comment FROM annotations WHERE comment IS NOT NULL")]
+        clocks = db.execute("SELECT count(*) FROM annotations WHERE ply = 1 AND clock = ?", ("clk 0:09:58",)).fetchone()
+    assert comments and not any("[%eval" in c for c in comments)  # stored as data, not kept in the text
     # lishogi's [%clk] comment gives the archive's clock of the first move (the stored game is the
     # first of each length, and every third game has the comment)
     firsts = {}
     for i, n in enumerate(plies):
         firsts.setdefault(n, i)
-    with sqlite3.connect(tmp_path / "a.db") as db:
-        clocks = db.execute("SELECT count(*) FROM annotations WHERE ply = 1 AND clock = ?", ("clk 0:09:58",)).fetchone()
     assert clocks[0] == sum(1 for i in firsts.values() if i % 3 == 0) > 0
+    # NDJSON's clocks reach the clock column of every ply of the games that have them
+    with sqlite3.connect(tmp_path / "b.db") as db:
+        got = {(s, ply): clock for s, ply, clock in db.execute(
+            "SELECT p.name, a.ply, a.clock FROM annotations a JOIN games g ON g.id = a.game_id "
+            "JOIN players p ON p.id = g.sente_id WHERE a.clock IS NOT NULL")}
+    want = {}
+    for i in (i for i in firsts.values() if i % 10 == 0):
+        for ply in range(1, plies[i] + 1):
+            seconds, hundredths = divmod(_centis(ply), 100)
+            want[f"p{i}", ply] = f"clk 0:{seconds // 60:02d}:{seconds % 60:02d}" + (f".{hundredths:02d}" if hundredths else "")
+    assert want and got == want
+    _shown(tmp_path / "a.db", plies, firsts, analysed)
+    # convert writes every game of the stream to one KIF file, which reads back to the same games
+    # with lishogi's analysis written as lishogi writes it
+    out = tmp_path / "out.kif"
+    done = CliRunner().invoke(main, ["convert", str(tmp_path / "games.kif"), "--to", "kif", "-o", str(out)])
+    assert done.exit_code == 0 and f"wrote {GAMES} games to" in done.output, done.output
+    back = list(read_stream(io.BytesIO(out.read_bytes()), name="out.kif"))
+    assert [len(g.mainline_moves()) for g in back] == plies and all(g.valid for g in back)
+    assert [g.headers["Sente"] for g in back] == [f"p{i}" for i in range(GAMES)]
+    assert all([(n.eval.cp, n.eval.mate) for n in g.mainline()] == [_score(p) for p in range(1, plies[i] + 1)]
+               for i, g in enumerate(back) if i % 3 == 0)
+    first_game = out.read_text(encoding="utf-8").split("\n\n\n")[0]
+    assert [line for line in first_game.splitlines() if line.startswith("*")] == \
+        ["*" + _eval_text(p) + (CLOCK if p == 1 else "") for p in range(1, plies[0] + 1)]
+
+
+def _shown(db, plies, firsts, analysed):
+    """The analysis on the game page (Flask's test client): the score graph's data and the
+    record's own evaluations in the move list."""
+    from daikifu.web import create_app
+    client = create_app(db).test_client()
+    with Archive(db, readonly=True) as a:
+        ids = {g["sente"]: g["id"] for g in a.games(status="all")}
+    longest = max(firsts.values(), key=lambda i: plies[i])
+    data = client.get(f"/api/games/{ids[f'p{longest}']}/analysis").get_json()
+    assert data["engine"] == "lishogi" and data["engines"] == {"lishogi": min(analysed, plies[longest])}
+    for entry in data["plies"][1:analysed + 1]:
+        cp, mate = _score(entry["ply"])
+        assert (entry["mate"], entry["engine"]) == (mate, "lishogi")
+        assert entry["score"] == cp if mate is None else entry["score"] * mate > 0
+    mine = max((i for i in firsts.values() if i % 3 == 0), key=lambda i: plies[i])  # a game whose text has them
+    page = client.get(f"/games/{ids[f'p{mine}']}").get_data(as_text=True)
+    labels = re.findall(r'<span class="eval"[^>]*>([^<]*)</span>', page)
+    assert labels == [f"#{m}" if m is not None else f"{c / 100:+.2f}"
+                      for c, m in (_score(p) for p in range(1, plies[mine] + 1))]
 
 
 @pytest.mark.parametrize("blank", ["\n\n", "\r\n\r\n"])
