@@ -67,6 +67,15 @@ class Evaluation:
             return (MATE_SCORE - abs(self.mate)) * (1 if self.mate > 0 else -1)
         return self.cp
 
+    @property
+    def label(self) -> str:
+        """The score as a viewer shows it: ``+0.35``, ``-1.20``, ``#3`` (Sente mates in 3), ``#-3``."""
+        if self.mate is not None:
+            return f"#{self.mate}"
+        if self.cp is not None:
+            return f"{self.cp / 100:+.2f}"
+        return ""
+
     def as_dict(self) -> dict:
         """The fields that are set (the form of daikifu JSON's ``eval``)."""
         return {name: list(value) if isinstance(value, tuple) else value
