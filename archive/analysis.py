@@ -317,10 +317,11 @@ def engines_of(conn: sqlite3.Connection, hashes) -> dict:
 
 
 def row_evaluation(row: dict) -> Evaluation:
-    """A stored row as the :class:`~daikifu.formats.evals.Evaluation` a writer writes."""
+    """A stored row as the :class:`~daikifu.formats.evals.Evaluation` a writer writes (its score
+    only, as lishogi's exports write one: no depth)."""
     if row.get("mate") is not None:
-        return Evaluation(mate=row["mate"], depth=row["reached"] or None)
-    return Evaluation(cp=row["score"], depth=row["reached"] or None)
+        return Evaluation(mate=row["mate"])
+    return Evaluation(cp=row["score"])
 
 
 def eval_comment(row: dict) -> str:

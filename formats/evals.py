@@ -114,14 +114,12 @@ def pawns_text(cp: int) -> str:
 
 
 def eval_text(ev: Evaluation | None) -> str:
-    """The ``[%eval …]`` command lishogi writes for ``ev`` ("" when it has no score)."""
-    if ev is None:
+    """The ``[%eval …]`` command lishogi writes for ``ev`` ("" when it has no score), with the
+    depth after a comma as lichess writes it when the evaluation has one (lishogi gives none)."""
+    if ev is None or not ev.scored:
         return ""
-    if ev.mate is not None:
-        return f"[%eval mate{ev.mate}]"
-    if ev.cp is not None:
-        return f"[%eval {pawns_text(ev.cp)}]"
-    return ""
+    value = f"mate{ev.mate}" if ev.mate is not None else pawns_text(ev.cp)
+    return f"[%eval {value},{ev.depth}]" if ev.depth else f"[%eval {value}]"
 
 
 def split_eval(comment: str) -> tuple[Evaluation | None, str]:

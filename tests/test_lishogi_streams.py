@@ -21,7 +21,7 @@ from daikifu.archive.store import Archive
 from daikifu.cli import main
 from daikifu.formats.evals import MATE_SCORE
 from daikifu.formats.lishogi import looks_like_ndjson, split_kif_stream
-from daikifu.formats.reading import detect_format, read_stream, read_text
+from daikifu.formats.reading import detect_format, read_stream, read_text, write_record
 from daikifu.replay.usi import move_to_usi
 
 CHU = Path(__file__).parent / "data" / "real" / "chu" / "scalashogi_chushogi-kif1.kif"
@@ -316,3 +316,95 @@ def test_a_kif_stream_on_standard_input_is_imported_game_by_game(tmp_path):
     kif, _, plies = _streams(20)
     done = _import(tmp_path / "a.db", "-", kif.encode("utf-8"))
     assert done["games"] == 20 and done["invalid"] == 0 and done["plies"] == sum(plies)
+
+
+@pytest.mark.parametrize("written, cp, mate", [("[%eval 0.35]", 35, None), ("[%eval -1.0]", -100, None),
+                                               ("[%eval mate3]", None, 3), ("[%eval mate-2]", None, -2),
+                                               ("[%eval #-4]", None, -4), ("[%eval 0.52,18]", 52, None)])
+def test_eval_forms_are_read_and_written_back_as_lishogi_writes_them(written, cp, mate):
+    text = f'[Variant "shogi"]\n[Result "*"]\n\n1. P-c4 {{{written} [%clk 0:01:00] fine}} P-c6 *\n'
+    game = next(read_text(text, name="a.lsn"))
+    node = game.next()
+    assert (node.eval.cp, node.eval.mate) == (cp, mate) and node.comment == "[%clk 0:01:00] fine"
+    lishogi = f"[%eval mate{mate}" if mate is not None else f"[%eval {cp / 100}"
+    lishogi += ",18]" if ",18" in written else "]"  # (lishogi writes no depth; lichess's is kept)
+    for fmt in ("lsn", "kif", "ki2", "csa", "jkf", "json"):  # every writer that keeps comments
+        out = write_record(game, fmt).decode("utf-8")
+        back = next(read_text(out, fmt=fmt))
+        assert back.next().eval == node.eval and back.next().comment.endswith("fine"), fmt
+        if fmt != "json":  # (JSON holds it as an object)
+            assert f"{lishogi} [%clk 0:01:00]" in out or f"{lishogi} [%clk 0:01:00] fine" in out, (fmt, out)
+
+
+def test_ndjson_clocks_and_analysis_problems_are_located_warnings():
+    record = {"id": "abcd1234", "variant": "standard", "moves": "7g7f 3c3d 2g2f",
+              "clocks": [18000, "soon", 17000, 16000],
+              "analysis": [{"eval": 30}, {"eval": "high"}, 7]}
+    line = json.dumps(record)
+    game = next(read_text("{}\n" + line + "\n", name="x.ndjson"))
+    assert game.valid and len(game.mainline_moves()) == 3  # the moves are kept
+    found = {(e.ply, e.line, e.column): str(e) for e in game.errors}
+    assert all(e.kind == "warning" and e.file == "x.ndjson" and e.game == 1 for e in game.errors)
+    clocks, analysis = line.index('"clocks"') + 1, line.index('"analysis"') + 1
+    assert set(found) == {(4, 2, clocks), (2, 2, clocks), (2, 2, analysis), (3, 2, analysis)}
+    assert all("lishogi game abcd1234" in m for m in found.values())
+    assert '"soon"' in found[2, 2, clocks] and "4 entries for 3 moves" in found[4, 2, clocks]
+    nodes = list(game.mainline())
+    assert [n.comment for n in nodes] == ["[%clk 0:03:00]", "", "[%clk 0:02:50]"]
+    assert nodes[0].eval.cp == 30 and nodes[1].eval is None and nodes[2].eval is None
+
+
+def test_streams_on_standard_input_validate_and_convert(tmp_path):
+    kif, nd, plies = _streams(12)
+    for data, fmt in ((kif, "kif"), (nd, "ndjson")):
+        result = CliRunner().invoke(main, ["validate", "--json", "-"], input=data.encode("utf-8"))
+        assert result.exit_code == 0, result.output
+        assert [v["ply_count"] for v in json.loads(result.output)] == plies
+        result = CliRunner().invoke(main, ["convert", "-", "--to", "lsn"], input=data.encode("utf-8"))
+        assert result.exit_code == 0, result.output
+        games = list(read_text(result.stdout, fmt="lsn"))
+        assert [len(g.mainline_moves()) for g in games] == plies, fmt
+        # the analysis is written as lishogi writes it, first in the move's comment
+        assert [(n.eval.cp, n.eval.mate) for n in games[3].mainline()] == [_score(p) for p in range(1, plies[3] + 1)]
+    empty = CliRunner().invoke(main, ["convert", "-", "--to", "lsn"], input=b"")
+    assert empty.exit_code == 2 and "empty" in empty.output
+
+
+def test_an_archive_analysed_before_version_3_gains_the_new_columns(tmp_path):
+    from daikifu.archive.analysis import stored_analysis
+    db = tmp_path / "a.db"
+    kif, _, _ = _streams(4)
+    (tmp_path / "g.kif").write_text(kif, encoding="utf-8")
+    _import(db, tmp_path / "g.kif")
+    with sqlite3.connect(db) as conn:  # back to version 2, with the table the first analyse made then
+        rows = conn.execute("SELECT hash, engine, version, options, depth, movetime, reached, score, best, pv, "
+                            "engine_pv, cut, cut_reason, nodes, created FROM engine_analysis").fetchall()
+        conn.execute("DROP TABLE engine_analysis")
+        conn.execute("CREATE TABLE engine_analysis (hash INTEGER NOT NULL, engine TEXT NOT NULL, version TEXT NOT NULL, "
+                     "options TEXT NOT NULL, depth INTEGER NOT NULL, movetime INTEGER NOT NULL, reached INTEGER NOT "
+                     "NULL, score INTEGER NOT NULL, best TEXT, pv TEXT NOT NULL, engine_pv TEXT NOT NULL, cut INTEGER "
+                     "NOT NULL, cut_reason TEXT, nodes INTEGER, created TEXT NOT NULL, PRIMARY KEY (hash, engine, "
+                     "version, options, depth, movetime)) WITHOUT ROWID")
+        conn.executemany(f"INSERT INTO engine_analysis VALUES ({','.join('?' * 15)})", rows)
+        conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    assert rows
+    with sqlite3.connect(db) as old:  # read as it is (a reader that does not migrate): no mate, no judgment
+        found = stored_analysis(old, [r[0] for r in rows])
+        assert len(found) == len(rows) and all(v["mate"] is None and v["judgment"] is None for v in found.values())
+    with Archive(db) as a:  # opened to write: migrated, the rows kept
+        columns = {r[1] for r in a.conn.execute("PRAGMA table_info(engine_analysis)")}
+        assert {"mate", "judgment"} <= columns
+        assert a.conn.execute("SELECT count(*) FROM engine_analysis").fetchone()[0] == len(rows)
+
+
+def test_show_lists_the_records_evaluations(tmp_path):
+    kif, _, plies = _streams(1)
+    (tmp_path / "g.kif").write_text(kif, encoding="utf-8")
+    _import(tmp_path / "a.db", tmp_path / "g.kif")
+    result = CliRunner().invoke(main, ["show", "1", "--db", str(tmp_path / "a.db"), "--json"])
+    moves = json.loads(result.output)["moves"]
+    assert [(m["eval"]["cp"] if "cp" in m["eval"] else None, m["eval"].get("mate")) for m in moves] == \
+        [_score(p) for p in range(1, plies[0] + 1)]
+    text = CliRunner().invoke(main, ["show", "1", "--db", str(tmp_path / "a.db")]).output
+    cp = _score(1)[0]
+    assert f"1. {moves[0]['text']}: [eval {cp / 100:+.2f}] [%clk 0:09:58]" in text
