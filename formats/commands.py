@@ -318,10 +318,9 @@ def _peeked(games: Iterable) -> tuple[list, Iterable]:
 @click.option("--json", "as_json", is_flag=True, help="The same as --to json.")
 @click.pass_context
 def convert_command(ctx, file, target, fmt, variant, output, encoding, setup, as_json):
-    """Read the games of FILE (- for standard input) and write them as LSN, KIF, KI2, CSA, JKF,
-    USI or JSON.
+    """Read the games of FILE and write them as LSN, KIF, KI2, CSA, JKF, USI or JSON.
 
-    Every format daikifu reads can be converted to every format that can hold the game (CSA, KI2
+    FILE may be - for standard input.  Every format daikifu reads can be converted to every format that can hold the game (CSA, KI2
     and JKF hold 9x9 shogi; CSA and USI keep the main line only; USI keeps no comments or tags, but
     names the variant and rule set in setoption lines).  Every game of FILE is written: a stream of
     games (lishogi's KIF export or NDJSON, a PGN or LSN file of many games) becomes one file of
