@@ -326,7 +326,7 @@ def convert_command(ctx, file, target, fmt, variant, output, encoding, setup, as
     games (lishogi's KIF export or NDJSON, a PGN or LSN file of many games) becomes one file of
     them in LSN, KIF (each game followed by two blank lines, as lishogi writes them), CSA, USI and
     JSON; KI2 and JKF hold one game a file, so several games need -o with {n} (one file each).
-    The games are read and written one at a time.  Evaluations the record carries ([%eval], an
+    Games are converted one at a time.  Evaluations the record carries ([%eval], an
     NDJSON analysis) are written first in each move's comment as lishogi writes them.  Invalid
     games are converted up to their first bad move, with a warning, and the exit status is then
     1; FILE missing or no record: 2 (docs/cli.md).
