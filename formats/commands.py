@@ -320,16 +320,16 @@ def _peeked(games: Iterable) -> tuple[list, Iterable]:
 def convert_command(ctx, file, target, fmt, variant, output, encoding, setup, as_json):
     """Read the games of FILE and write them as LSN, KIF, KI2, CSA, JKF, USI or JSON.
 
-    FILE may be - for standard input.  Every format daikifu reads can be converted to every format that can hold the game (CSA, KI2
-    and JKF hold 9x9 shogi; CSA and USI keep the main line only; USI keeps no comments or tags, but
-    names the variant and rule set in setoption lines).  Every game of FILE is written: a stream of
-    games (lishogi's KIF export or NDJSON, a PGN or LSN file of many games) becomes one file of
-    them in LSN, KIF (each game followed by two blank lines, as lishogi writes them), CSA, USI and
-    JSON; KI2 and JKF hold one game a file, so several games need -o with {n} (one file each).
-    Games are converted one at a time.  Evaluations the record carries ([%eval], an
-    NDJSON analysis) are written first in each move's comment as lishogi writes them.  Invalid
-    games are converted up to their first bad move, with a warning, and the exit status is then
-    1; FILE missing or no record: 2 (docs/cli.md).
+    FILE may be - for standard input.  Every format daikifu reads can be converted to every
+    format that can hold the game (CSA, KI2 and JKF hold 9x9 shogi; CSA and USI keep the main line
+    only; USI keeps no comments or tags, but names the variant and rule set in setoption lines).
+    Every game of FILE is written: a stream of games (lishogi's KIF export or NDJSON, a PGN or LSN
+    file of many games) becomes one file of them in LSN, KIF (each game followed by two blank
+    lines, as lishogi writes them), CSA, USI and JSON; KI2 and JKF hold one game a file, so
+    several games need -o with {n} (one file each).  Games are converted one at a time.
+    Evaluations the record carries ([%eval], an NDJSON analysis) are written first in each move's
+    comment as lishogi writes them.  Invalid games are converted up to their first bad move, with
+    a warning, and the exit status is then 1; FILE missing or no record: 2 (docs/cli.md).
 
     \b
     Examples:
