@@ -516,6 +516,8 @@ def write_stream(games: Iterable[Game], fmt: str, out, encoding: str | None = No
         if count and not f.several:
             raise UnsupportedConversion(f"a {f.title} file holds one game, not several")
         data = write_record(game, fmt, encoding)
+        if not count and data.endswith(b"\r\n"):  # (cp932 KIF, CSA: the frame ends its lines as the games do)
+            before, between, after = (part.replace(b"\n", b"\r\n") for part in f.frame)
         out.write((between if count else before) + data)
         count += 1
     if not count:

@@ -115,6 +115,10 @@ def test_convert_several_games_to_kif_writes_one_stream_and_to_ki2_needs_a_patte
     assert text.count("#KIF") == 2 and "\n\n\n#KIF" in text
     games = list(read_record(text.encode("utf-8"), name="x.kif"))
     assert [g.headers["Sente"] for g in games] == ["Alice", "Carol"] and all(g.valid for g in games)
+    result = run("convert", str(both), "--to", "kif", "--encoding", "cp932", "-o", str(tmp_path / "sjis.kif"))
+    data = (tmp_path / "sjis.kif").read_bytes()
+    assert result.exit_code == 0 and b"\r\n\r\n\r\n#KIF" in data and b"\r\n\n" not in data  # one line end
+    assert [g.headers["Sente"] for g in read_record(data, name="sjis.kif")] == ["Alice", "Carol"]
     # KI2 holds one: nothing is written without {n}
     result = CliRunner().invoke(main, ["convert", str(both), "--to", "ki2", "-o", str(tmp_path / "x.ki2")])
     assert result.exit_code == 1 and "{n}" in result.output and "nothing written" in result.output
