@@ -42,7 +42,7 @@ from typing import Iterator
 from daikifu.replay.usi import UsiError, usi_to_move
 
 from .detection import KEEP_ALIVE, NDJSON_FIELDS, looks_like_ndjson
-from .evals import Evaluation
+from .evals import LIMITS, Evaluation
 from .game import GameError
 from .playback import DRAW, MoveTextError, RawGame, RawMoves, iter_lines, play
 
@@ -201,7 +201,8 @@ class _Extras:
             comments(i).append(clock_text(centis))
 
     def analysis(self, analysis, moves, count: int) -> None:
-        expected = "one object a ply with eval or mate (whole numbers), best and variation (USI text)"
+        expected = (f"one object a ply with eval or mate (whole numbers up to {LIMITS['cp']:,} and "
+                    f"{LIMITS['mate']:,}), best and variation (USI text)")
         if not isinstance(analysis, list):
             return self.warn("analysis", "not a list: not kept", expected=expected)
         if len(analysis) > count:
@@ -217,7 +218,7 @@ class _Extras:
             cp, mate, best, variation = (entry.get(k) for k in ("eval", "mate", "best", "variation"))
             judgment = entry.get("judgment")
             judgment = judgment.get("name") if isinstance(judgment, dict) else judgment
-            bad = [k for k, v, ok in (("eval", cp, _whole), ("mate", mate, _whole), ("best", best, _text),
+            bad = [k for k, v, ok in (("eval", cp, _centipawns), ("mate", mate, _moves), ("best", best, _text),
                                       ("variation", variation, _text), ("judgment", judgment, _text))
                    if v is not None and not ok(v)]
             if bad:
@@ -241,6 +242,14 @@ class _Extras:
 
 def _text(value) -> bool:
     return isinstance(value, str)
+
+
+def _centipawns(value) -> bool:
+    return _whole(value) and abs(value) <= LIMITS["cp"]
+
+
+def _moves(value) -> bool:
+    return _whole(value) and abs(value) <= LIMITS["mate"]
 
 
 _KIF_START = re.compile(r"(#KIF|[^\s：:*&#]+[：:]|手数-+指手|\S*の持駒)")  # (a * or & comment is in a game)

@@ -339,7 +339,7 @@ def test_eval_forms_are_read_and_written_back_as_lishogi_writes_them(written, cp
 def test_ndjson_clocks_and_analysis_problems_are_located_warnings():
     record = {"id": "abcd1234", "variant": "standard", "moves": "7g7f 3c3d 2g2f",
               "clocks": [18000, "soon", 17000, 16000],
-              "analysis": [{"eval": 30}, {"eval": "high"}, 7]}
+              "analysis": [{"eval": 30}, {"eval": 10 ** 30}, 7]}  # (no number the archive could not store)
     line = json.dumps(record)
     game = next(read_text("{}\n" + line + "\n", name="x.ndjson"))
     assert game.valid and len(game.mainline_moves()) == 3  # the moves are kept
@@ -408,3 +408,15 @@ def test_show_lists_the_records_evaluations(tmp_path):
     text = CliRunner().invoke(main, ["show", "1", "--db", str(tmp_path / "a.db")]).output
     cp = _score(1)[0]
     assert f"1. {moves[0]['text']}: [eval {cp / 100:+.2f}] [%clk 0:09:58]" in text
+
+
+def test_a_json_record_with_an_evaluation_out_of_bounds_is_refused_not_stored(tmp_path):
+    game = next(read_text('[Variant "shogi"]\n[Result "*"]\n\n1. P-c4 {[%eval 0.5]} *\n', name="a.lsn"))
+    data = json.loads(write_record(game, "json"))
+    assert data["moves"][0]["eval"] == {"cp": 50}
+    data["moves"][0]["eval"] = {"cp": 10 ** 30}
+    (tmp_path / "big.json").write_text(json.dumps(data), encoding="utf-8")
+    bad = next(read_text((tmp_path / "big.json").read_text(encoding="utf-8"), name="big.json"))
+    assert not bad.valid and "whole numbers" in str(bad.errors[0])
+    done = _import(tmp_path / "a.db", tmp_path / "big.json")
+    assert done["invalid"] == 1
