@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["Evaluation", "split_eval", "eval_text", "with_eval", "pawns_text", "EVAL_RE", "MATE_SCORE",
-           "LISHOGI", "RECORD", "LIMITS"]
+           "LISHOGI", "RECORD", "LIMITS", "MAX_LINE"]
 
 # [%eval 0.35], [%eval -1.0], [%eval mate3], [%eval mate-3], [%eval #3], [%eval 0.35,20]
 EVAL_RE = re.compile(r"\[%eval\s+(?:(?P<mate>(?:mate|#)\s*[-+]?\d{1,4})|(?P<pawns>[-+]?\d{1,5}(?:\.\d*)?|[-+]?\.\d+))"
@@ -38,6 +38,7 @@ MATE_SCORE = 100_000
 # the largest magnitude of each number an evaluation holds (the archive stores them as SQLite
 # integers; a record's larger number is refused where it is read, never an overflow later)
 LIMITS = {"cp": 10_000_000, "mate": 9_999, "depth": 9_999}
+MAX_LINE = 64  # moves of a best line kept (lishogi's lines have at most 12: Info.LineMaxPlies)
 LISHOGI = "lishogi"  # the engine name of lishogi's analysis in the archive
 RECORD = "record"  # the engine name of an [%eval] whose source the record does not name
 
@@ -93,11 +94,11 @@ class Evaluation:
         if any(data.get(k) is not None and (not isinstance(data[k], int) or isinstance(data[k], bool)
                                             or abs(data[k]) > LIMITS[k]) for k in ints) \
                 or any(data.get(k) is not None and not isinstance(data[k], str) for k in texts) \
-                or not isinstance(data.get("variation", []), list) \
+                or not isinstance(data.get("variation", []), list) or len(data.get("variation", [])) > MAX_LINE \
                 or not all(isinstance(m, str) for m in data.get("variation", [])):
             raise ValueError("an evaluation's cp, mate and depth are whole numbers (at most "
                              + ", ".join(f"{k} {v:,}" for k, v in LIMITS.items()) + " in size), best, judgment "
-                             "and the variation's moves texts")
+                             f"and the variation's moves (at most {MAX_LINE}) texts")
         return cls(**{**data, "variation": tuple(data.get("variation", ()))})
 
     def merged(self, other: "Evaluation") -> "Evaluation":

@@ -42,7 +42,7 @@ from typing import Iterator
 from daikifu.replay.usi import UsiError, usi_to_move
 
 from .detection import KEEP_ALIVE, NDJSON_FIELDS, looks_like_ndjson
-from .evals import LIMITS, Evaluation
+from .evals import LIMITS, MAX_LINE, Evaluation
 from .game import GameError
 from .playback import DRAW, MoveTextError, RawGame, RawMoves, iter_lines, play
 
@@ -225,10 +225,14 @@ class _Extras:
                 self.warn("analysis", f"entry {ply}: {', '.join(bad)} of the wrong kind: the entry is not kept",
                           ply=ply, expected=expected)
                 continue
-            if cp is not None or mate is not None:
+            if cp is not None or mate is not None or judgment:
                 scores[ply] = (cp if mate is None else None, mate, judgment)
             if best or variation:
-                lines[ply - 1] = (best, tuple(variation.split()) if variation else ())
+                line = variation.split() if variation else []
+                if len(line) > MAX_LINE:
+                    self.warn("analysis", f"entry {ply}: a variation of {len(line)} moves: the first {MAX_LINE} "
+                              "kept", ply=ply, expected=f"at most {MAX_LINE} moves")
+                lines[ply - 1] = (best, tuple(line[:MAX_LINE]))
         for ply in sorted(set(scores) | set(lines)):
             cp, mate, judgment = scores.get(ply, (None, None, None))
             best, variation = lines.get(ply, (None, ()))
