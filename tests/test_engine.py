@@ -28,7 +28,7 @@ from click.testing import CliRunner
 from daikifu.archive.store import Archive
 from daikifu.cli import main
 from daikifu.replay import Board, parse_square, square_name
-from daikifu.replay.engine import (EngineUnsupported, XBoardEngine, engine_move_text, find_engine, hachu_fen,
+from daikifu.replay.engine import (ENGINE_TABLE, EngineUnsupported, XBoardEngine, engine_move_text, find_engine, hachu_fen,
                                    parse_engine_move, referee_line)
 from daikifu.replay.randomplay import random_moves
 
@@ -63,11 +63,12 @@ def random_position(seed: int, slug: str = "chu-shogi") -> Board | None:
 # --- translation (no engine needed) ---------------------------------------------------------------
 
 
-def test_the_start_position_is_hachus_own():
-    # HaChu's start position for chu, from its variant table (and XBoard's): the FEN daikifu writes
-    # for lishogi's setup must be it, or the game moves sent after `new` would be another game's
-    assert hachu_fen(Board("chu-shogi")) == ("lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/"
-                                            "3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL")
+@pytest.mark.parametrize("slug", ["chu-shogi", "dai-shogi"])
+def test_the_start_position_is_hachus_own(slug):
+    # the table's start arrays are HaChu's own (hachu.c's chuArray and daiArray, as XBoard's): the
+    # FEN daikifu writes for its start position must be it, or the game moves sent after `new`
+    # would be another game's (and for Dai this checks the variant file's array against HaChu's)
+    assert hachu_fen(Board(slug)) == ENGINE_TABLE[slug].start
 
 
 @pytest.mark.parametrize("seed", range(6))
