@@ -164,7 +164,10 @@ def _lion_trading(board: Board, sq: int, target: int, side: str) -> bool:
     move takes a Lion."""
     if side != "engine" or board.piece_at(target) is None or board.piece_at(target).id not in board.variant.rules["lions"]:
         return False
-    plain = Board(board.variant, board.position(), options={"lion-trading": "none"})
+    ranks, side, hands, number = board.position().split()
+    if board.lion_capture_square is not None:
+        hands = "-"  # (the counter-strike square, written where the hands go: Dai has no drops)
+    plain = Board(board.variant, " ".join((ranks, side, hands, number)), options={"lion-trading": "none"})
     return any(m.from_square == sq and target in (m.to_square, *m.kills) for m in plain.legal_moves())
 
 
@@ -240,6 +243,13 @@ def test_the_lion_trading_rule_is_named_only_where_it_applies():
     assert _lion_trading(board, lion, target, "engine")
     assert not _lion_trading(board, lion, parse_square("h7", 15, 15), "engine")
     assert not _lion_trading(board, lion, target, "daikifu")
+    # the counter-strike: after the Pawn takes the Lion on g8, Gote's Gold may not take the Lion on h6
+    board = Board("dai-shogi", "7k7/15/15/15/15/15/15/6(ln)8/6P8/7g7/7(LN)7/15/15/15/7K7 b - 1")
+    board.push(board.parse_uci("g7g8"))
+    gold, lion = parse_square("h6", 15, 15), parse_square("h5", 15, 15)
+    assert board.lion_capture_square is not None
+    assert not any(m.from_square == gold and m.to_square == lion for m in board.legal_moves())
+    assert _lion_trading(board, gold, lion, "engine")
 
 
 # --- the command ----------------------------------------------------------------------------------
