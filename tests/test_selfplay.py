@@ -199,6 +199,7 @@ def test_tags_and_pairings():
 @pytest.mark.parametrize("slug,count,seed,max_plies", [
     ("shogi", 4, 2, 400), ("chu-kagamigi", 2, 5, 400), ("dai-kagamigi", 2, 2, 400),
     ("dai-ryu-shogi", 2, 2, 400), ("dai-mitregi", 1, 2, 400), ("kyoomagi", 1, 2, 60),
+    ("dai-shogi", 1, 2, 200), ("sho-shogi", 2, 2, 400), ("minishogi", 2, 2, 400),
 ])
 def test_games_end_legally_and_read_back_valid(slug, count, seed, max_plies):
     for g in generate_games(slug, count, seed=seed, max_plies=max_plies):
