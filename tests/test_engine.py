@@ -101,8 +101,9 @@ def test_a_line_is_cut_at_the_first_move_the_rules_refuse():
 # --- the engine -----------------------------------------------------------------------------------
 
 
-def test_analysis_of_the_start_position(engine):
-    board = Board("chu-shogi")
+@pytest.mark.parametrize("slug", ["chu-shogi", "dai-shogi"])
+def test_analysis_of_the_start_position(engine, slug):
+    board = Board(slug)
     a = engine.analyse(board, depth=2)
     assert a.depth >= 2 and a.nodes > 0 and a.pv and a.cut == 0
     assert board.ply == 0
