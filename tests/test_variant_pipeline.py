@@ -1,7 +1,8 @@
 """Everything the other variants have, for the variants added last (Dai Shogi, Sho Shogi,
 minishogi): listed as playable, self-play written as LSN, validated and imported, then found by
 position search, counted by the explorer and the statistics, and shown by the viewer (the game,
-the position search, the variant page with a move diagram for every piece type).
+the position search, the analysis board's moves, the variant page with a move diagram for every
+piece type).
 
 Each figure the commands give is compared with one worked out here from the generated file as
 the LSN reader reads it, replayed by the rules core: no command's output is the expectation of
@@ -137,6 +138,11 @@ def test_the_viewer_shows_the_games_the_search_and_the_variant_page(played):
     board = read[0].start_board()
     found = client.get("/api/positions", query_string={"variant": slug, "position": board.position()})
     assert found.status_code == 200 and found.get_json()["count"] == len(read)
+    for move in read[0].mainline_moves()[:3]:
+        board.push(move)
+    answer = client.get("/api/moves", query_string={"variant": slug, "position": board.position()})  # the analysis board
+    assert answer.status_code == 200
+    assert sorted(m["uci"] for m in answer.get_json()["moves"]) == sorted(m.uci() for m in board.legal_moves())
     doc = html.fromstring(client.get(f"/variants/{slug}").data)
     for piece in v.pieces:  # a card with a move diagram for every piece type, promoted ones included
         (card,) = doc.xpath("//article[@data-piece=$pid]", pid=piece.id)
