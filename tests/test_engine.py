@@ -235,6 +235,24 @@ def test_lift_agrees_with_the_legal_moves_in_many_random_positions(engine, slug)
     assert not problems, problems
 
 
+def test_hachu_lets_a_lion_take_a_protected_lion_in_dai_but_not_in_chu(engine):
+    # the difference the named rule stands for, seen in the engine itself (random positions seldom
+    # have two Lions close enough): the Lion on h6 and the Lion on h8, protected by a Gold
+    dai = Board("dai-shogi", "7k7/15/15/15/15/15/7g7/7(ln)7/15/7(LN)7/15/15/15/15/7K7 b - 1")
+    lion, target = parse_square("h6", 15, 15), parse_square("h8", 15, 15)
+    shown = engine.lift(dai, lion, history=False)
+    mine = {t for m in dai.legal_moves() if m.from_square == lion for t in (m.to_square, *m.kills)}
+    assert shown - mine == {target} and mine <= shown
+    assert explain(dai, lion, shown - mine, mine - shown) == [("engine", "h8")]
+    assert explain(dai, lion, shown - mine, mine - shown, LIFT_VARIANTS["dai-shogi"].rules) == []
+    # the same in Chu, where HaChu applies the Lion-trading rules too: no difference
+    chu = Board("chu-shogi", "6k5/12/12/12/6g5/6(ln)5/12/6(LN)5/12/12/12/6K5 b - 1")
+    lion, target = parse_square("g5", 12, 12), parse_square("g7", 12, 12)
+    shown = engine.lift(chu, lion, history=False)
+    mine = {t for m in chu.legal_moves() if m.from_square == lion for t in (m.to_square, *m.kills)}
+    assert target not in shown and shown == mine
+
+
 def test_the_lion_trading_rule_is_named_only_where_it_applies():
     # a Dai position where the Lion on h6 may not take the Lion on h8, protected by the Gold on
     # h9, from afar (Chu's rule, the default): the named rule explains HaChu's extra target only
