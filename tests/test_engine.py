@@ -18,6 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import tomllib
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -191,24 +192,31 @@ def explain(board: Board, sq: int, engine_only: set, daikifu_only: set, rules: t
     return left
 
 
+def position_disagreements(engine, board: Board) -> list:
+    """(piece, square, difference) for every target of the side to move's pieces that HaChu's
+    ``lift`` and daikifu's legal moves do not share, unexplained."""
+    rules = LIFT_VARIANTS[board.variant.slug].rules
+    targets = defaultdict(set)
+    for m in board.legal_moves():
+        if m.from_square is not None:
+            targets[m.from_square].add(m.to_square)
+            targets[m.from_square].update(m.kills)
+    problems = []
+    for sq, piece in board.pieces(board.turn).items():
+        shown = engine.lift(board, sq, history=False)
+        mine = targets.get(sq, set())
+        problems += [(piece.id, square_name(sq), d) for d in explain(board, sq, shown - mine, mine - shown, rules)]
+    return problems
+
+
 def lift_disagreements(engine, slug: str, seeds) -> tuple[int, list]:
     compared, problems = 0, []
-    rules = LIFT_VARIANTS[slug].rules
     for seed in seeds:
         board = random_position(seed, slug)
         if board is None:
             continue
         compared += 1
-        targets = defaultdict(set)
-        for m in board.legal_moves():
-            if m.from_square is not None:
-                targets[m.from_square].add(m.to_square)
-                targets[m.from_square].update(m.kills)
-        for sq, piece in board.pieces(board.turn).items():
-            shown = engine.lift(board, sq, history=False)
-            mine = targets.get(sq, set())
-            for d in explain(board, sq, shown - mine, mine - shown, rules):
-                problems.append((seed, board.position(), piece.id, square_name(sq), d))
+        problems += [(seed, board.position(), *p) for p in position_disagreements(engine, board)]
     return compared, problems
 
 
@@ -233,6 +241,18 @@ def test_lift_agrees_with_the_legal_moves_in_a_few_random_positions(engine, slug
 def test_lift_agrees_with_the_legal_moves_in_many_random_positions(engine, slug):
     problems = compare_lifts(engine, slug, LIFT_VARIANTS[slug].slow)
     assert not problems, problems
+
+
+PERFT_PINS = [pin for pin in tomllib.loads((ROOT / "tests" / "data" / "perft.toml").read_text(encoding="utf-8"))["perft"]
+              if pin["variant"] in LIFT_VARIANTS and not pin.get("options") and "file" not in pin]
+
+
+@pytest.mark.parametrize("pin", PERFT_PINS, ids=lambda pin: pin["variant"] + "@" + pin.get("label", "start"))
+def test_the_perft_pins_positions_agree_with_hachu(engine, pin):
+    # tests/data/perft.toml pins these positions' counts from daikifu's generator: they stand
+    # because HaChu's targets agree with its moves there
+    board = Board(pin["variant"], pin.get("position"))
+    assert not position_disagreements(engine, board)
 
 
 def test_hachu_lets_a_lion_take_a_protected_lion_in_dai_but_not_in_chu(engine):
