@@ -156,7 +156,7 @@ class LiftCheck:
 # 0.21 exits on `variant sho` (docs/engine.md, rule difference 4)
 LIFT_VARIANTS = {
     "chu-shogi": LiftCheck(5, 50),
-    "dai-shogi": LiftCheck(3, 30, ("lion-trading",)),
+    "dai-shogi": LiftCheck(5, 50, ("lion-trading",)),
 }
 
 
