@@ -131,6 +131,15 @@ def test_a_line_past_the_end_of_the_game_is_cut_and_counted(engine):
     assert a.cut == len(a.engine_pv) - 1 and "over" in a.cut_reason
 
 
+def test_hachu_cannot_set_up_sho_shogi():
+    # why Sho Shogi has no entry in ENGINE_TABLE (docs/engine.md, rule difference 4): HaChu 0.21
+    # reads Sho's start array with Chu's letters, where `n` is the Lion, and exits. Should a
+    # HaChu that plays Sho be installed, this fails: give Sho its entry and its lift check then
+    out = subprocess.run([find_engine()], input="xboard\nprotover 2\nnew\nvariant sho\nping 1\n",
+                         capture_output=True, text=True, timeout=10).stdout
+    assert "tellusererror Unknown piece 'LN' in setup" in out and "pong 1" not in out
+
+
 def test_shogi_is_refused_with_the_engines_reason(engine):
     # HaChu 0.21 lists 9x9+0_shogi but cannot set it up (docs/engine.md)
     with pytest.raises(EngineUnsupported):
