@@ -99,6 +99,8 @@ def test_the_pieces_that_could_never_move_from_the_last_rank_may_promote_on_reac
     assert promotions(b, "g14", "g15") == {True, False}
     assert promotions(b, "i14", "i15") == {True, False}
     assert promotions(b, "k14", "k15") == {False}  # the Angry Boar can move from there: Chu's rule
+    chu_like = Board(DAI, b.position(), options={"last-rank-promotion": "pawn-lance"})
+    assert promotions(chu_like, "a14", "a15") == {False} and promotions(chu_like, "g14", "g15") == {True, False}
 
 
 def test_a_knight_may_stay_unpromoted_where_it_can_no_longer_move():
