@@ -450,6 +450,19 @@ def test_the_analysis_board_sends_the_games_history_when_it_leads_to_the_positio
     assert wrong.status_code == 200 and wrong.get_json()["position"] == board.position()
 
 
+def test_the_analysis_board_asks_hachu_about_a_dai_position(tmp_path):
+    from daikifu.web import create_app
+    db = tmp_path / "a.db"
+    Archive(db).close()
+    client = create_app(db, config={"DAIKIFU_ENGINE": find_engine(), "DAIKIFU_ENGINE_MOVETIME": 200}).test_client()
+    board = Board("dai-shogi")
+    board.push(board.parse_uci("h5h6"))  # Gote to move: sent turned half round
+    answer = client.get("/api/engine", query_string={"variant": "dai-shogi", "position": board.position()}).get_json()
+    assert answer["source"] == "engine" and answer["cut"] == 0
+    best = board.parse_uci(answer["best"])
+    assert best in board.legal_moves() and board.piece_at(best.from_square).colour == 1
+
+
 def test_shogi_games_are_analysed_by_crazywa_with_drops_refereed(tmp_path):
     # HaChu refuses shogi; CrazyWa (Debian package crazywa, installed by scripts/test) plays it
     assert find_engine(variant="shogi") is not None, "no shogi engine found: install crazywa"
