@@ -31,6 +31,7 @@ from typing import IO, Iterable, Iterator
 from daikifu.replay import Board, VariantRegistry
 
 from .dialects import find_dialect
+from .evals import with_eval
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, format_ruleset, parse_ruleset
 from .visitor import (COLOUR_TAGS, MODEL_TAGS, ROSTER_UNKNOWN, GameBuilder, Visitor,
@@ -852,9 +853,9 @@ def write_game(game: Game, *, width: int = 80, comments: bool = True, variations
     out.append("")
     tokens: list[str] = []
     board = game.start_board()
-    _write_line(game, board, tokens, comments, variations, game.comment if comments else "")
-    if comments and not game.variations and _comment(game.comment):
-        tokens.append(_comment(game.comment))
+    _write_line(game, board, tokens, comments, variations, with_eval(game) if comments else "")
+    if comments and not game.variations and _comment(with_eval(game)):
+        tokens.append(_comment(with_eval(game)))
     tokens.append(game.result)
     out.extend(_wrap(tokens, width))
     return "\n".join(out) + "\n"
@@ -887,7 +888,7 @@ def _write_line(node: GameNode, board: Board, tokens: list, comments: bool, vari
         tokens.extend(f"${nag}" for nag in main.nags)
         need_number = False
         if comments:
-            after = normalize_comment(main.comment)
+            after = normalize_comment(with_eval(main))
             # the next main move's starting comment cannot be written before it: join it here
             if main.variations:
                 after = join_comments(after, normalize_comment(main.variations[0].starting_comment))

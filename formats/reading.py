@@ -516,6 +516,8 @@ def write_stream(games: Iterable[Game], fmt: str, out, encoding: str | None = No
         if count and not f.several:
             raise UnsupportedConversion(f"a {f.title} file holds one game, not several")
         data = write_record(game, fmt, encoding)
+        if not count and data.endswith(b"\r\n"):  # (cp932 KIF, CSA: the frame ends its lines as the games do)
+            before, between, after = (part.replace(b"\n", b"\r\n") for part in f.frame)
         out.write((between if count else before) + data)
         count += 1
     if not count:
@@ -660,8 +662,10 @@ register_format(RecordFormat("json", "daikifu JSON", _detect_json, _read_json, _
                              several=True, frame=(b"[\n", b",\n", b"\n]\n"), limited=True))
 register_format(RecordFormat("lsn", "LSN", _detect_lsn, _read_lsn, _write_lsn, ("lsn", "pgn"),
                              dialects="the PGN of ChuShogiLite and Jocly", several=True, frame=(b"", b"\n", b""), limited=True, visitors=True))
+# several games to a file as lishogi's bulk exports write them: each game followed by two blank lines
 register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kakinoki("read_kif"), _write_kakinoki("write_kif"),
-                             ("kif", "kifu"), japanese=True, encodings=("utf-8", "cp932"), visitors=True))
+                             ("kif", "kifu"), japanese=True, several=True, frame=(b"", b"\n\n", b""),
+                             encodings=("utf-8", "cp932"), visitors=True))
 
 
 def _lazy(module: str, name: str):

@@ -495,3 +495,36 @@ def test_a_position_with_pieces_in_hand_is_not_sent_without_its_moves():
             e.analyse(alone, depth=1)
         a = e.analyse(board, depth=1)  # with its moves: sent as the game
     assert a.pv and a.cut == 0
+
+
+def test_analyse_keeps_the_analysis_a_record_carried_and_says_so(tmp_path):
+    """lishogi's [%eval]s stored by the import stay as they are beside the engine's own rows; the
+    command counts the positions that have them, and the viewer shows either."""
+    from daikifu.formats.lsn import read_game, write_game
+    from daikifu.web import create_app
+    game = read_game(_short_game(tmp_path, 4).read_text(encoding="utf-8"))
+    game.headers["Site"] = "https://lishogi.org/abcdefgh"
+    for ply, node in enumerate(game.mainline(), start=1):
+        node.comment = f"[%eval {ply / 10}]"  # read back as the node's evaluation
+    path = tmp_path / "lishogi.lsn"
+    path.write_text(write_game(game), encoding="utf-8")
+    db = tmp_path / "a.db"
+    _import(db, path)
+    def lishogi_rows():
+        with sqlite3.connect(db) as conn:
+            return conn.execute("SELECT hash, score, best, created FROM engine_analysis WHERE engine = 'lishogi' "
+                                "ORDER BY score").fetchall()
+    before = lishogi_rows()
+    assert [score for _, score, _, _ in before] == [10, 20, 30, 40]
+    r = CliRunner().invoke(main, ["analyse", "--db", str(db), "1", "--depth", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    run = json.loads(r.output)
+    assert run["analysed"] == 5 and run["imported"] == {"lishogi": 4}
+    assert lishogi_rows() == before  # neither replaced nor repeated
+    text = CliRunner().invoke(main, ["analyse", "--db", str(db), "1", "--depth", "1"]).output
+    assert "4 positions also have lishogi's analysis" in text
+    client = create_app(db).test_client()
+    mine = client.get("/api/games/1/analysis").get_json()
+    assert mine["engines"] == {"HaChu": 5, "lishogi": 4} and mine["engine"] == "HaChu"
+    theirs = client.get("/api/games/1/analysis?engine=lishogi").get_json()
+    assert [p.get("score") for p in theirs["plies"]] == [None, 10, 20, 30, 40]
