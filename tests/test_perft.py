@@ -24,8 +24,8 @@ PINS = tomllib.loads((DATA / "perft.toml").read_text(encoding="utf-8"))["perft"]
 
 def _id(pin: dict) -> str:
     options = ",".join(f"{k}={v}" for k, v in sorted(pin.get("options", {}).items()))
-    where = f"@{pin['name']}" if "position" in pin else ""
-    return pin["variant"] + where + (f"[{options}]" if options else "")
+    where = f"@{pin['label']}" if "position" in pin else ""  # a pin from another position than the start
+    return pin["variant"] + (f"[{options}]" if options else "") + where
 
 
 def _cases(depths):
@@ -51,6 +51,7 @@ def test_every_pin_says_where_its_counts_come_from():
         assert pin["source"] and 0 <= pin["independent"] <= len(pin["counts"]), pin
         if pin["independent"] == 0:
             assert pin["source"].startswith("regression pin") and not pin.get("engines"), pin
+        assert ("position" in pin) == ("label" in pin), pin
     assert sum(pin["independent"] > 0 for pin in PINS) >= 4
 
 
