@@ -81,7 +81,7 @@ ENGINE_TABLE = {
          "GB": "p'", "N": "n", "I": "i", "SG": "u", "EW": "w", "VO": "x'", "AB": "a'", "CS": "c'", "FD": "f'"},
         "lnuicsgkgsciunl/a1c'1f1tet1f1c'1a/1x'1a'1wxl!ow1a'1x'1/rf'mvbhdqdhbvmf'r/ppppppppppppppp/4p'5p'4/"
         "15/15/15/4P'5P'4/PPPPPPPPPPPPPPP/RF'MVBHDQDHBVMF'R/1X'1A'1WOL!XW1A'1X'1/A1C'1F1TET1F1C'1A/LNUICSGKGSCIUNL"),
-    # Tenjiku: HaChu's letters (its tenIDs) put a ' or ! after the letter; its start array has two
+    # Tenjiku: HaChu's letters (its tenIDs) put a ' or ! after the letter; its start array has
     # slips (docs/rules/tenjiku.md), so daikifu's start is never taken for it: positions go by setboard
     "tenjiku-shogi": EngineVariant(
         ("tenjiku",),
