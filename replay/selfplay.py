@@ -464,17 +464,12 @@ def play_game(variant: Variant | str, seed: int = 1, number: int = 1, *, options
     values = searcher.values
     start_material = max(values.material(board, 0), values.material(board, 1))
     sennichite = rules.repetition == "sennichite"
+    ends_with_moves_left = rules.royal_capture or rules.bare_royal
     moves = []
     outcome = None
     clock = time.process_time  # CPU time: what a speed report should measure on a shared machine
     started = clock()
-    royal_game = any(p.royal for p in rules.types)
     while True:
-        if royal_game and not board.royal_squares(board.turn):
-            # the side to move lost its last royal piece (with royal_loss = "capture" it may have
-            # legal moves left: a burn, or a capture the engine did not foresee, took it)
-            outcome = board.outcome()
-            break
         if sennichite and board.repetitions() >= 4:
             outcome = board.outcome()
             if outcome is not None:
@@ -482,6 +477,11 @@ def play_game(variant: Variant | str, seed: int = 1, number: int = 1, *, options
         if board.ply >= max_plies:
             outcome = board.outcome()
             break
+        if ends_with_moves_left:
+            # a royal captured or a bare royal ends the game though the loser may have moves
+            outcome = board.outcome()
+            if outcome is not None:
+                break
         legal = board.legal_moves()
         if not legal:
             outcome = board.outcome()

@@ -120,6 +120,15 @@ def test_a_king_next_to_a_square_the_fire_demon_reaches_is_attacked():
     assert not spared.is_attacked(sq("f10"), 0)
 
 
+def test_a_burned_king_loses_the_game():
+    # the Fire Demon slides to e9 next to the lone King on f10 and burns it: a royal capture
+    b = board({"e5": "FD", "f10": "k", "p16": None})
+    move = next(m for m in b.legal_moves() if m.to_square == sq("e9") and sq("f10") in m.kills)
+    b.push(move)
+    outcome = b.outcome()
+    assert outcome is not None and outcome.termination == "royal-capture" and outcome.winner == 0
+
+
 def test_the_checkmate_option_keeps_the_king_from_squares_a_burn_reaches():
     # the enemy Fire Demon on e5 slides down-right to f4, g3, h2 and i1; a King on k1 stepping to
     # j1 or j2 would stand next to i1, where the Fire Demon burns it; k2, l1 and l2 are safe
