@@ -3,7 +3,7 @@
 One row per analysed position and engine setting::
 
     hash, engine, version, options, depth, movetime  -> the key
-    reached, score, best, pv, engine_pv, cut, cut_reason, nodes, created
+    reached, score, best, pv, engine_pv, cut, cut_reason, nodes, created, mate, judgment
 
 ``score`` is in centipawns from Sente's point of view (the engine's own score is for the side
 to move); ``pv`` is the engine's line as far as daikifu's rules accept it, ``cut`` the number of
@@ -11,8 +11,15 @@ the engine's moves dropped from the first one daikifu finds illegal (``cut_reaso
 why).  A row is written whole in one statement: an analysis that stops half-way leaves the
 positions done so far and nothing else, and running it again does only the rest.
 
-The table is created by the first analysis (``CREATE TABLE IF NOT EXISTS``): an archive that was
-never analysed has none, and readers treat that as "no analysis".
+The table is part of the schema since version 3 (:mod:`daikifu.archive.schema`); an archive
+opened read-only at an older version may have none, and readers treat that as "no analysis".
+
+The analysis a record carries (lishogi's ``[%eval]`` comments and NDJSON ``analysis``) is stored
+in the same table by the import, under the engine ``lishogi`` (or ``record`` when the record does
+not say where it comes from), version ``''`` and depth and time 0
+(:meth:`~daikifu.archive.store.Archive.add_record`).  ``daikifu analyse`` stores its own rows
+under its engine's name beside them: it neither overwrites nor repeats them, and says how many
+positions had them (:attr:`AnalysisRun.imported`).
 """
 
 from __future__ import annotations
@@ -24,37 +31,23 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from daikifu.formats.evals import LISHOGI, RECORD, Evaluation, eval_text
 from daikifu.replay import SECOND, Board
 from daikifu.replay.engine import Analysis, EngineError, XBoardEngine, find_engine
 
-__all__ = ["TABLE", "AnalysisRun", "analyse_positions", "analyse_games", "stored_analysis", "eval_comment",
-           "add_eval_comments", "jobs_of_games", "game_jobs", "Job", "MISTAKE", "BLUNDER", "engine_key"]
+from .schema import ENGINE_ANALYSIS_TABLE
 
-TABLE = """
-CREATE TABLE IF NOT EXISTS engine_analysis (
-    hash INTEGER NOT NULL,      -- the position's 64-bit hash (positions.hash)
-    engine TEXT NOT NULL,       -- the engine's name (HaChu)
-    version TEXT NOT NULL,      -- its version (0.21)
-    options TEXT NOT NULL,      -- the engine's options and the game's rule set: 'name=value,...;ruleset'
-    depth INTEGER NOT NULL,     -- the depth asked for (0: by time)
-    movetime INTEGER NOT NULL,  -- the time asked for, in milliseconds (0: by depth)
-    reached INTEGER NOT NULL,   -- the depth the engine reached
-    score INTEGER NOT NULL,     -- centipawns, Sente's point of view
-    best TEXT,                  -- the best move (compact form), NULL when daikifu refused the engine's first move
-    pv TEXT NOT NULL,           -- the principal variation daikifu accepts (compact forms, space-separated)
-    engine_pv TEXT NOT NULL,    -- the line as the engine wrote it
-    cut INTEGER NOT NULL,       -- the engine's moves cut from the first illegal one on
-    cut_reason TEXT,            -- why (the move and daikifu's verdict)
-    nodes INTEGER,
-    created TEXT NOT NULL,      -- UTC, ISO 8601
-    PRIMARY KEY (hash, engine, version, options, depth, movetime)
-) WITHOUT ROWID
-"""
+__all__ = ["TABLE", "AnalysisRun", "analyse_positions", "analyse_games", "stored_analysis", "eval_comment",
+           "add_eval_comments", "jobs_of_games", "game_jobs", "Job", "MISTAKE", "BLUNDER", "engine_key", "IMPORTED",
+           "engines_of", "row_evaluation"]
+
+TABLE = ENGINE_ANALYSIS_TABLE
 
 # a drop of the score (for the side that moved, in centipawns) at or above which the viewer marks
 # a move; HaChu's scale is a Pawn = 100 (docs/engine.md)
 MISTAKE = 150
 BLUNDER = 400
+IMPORTED = (LISHOGI, RECORD)  # the engine names of analysis a record carried (not a local engine's)
 
 
 def _now() -> str:
@@ -89,11 +82,12 @@ class AnalysisRun:
     refused: int = 0  # positions whose first engine move daikifu refused: the engine misread the position
     failures: list = field(default_factory=list)
     games: int = 0
+    imported: dict = field(default_factory=dict)  # source -> positions that also have its analysis (kept)
 
     def as_dict(self) -> dict:
         return {"games": self.games, "analysed": self.analysed, "skipped": self.skipped,
                 "restarts": self.restarts, "cut_lines": self.cut_lines, "cut_moves": self.cut_moves,
-                "refused": self.refused,
+                "refused": self.refused, "imported": self.imported,
                 "failures": self.failures}
 
 
@@ -159,6 +153,7 @@ def analyse_positions(conn: sqlite3.Connection, jobs: list, *, depth: int | None
         for job in jobs:
             by_setting.setdefault((job.board.variant.slug, job.ruleset), []).append(job)
         todo = []
+        run.imported = _imported(conn, [j.hash for j in jobs])
         for (slug, ruleset), group in by_setting.items():
             # the engine fails early here (none installed) and names the key
             key = keys[slug, ruleset] = engine_key(engine(slug), ruleset)
@@ -262,20 +257,38 @@ def analyse_games(archive, game_ids, **kwargs) -> AnalysisRun:
     return analyse_positions(archive.conn, jobs_of_games(archive, game_ids), run=run, **kwargs)
 
 
-def stored_analysis(conn: sqlite3.Connection, hashes) -> dict:
-    """The deepest stored analysis of each of ``hashes`` (any engine setting): hash -> dict."""
+def _imported(conn, hashes) -> dict:
+    """source -> how many of ``hashes`` have analysis imported from it (lishogi's ...)."""
+    hashes = list(set(hashes))
+    found: dict = {}
+    for i in range(0, len(hashes), 500):
+        chunk = hashes[i:i + 500]
+        rows = conn.execute(
+            f"SELECT engine, count(DISTINCT hash) FROM engine_analysis WHERE engine IN ({','.join('?' * len(IMPORTED))}) "
+            f"AND hash IN ({','.join('?' * len(chunk))}) GROUP BY engine", (*IMPORTED, *chunk))
+        for engine, n in rows:
+            found[engine] = found.get(engine, 0) + n
+    return found
+
+
+def stored_analysis(conn: sqlite3.Connection, hashes, engine: str | None = None) -> dict:
+    """The deepest stored analysis of each of ``hashes`` (any engine setting, or those of the
+    engine named ``engine``): hash -> dict of the row's columns, ``pv`` a list (``mate`` and
+    ``judgment`` None in an archive whose table predates them)."""
     hashes = list(set(hashes))
     out: dict = {}
+    where = " AND engine = ?" if engine is not None else ""
     try:
         for i in range(0, len(hashes), 500):
             chunk = hashes[i:i + 500]
             rows = conn.execute(
-                "SELECT hash, engine, version, options, depth, movetime, reached, score, best, pv, engine_pv, cut, "
-                f"cut_reason, nodes FROM engine_analysis WHERE hash IN ({','.join('?' * len(chunk))}) "
-                "ORDER BY reached, created", chunk)
+                f"SELECT * FROM engine_analysis WHERE hash IN ({','.join('?' * len(chunk))}){where} "
+                "ORDER BY reached, created", (*chunk, *([engine] if engine is not None else [])))
             names = [d[0] for d in rows.description]
             for r in rows:
                 d = dict(zip(names, r))
+                d.setdefault("mate", None)
+                d.setdefault("judgment", None)
                 d["pv"] = d["pv"].split() if d["pv"] else []
                 out[d["hash"]] = d  # the deepest comes last
     except sqlite3.OperationalError as exc:
@@ -285,15 +298,42 @@ def stored_analysis(conn: sqlite3.Connection, hashes) -> dict:
     return out
 
 
-def eval_comment(score: int) -> str:
-    """The score as lishogi (and lichess) write it in a comment: ``[%eval 0.52]`` in Pawns, from
-    Sente's point of view."""
-    return f"[%eval {score / 100:.2f}]"
+def engines_of(conn: sqlite3.Connection, hashes) -> dict:
+    """engine -> how many of ``hashes`` it analysed (a game's positions: which analyses it has)."""
+    hashes = list(set(hashes))
+    found: dict = {}
+    try:
+        for i in range(0, len(hashes), 500):
+            chunk = hashes[i:i + 500]
+            for engine, n in conn.execute(
+                    f"SELECT engine, count(DISTINCT hash) FROM engine_analysis WHERE hash IN "
+                    f"({','.join('?' * len(chunk))}) GROUP BY engine", chunk):
+                found[engine] = found.get(engine, 0) + n
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):
+            return {}
+        raise
+    return found
+
+
+def row_evaluation(row: dict) -> Evaluation:
+    """A stored row as the :class:`~daikifu.formats.evals.Evaluation` a writer writes (its score
+    only, as lishogi's exports write one: no depth)."""
+    if row.get("mate") is not None:
+        return Evaluation(mate=row["mate"])
+    return Evaluation(cp=row["score"])
+
+
+def eval_comment(row: dict) -> str:
+    """A stored row's score as lishogi writes it in a comment: ``[%eval 0.52]`` in Pawns from
+    Sente's point of view, ``[%eval mate3]`` for a mate."""
+    return eval_text(row_evaluation(row))
 
 
 def add_eval_comments(conn: sqlite3.Connection, game) -> int:
-    """Put ``[%eval ...]`` before the comment of every main-line move of ``game`` whose position
-    after it has a stored analysis; returns how many."""
+    """Give every main-line move of ``game`` whose position after it has a stored analysis and
+    that carries no evaluation of its own (``node.eval``, as its record gave it) that analysis, which
+    the writers write first in the move's comment as ``[%eval ...]``; returns how many."""
     board = game.start_board()
     nodes = []
     for node in game.mainline():
@@ -303,9 +343,8 @@ def add_eval_comments(conn: sqlite3.Connection, game) -> int:
     n = 0
     for node, h in nodes:
         row = found.get(h)
-        if row is None:
+        if row is None or node.eval is not None:
             continue
-        text = eval_comment(row["score"])
-        node.comment = f"{text} {node.comment}".strip() if node.comment else text
+        node.eval = row_evaluation(row)
         n += 1
     return n

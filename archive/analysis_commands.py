@@ -85,7 +85,7 @@ def analyse_command(ctx, ids, db_path, variant, player, event, position, positio
             if as_json:
                 echo_json(data)
             elif row:
-                click.echo(f"{eval_comment(row['score'])} depth {row['reached']}: {' '.join(row['pv'])}"
+                click.echo(f"{eval_comment(row)} {_source(row)}: {' '.join(row['pv'])}"
                            + (f"  (cut {row['cut']}: {row['cut_reason']})" if row["cut"] else ""))
             _report_failures(run)
             return
@@ -121,11 +121,20 @@ def analyse_command(ctx, ids, db_path, variant, player, event, position, positio
                f"analysed, {run.skipped} already stored; {run.cut_lines} line{'s' * (run.cut_lines != 1)} cut "
                f"({run.cut_moves} engine move{'s' * (run.cut_moves != 1)} refused by the rules); "
                f"{run.restarts} engine restart{'s' * (run.restarts != 1)}")
+    for source, n in sorted(run.imported.items()):
+        click.echo(f"  {n} position{'s' * (n != 1)} also {'have' if n != 1 else 'has'} {source}'s analysis, "
+                   f"imported with {'their' if n != 1 else 'its'} game: kept beside this engine's, not replaced")
     if run.refused:
         click.echo(f"  {run.refused} position{'s' * (run.refused != 1)} where daikifu refused the engine's first "
                    "move: the engine misread the position (HaChu's setboard, see docs/engine.md); their scores "
                    "are stored but not shown", err=True)
     _report_failures(run)
+
+
+def _source(row: dict) -> str:
+    """Where a stored analysis comes from, as shown: ``HaChu 0.21 depth 6``, ``lishogi``."""
+    name = f"{row['engine']} {row['version']}".strip()
+    return f"{name} depth {row['reached']}" if row["reached"] else name
 
 
 def _report_failures(run) -> None:

@@ -375,6 +375,8 @@ def show_command(ctx, game_ref, ply, style, db_path, as_json):
         entry["ply"] = n
         entry["comment"] = node.comment
         entry["nags"] = list(node.nags)
+        # the evaluation the record carried (lishogi's [%eval], an NDJSON analysis), with its label
+        entry["eval"] = {**node.eval.as_dict(), "label": node.eval.label} if node.eval is not None else None
         moves.append(entry)
         board.push(node.move)
         if n == stop:
@@ -421,8 +423,10 @@ def show_command(ctx, game_ref, ply, style, db_path, as_json):
             pair = moves[i:i + 2]
             echo(f"{i // 2 + 1:>4}. " + "".join(m["text"].ljust(width) for m in pair).rstrip())
         for m in moves:
-            if m["comment"]:
-                echo(f"  {m['ply']}. {m['text']}: {m['comment']}")
+            label = (m["eval"] or {}).get("label")
+            if m["comment"] or label:
+                echo(f"  {m['ply']}. {m['text']}: " + " ".join(
+                    t for t in (f"[eval {label}]" if label else "", m["comment"]) if t))
         if partial:
             echo(f"  ... {total - stop} more plies (daikifu show {game_id} lists them all)")
     else:
@@ -446,8 +450,9 @@ def show_command(ctx, game_ref, ply, style, db_path, as_json):
 @output_options("the game's id")
 @click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 @click.option("--evals", is_flag=True,
-              help="Put the stored engine scores (daikifu analyse) in each move's comment as [%eval 0.52], "
-                   "in Pawns from Sente's side, as lishogi's exports do.")
+              help="Put the stored engine scores (daikifu analyse) in each move's comment as [%eval 0.52] "
+                   "(in Pawns from Sente's side; a mate [%eval mate3]), as lishogi's exports do.  A move whose "
+                   "record carried its own [%eval] (lishogi's analysis) keeps it, with or without --evals.")
 @click.pass_context
 def export_command(ctx, db_path, variant, player, sente, gote, result, status, since, until, search, limit,
                    target, output, encoding, as_json, evals):

@@ -19,6 +19,10 @@ The database is a plain SQLite file that Datasette and ``sqlite-utils`` open dir
 ``first_moves``  the opening explorer's summary of ply 0: per start position and first move, how
                  many (valid or truncated) games, their results, total length and latest date;
                  kept up to date by every insert, in the game's transaction (schema version 2)
+``engine_analysis`` engine analysis per position hash and engine setting: a local engine's
+                 (``daikifu analyse``) and the analysis a record carries (lishogi's ``[%eval]``
+                 comments and NDJSON ``analysis``, engine ``lishogi``), stored by the import
+                 (schema version 3; created by the first analysis before)
 
 The layout is chosen for size: with every index, a database of generated Dai Kagamigi games takes
 about 36 bytes per ply (see ``docs/archive.md`` for the measurements).
@@ -32,7 +36,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # the names the command line needs to describe its options; here, in a module that imports
 # nothing heavy, so that a command's --help does not load the store
 ENV_DB = "DAIKIFU_DB"
@@ -173,7 +177,43 @@ def _v2(db: sqlite3.Connection) -> None:
     """)
 
 
-MIGRATIONS = {1: _v1, 2: _v2}
+ENGINE_ANALYSIS_TABLE = """
+CREATE TABLE IF NOT EXISTS engine_analysis (
+    hash INTEGER NOT NULL,      -- the position's 64-bit hash (positions.hash)
+    engine TEXT NOT NULL,       -- the engine's name (HaChu), or the source of imported analysis (lishogi)
+    version TEXT NOT NULL,      -- its version (0.21; '' for imported analysis)
+    options TEXT NOT NULL,      -- the engine's options and the game's rule set: 'name=value,...;ruleset'
+    depth INTEGER NOT NULL,     -- the depth asked for (0: by time, or imported)
+    movetime INTEGER NOT NULL,  -- the time asked for, in milliseconds (0: by depth, or imported)
+    reached INTEGER NOT NULL,   -- the depth the engine reached (0: not known)
+    score INTEGER NOT NULL,     -- centipawns, Sente's point of view (a mate: +-(100000 - moves))
+    best TEXT,                  -- the best move (compact form), NULL when daikifu refused the engine's first move
+                                -- or the source gave none
+    pv TEXT NOT NULL,           -- the principal variation daikifu accepts (compact forms, space-separated)
+    engine_pv TEXT NOT NULL,    -- the line as the engine wrote it
+    cut INTEGER NOT NULL,       -- the engine's moves cut from the first illegal one on
+    cut_reason TEXT,            -- why (the move and daikifu's verdict)
+    nodes INTEGER,
+    created TEXT NOT NULL,      -- UTC, ISO 8601
+    mate INTEGER,               -- moves to mate when the score is a mate (+: Sente mates), as the source gave it
+    judgment TEXT,              -- the source's verdict on the move into the position (lishogi: Inaccuracy,
+                                -- Mistake, Blunder), in the game it was imported with
+    PRIMARY KEY (hash, engine, version, options, depth, movetime)
+) WITHOUT ROWID
+"""
+
+
+def _v3(db: sqlite3.Connection) -> None:
+    """``engine_analysis`` as part of the schema, with a mate and a judgment column (an archive
+    analysed before has the table without them)."""
+    db.execute(ENGINE_ANALYSIS_TABLE)
+    have = {row[1] for row in db.execute("PRAGMA table_info(engine_analysis)")}
+    for column, kind in (("mate", "INTEGER"), ("judgment", "TEXT")):
+        if column not in have:
+            db.execute(f"ALTER TABLE engine_analysis ADD COLUMN {column} {kind}")
+
+
+MIGRATIONS = {1: _v1, 2: _v2, 3: _v3}
 
 
 def schema_version(db: sqlite3.Connection) -> int:

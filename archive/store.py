@@ -43,13 +43,25 @@ from daikifu.replay import Board, MoveStack, VariantRegistry
 from . import schema
 from .schema import DEFAULT_DB, ENV_DB, STATUSES
 
-__all__ = ["Archive", "Record", "MainLine", "make_record", "record_of", "default_path", "digest_of",
+__all__ = ["Archive", "Record", "MainLine", "make_record", "record_of", "imported_engine", "default_path", "digest_of",
            "ENV_DB", "DEFAULT_DB", "ArchiveError", "ArchiveBusy", "DataVersion", "is_busy", "STATUSES", "pack_source",
            "unpack_source"]
 
 # tags that have a column of their own (everything else goes to the ``tags`` JSON)
 _COLUMN_TAGS = {"Event": "event", "Site": "site", "Date": "date", "Round": "round", "Sente": "sente",
                 "Gote": "gote", "Termination": "termination"}
+# a record's own analysis (Archive._store_evals): the first score of a position from a source is
+# kept; a best line or a judgment fills a row that has none
+_EVAL_UPSERT = (
+    "INSERT INTO engine_analysis (hash, engine, version, options, depth, movetime, reached, score, best, pv, "
+    "engine_pv, cut, cut_reason, nodes, created, mate, judgment) "
+    "VALUES (?, ?, '', ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?) "
+    "ON CONFLICT (hash, engine, version, options, depth, movetime) DO UPDATE SET "
+    "best = excluded.best, pv = excluded.pv, engine_pv = excluded.engine_pv, cut = excluded.cut, "
+    "cut_reason = excluded.cut_reason "
+    "WHERE engine_analysis.engine_pv = '' AND excluded.engine_pv != ''")
+_JUDGMENT_FILL = ("UPDATE engine_analysis SET judgment = ? WHERE hash = ? AND engine = ? AND version = '' "
+                  "AND options = ? AND depth = 0 AND movetime = 0 AND judgment IS NULL")
 _CLOCK_RE = re.compile(r"\[%(clk|emt)\s+([^\]]*?)\s*\]")
 PAGE_SIZE = 4096  # of a new database (see docs/archive.md)
 _PREFIX_CANDIDATES = 20
@@ -119,6 +131,9 @@ class Record:
     hashes: array | None = None  # the ply_count + 1 position hashes of the main line (valid games)
     moves: str | None = None  # the main-line moves in compact form, space-separated (valid games)
     annotations: list = field(default_factory=list)  # (ply, move, comment, nags, clock)
+    # the analysis the record carries (lishogi's [%eval]s): (ply, engine, reached, score, best, pv, engine_pv,
+    # cut, cut_reason, mate, judgment), stored in engine_analysis under the position of that ply (see _evaluations)
+    evals: list = field(default_factory=list)
     comments: str = ""  # every comment of the game, for the full-text index
 
     @property
@@ -194,7 +209,7 @@ class MainLine:
     ['start', 'a', 'e', 'b', 'd', 'c']
     """
 
-    __slots__ = ("moves", "marked", "own", "sides", "branched", "hashes")
+    __slots__ = ("moves", "marked", "own", "sides", "branched", "hashes", "evals")
 
     def __init__(self, hashes=None):
         self.moves = MoveStack()  # an int a move (a long game of new moves holds no Move objects)
@@ -203,6 +218,7 @@ class MainLine:
         self.sides: list = []  # the comments of the variations that branch off each main-line node
         self.branched = False
         self.hashes = hashes
+        self.evals: list = []  # (ply, Evaluation) of the main-line nodes that carry one (formats.evals)
 
     def add(self, ply: int, node) -> None:
         """The main-line node of ply ``ply`` (0: the game itself), complete: its comment, NAGs and
@@ -211,6 +227,8 @@ class MainLine:
             self.moves.append(node.move)
             if node.comment or node.nags:
                 self.marked.append((ply, node.comment, tuple(node.nags)))
+        if node.eval is not None:
+            self.evals.append((ply, node.eval))
         starting = node.starting_comment if ply else ""  # (a game's own is never written)
         if starting or node.comment:
             self.own.append((starting, node.comment))
@@ -319,7 +337,54 @@ def record_of(game: Game, main: MainLine, source_format: str = "lsn") -> Record:
     rec.moves = moves
     rec.digest = digest_of(variant, ruleset, rec.start, moves)
     rec.annotations = _annotations(game, main)
+    if main.evals:
+        rec.evals = _evaluations(game, main, source_format)
     return rec
+
+
+def imported_engine(game: Game, source_format: str) -> str:
+    """The engine name a record's own analysis is stored under: ``lishogi`` for lishogi's exports
+    (its NDJSON, or a game whose Site is on lishogi), else ``record`` (an ``[%eval]`` comment whose
+    source the record does not say)."""
+    from daikifu.formats.evals import LISHOGI, RECORD
+    site = game.headers.get("Site") or ""
+    return LISHOGI if source_format == "ndjson" or "lishogi." in site.lower() else RECORD
+
+
+def _evaluations(game: Game, main: MainLine, source_format: str) -> list:
+    """The rows of :attr:`Record.evals`: each scored evaluation of the main line (ply 0: the start),
+    its best move and line replayed by the rules (USI as lishogi writes it) and cut at the first
+    move they refuse, as an engine's line is (:func:`~daikifu.replay.engine.referee_line`)."""
+    from daikifu.replay.usi import UsiError, usi_to_move
+    engine = imported_engine(game, source_format)
+    board = game.start_board()
+    played, out = 0, []
+    for ply, ev in main.evals:
+        if not ev.scored or ply > len(main.moves):
+            continue  # (a line without a score is no analysis the table can hold)
+        line = list(ev.variation) or ([ev.best] if ev.best else [])
+        if ev.best and line[0] != ev.best:
+            line.insert(0, ev.best)
+        pv, reason = [], None
+        if line:
+            while played < ply:
+                board.push(main.moves[played])
+                played += 1
+            try:
+                for i, text in enumerate(line):
+                    try:
+                        move = usi_to_move(board, text)
+                    except (UsiError, ValueError, KeyError, IndexError) as exc:
+                        reason = f"move {i + 1} ({text}): {getattr(exc, 'reason', exc)}"
+                        break
+                    board.push(move)
+                    pv.append(move.uci())
+            finally:
+                for _ in pv:
+                    board.pop()
+        out.append((ply, engine, ev.depth or 0, ev.score, pv[0] if pv else None, " ".join(pv), " ".join(line),
+                    len(line) - len(pv), reason, ev.mate, ev.judgment))
+    return out
 
 
 def _annotations(game: Game, main: MainLine) -> list:
@@ -569,6 +634,7 @@ class Archive:
         with self.transaction():
             row = self.conn.execute("SELECT id FROM games WHERE digest = ?", (rec.digest,)).fetchone()
             if row is not None:
+                self._store_evals(rec)  # (the same game may come with its analysis the second time)
                 return row[0], "duplicate"
             return self._insert(rec, import_id)
 
@@ -616,6 +682,7 @@ class Archive:
                 c.executemany("INSERT INTO annotations (game_id, ply, move, comment, nags, clock) "
                               "VALUES (?,?,?,?,?,?)", [(game_id, *a) for a in rec.annotations])
             self._count_first_move(rec, next(_words(rec.moves), None))
+            self._store_evals(rec)
             if extends is not None:
                 c.execute("UPDATE games SET prefix_of = ? WHERE id = ? AND prefix_of IS NULL", (game_id, extends))
             if prefix_of is not None:
@@ -625,6 +692,24 @@ class Archive:
         if not rec.valid:
             return game_id, "invalid"
         return game_id, "prefix" if extends is not None or prefix_of is not None else "imported"
+
+    def _store_evals(self, rec: Record) -> None:
+        """The analysis the record carries, in ``engine_analysis`` under each position's hash
+        (engine ``lishogi`` or ``record``, no version, the game's rule set, depth and time 0): a
+        position that already has one from that source keeps its score, and gains a best line or
+        a judgment it lacked (a game cut before the next ply has no best line for its last
+        position; a longer one has)."""
+        if not rec.evals or not rec.valid:
+            return
+        created = _now()
+        self.conn.executemany(_EVAL_UPSERT, [
+            (rec.hashes[ply], engine, ";" + rec.ruleset, reached, score, best, pv, engine_pv, cut, reason, created,
+             mate, judgment)
+            for ply, engine, reached, score, best, pv, engine_pv, cut, reason, mate, judgment in rec.evals])
+        judged = [(judgment, rec.hashes[ply], engine, ";" + rec.ruleset)
+                  for ply, engine, *_, judgment in rec.evals if judgment]
+        if judged:
+            self.conn.executemany(_JUDGMENT_FILL, judged)
 
     def _count_first_move(self, rec: Record, first: str | None) -> None:
         """Add a (valid or truncated) game to its ``first_moves`` summary row, in the open

@@ -261,16 +261,17 @@ def _output(path: str):
 
 
 def write_games(numbered: Iterable, target: str, output: str, encoding: str, count: int, what: str) -> int:
-    """Write the games of ``numbered`` ((n, game) pairs, ``count`` of them) in format ``target``:
+    """Write the games of ``numbered`` ((n, game) pairs, ``count`` of them, or :data:`MANY`) in format ``target``:
     to the file ``output`` (or standard output), or one file per game when the format holds one
     and ``output`` has ``{n}`` (replaced by n).  One game is in memory at a time.  Returns the
     number of games written; a problem is a one-line failure that names ``what`` (the games'
     source) and the game."""
     writer = REGISTRY[target]
     enc = encoding if encoding in writer.encodings else writer.encodings[0]
-    per_game = not writer.several and "{n}" in output
-    if not writer.several and count > 1 and not per_game:
-        raise fail(f"{what} has {count} games and a {writer.title} file holds one: "
+    per_game = "{n}" in output
+    if not writer.several and (count > 1 or count == MANY) and not per_game:
+        many = f"{count} games" if count != MANY else "more than one game"
+        raise fail(f"{what} has {many} and a {writer.title} file holds one: nothing written; "
                    f"give -o a name with {{n}}, e.g. game-{{n}}.{target}")
     current = [None]  # the number of the game being written, for the message of a failure
 
@@ -295,6 +296,18 @@ def write_games(numbered: Iterable, target: str, output: str, encoding: str, cou
     return written
 
 
+MANY = -1  # write_games' count when it is only known to be more than one
+
+
+def _peeked(games: Iterable) -> tuple[list, Iterable]:
+    """(the first two games, all the games): how many there are is known to be 0, 1 or more
+    without reading the rest."""
+    from itertools import chain, islice
+    games = iter(games)
+    first = list(islice(games, 2))
+    return first, chain(first, games)
+
+
 @click.command("convert", context_settings=CONTEXT)
 @click.argument("file", type=click.Path(allow_dash=True))
 @target_option("--to", note=" (required unless --json)")
@@ -307,17 +320,25 @@ def write_games(numbered: Iterable, target: str, output: str, encoding: str, cou
 def convert_command(ctx, file, target, fmt, variant, output, encoding, setup, as_json):
     """Read the games of FILE and write them as LSN, KIF, KI2, CSA, JKF, USI or JSON.
 
-    Every format daikifu reads can be converted to every format that can hold the game (CSA, KI2
-    and JKF hold 9x9 shogi; CSA and USI keep the main line only; USI keeps no comments or tags, but
-    names the variant and rule set in setoption lines).  Invalid games are converted up to their
-    first bad move, with a warning, and the exit status is then 1.
+    FILE may be - for standard input.  Every format daikifu reads can be converted to every
+    format that can hold the game (CSA, KI2 and JKF hold 9x9 shogi; CSA and USI keep the main line
+    only; USI keeps no comments or tags, but names the variant and rule set in setoption lines).
+    Every game of FILE is written: a stream of games (lishogi's KIF export or NDJSON, a PGN or LSN
+    file of many games) becomes one file of them in LSN, KIF (each game followed by two blank
+    lines, as lishogi writes them), CSA, USI and JSON; KI2 and JKF hold one game a file, so
+    several games need -o with {n} (one file each).  Games are converted one at a time.
+    Evaluations the record carries ([%eval], an NDJSON analysis) are written first in each move's
+    comment as lishogi writes them.  Invalid games are converted up to their first bad move, with
+    a warning, and the exit status is then 1; FILE missing or no record: 2 (docs/cli.md).
 
     \b
     Examples:
       daikifu convert game.kif --to lsn
       daikifu convert game.csa --to ki2 --encoding cp932 -o game.ki2
       daikifu convert games.lsn --to json -o games.json
-      daikifu convert games.lsn --to kif -o "game-{n}.kif"
+      daikifu convert lishogi.ndjson --to kif -o games.kif
+      daikifu convert games.lsn --to ki2 -o "game-{n}.ki2"
+      curl -s https://lishogi.org/api/games/user/NAME | daikifu convert - --to lsn
     """
     if as_json:
         if target not in (None, "json"):
@@ -325,16 +346,30 @@ def convert_command(ctx, file, target, fmt, variant, output, encoding, setup, as
         target = "json"
     if target is None:
         raise click.UsageError("say which format to write: --to " + ", --to ".join(WRITTEN) + " (or --json)")
+    if file != "-":
+        _open(file).close()  # a missing file is a usage problem before anything is written
+    invalid = []
+
+    def numbered(games):
+        for n, g in enumerate(games, start=1):
+            if not g.valid:
+                invalid.append(n)
+                click.echo(f"warning: {file}: game {g.number or n} is invalid; converted up to its first bad "
+                           f"move: {g.errors[0]}", err=True)
+            yield n, g
+
     try:
-        games = list(read_records(file, fmt, False, variant, variants=registry(ctx), setup=setup))
+        first, games = _peeked(read_records(file, fmt, False, variant, variants=registry(ctx), setup=setup))
+        count = write_games(numbered(games), target, output, encoding, len(first) if len(first) < 2 else MANY,
+                            file)
     except NotARecordError as exc:
-        raise fail(str(exc)) from None
-    for g in games:
-        if not g.valid:
-            click.echo(f"warning: {file}: game {g.number or 1} is invalid; converted up to its first bad "
-                       f"move: {g.errors[0]}", err=True)
-    write_games(enumerate(games, start=1), target, output, encoding, len(games), file)
-    ctx.exit(0 if all(g.valid for g in games) else 1)
+        raise InputError(str(exc)) from None
+    if output != "-":
+        where = output if "{n}" not in output else (
+            f"{output.replace('{n}', '1')} ... {output.replace('{n}', str(count))}" if count > 1
+            else output.replace("{n}", "1"))
+        click.echo(f"wrote {count} game{'s' * (count != 1)} to {where}", err=True)
+    ctx.exit(0 if not invalid else 1)
 
 
 # --- generate -------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from daikifu.replay import Board, Move
 from daikifu.replay.squares import square, square_file, square_rank
 
 from .detection import looks_like_csa
+from .evals import with_eval
 from .game import Game, GameError
 from .playback import DRAW, LOSS, NONE, WIN, MoveTextError, RawGame, RawMoves, iter_lines, play
 
@@ -462,7 +463,7 @@ def write_csa(game: Game, encoding: str = "utf-8") -> bytes:
             if hands[colour]:
                 out.append("P" + "+-"[colour] + "".join(hands[colour]))
     out.append("+-"[board.turn])
-    out.extend("'*" + line for line in game.comment.splitlines() if game.comment.strip())
+    out.extend("'*" + line for line in with_eval(game).splitlines() if with_eval(game).strip())
     node = game
     while node.variations:
         node = node.variations[0]
@@ -480,6 +481,7 @@ def write_csa(game: Game, encoding: str = "utf-8") -> bytes:
         if time is not None:
             out[-1] += f",T{time[0]}"
             comment = time[2]
+        comment = with_eval(node, comment)
         out.extend("'*" + line for line in comment.strip().splitlines())
     if special:
         out.append(special)

@@ -186,6 +186,10 @@ class GameNode:
     comment: str = ""
     starting_comment: str = ""
     nags: list[int] | tuple = ()
+    # an engine's evaluation of the position after the move, as the record gave it (lishogi's
+    # [%eval] comments, its NDJSON analysis): a daikifu.formats.evals.Evaluation, kept apart from
+    # the comment, which no longer holds it
+    eval = None
 
     def __init__(self, parent: "GameNode | None" = None, move: Move | None = None, share: bool = True,
                  notation: str | None = None, line: int | None = None, column: int | None = None):
@@ -271,11 +275,13 @@ class GameNode:
         return True
 
     def __eq__(self, other) -> bool:
-        """Same moves, comments, NAGs and variations below (the written notation may differ)."""
+        """Same moves, comments, NAGs, evaluations and variations below (the written notation may
+        differ)."""
         if not isinstance(other, GameNode):
             return NotImplemented
         return (self.move == other.move and self.comment == other.comment
                 and self.starting_comment == other.starting_comment and list(self.nags) == list(other.nags)
+                and self.eval == other.eval
                 and self.variations == other.variations)
 
     __hash__ = None  # mutable

@@ -29,6 +29,7 @@ from daikifu.replay.squares import square, square_file, square_rank
 
 from .csa import CSA_PIECES, CSA_SPECIALS, game_end_special, can_write_csa
 from .detection import looks_like_jkf
+from .evals import with_eval
 from .game import TOO_DEEP, Game, GameError
 from .kakinoki.common import HANDICAPS
 from .kakinoki.common import KEY_TO_TAG as _KEY_TO_TAG
@@ -304,6 +305,7 @@ def _entry(node, board: Board, prev_to, totals) -> dict:
         total = totals[board.turn] + secs
         entry["time"] = {"now": {"m": secs // 60, "s": secs % 60},
                          "total": {"h": total // 3600, "m": total % 3600 // 60, "s": total % 60}}
+    comment = with_eval(node, comment)
     lines = [line for line in comment.strip().splitlines()] if comment.strip() else []
     if lines:
         entry["comments"] = lines
@@ -347,8 +349,8 @@ def write_jkf(game: Game, encoding: str = "utf-8") -> bytes:
                  for c in (0, 1)]
         initial = {"preset": "OTHER", "data": {"color": board.turn, "board": cols, "hands": hands}}
     first: dict = {}
-    if game.comment.strip():
-        first["comments"] = game.comment.strip().splitlines()
+    if with_eval(game).strip():
+        first["comments"] = with_eval(game).strip().splitlines()
     moves = [first] + _entries(game, board, None, [0, 0])
     if special:
         moves.append({"special": special[1:]})

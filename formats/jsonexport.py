@@ -26,6 +26,7 @@ import json
 from daikifu.replay import VariantRegistry
 from daikifu.replay.squares import square_name
 
+from .evals import Evaluation
 from .game import Game, GameError, GameNode
 from daikifu.replay.notation import move_notation
 
@@ -56,6 +57,8 @@ def _line(node: GameNode, board, positions: bool, limit: int | None = None) -> l
         entry["comment"] = main.comment
         entry["starting_comment"] = main.starting_comment
         entry["nags"] = list(main.nags)
+        if main.eval is not None:
+            entry["eval"] = main.eval.as_dict()
         entry["variations"] = []
         for side in node.variations[1:]:
             branch = board.copy(stack=True)
@@ -89,6 +92,7 @@ def game_to_dict(game: Game, positions: bool = True, *, first_ply: int = 1, max_
         "status": game.status,
         "errors": [e.as_dict() for e in game.errors],
         "comment": game.comment,
+        **({"eval": game.eval.as_dict()} if game.eval is not None else {}),
         "moves": _line(node, board, positions, max_plies),
     }
 
@@ -109,6 +113,8 @@ def game_from_dict(data: dict, variants: VariantRegistry | None = None) -> Game:
         game.headers[name] = value
     game.result = data.get("result", "*")
     game.comment = data.get("comment", "")
+    if data.get("eval") is not None:
+        game.eval = Evaluation.from_dict(data["eval"])
     game.errors = [GameError(**e) for e in data.get("errors", [])]
     _read_line(game, game.start_board(), data.get("moves", []))
     return game
@@ -127,6 +133,8 @@ def _read_line(node: GameNode, board, moves: list[dict]) -> None:
         child.comment = entry.get("comment", "")
         child.starting_comment = entry.get("starting_comment", "")
         child.nags = list(entry.get("nags", []))
+        if entry.get("eval") is not None:
+            child.eval = Evaluation.from_dict(entry["eval"])
         board.push(move)
         node = child
 

@@ -31,6 +31,7 @@ from typing import Final, IO, Iterable, Iterator
 from daikifu.replay import Board, Move, VariantRegistry
 
 from .dialects import find_dialect
+from .evals import with_eval
 from .longline import LongLine, long_line
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, format_ruleset, parse_ruleset
@@ -847,8 +848,8 @@ def write_game(game: Game, *, width: int = 80, comments: bool = True, variations
     out.append("")
     tokens: list[str] = []
     board = game.start_board()
-    _write_line(game, board, tokens, comments, variations, game.comment if comments else "")
-    closing = _comment(game.comment) if comments and not game.variations else None
+    _write_line(game, board, tokens, comments, variations, with_eval(game) if comments else "")
+    closing = _comment(with_eval(game)) if comments and not game.variations else None
     if closing:
         tokens.append(closing)
     tokens.append(game.result)
@@ -885,7 +886,7 @@ def _write_line(node: GameNode, board: Board, tokens: list, comments: bool, vari
         tokens.extend(f"${nag}" for nag in main.nags)
         need_number = False
         if comments:
-            after = normalize_comment(main.comment)
+            after = normalize_comment(with_eval(main))
             # the next main move's starting comment cannot be written before it: join it here
             if main.variations:
                 after = join_comments(after, normalize_comment(main.variations[0].starting_comment))

@@ -71,6 +71,7 @@ class RawMove:
     read: Callable[[Board], Move]  # the move in the position before it; raises MoveTextError
     comments: list = field(default_factory=list)  # comment lines after the move
     seconds: int | None = None  # the time the move took
+    eval: object = None  # an Evaluation of the position after the move the record gives as data (formats.evals)
     forks: list = field(default_factory=list)  # alternatives to this move: lists of RawMove
     fork_comments: list = field(default_factory=list)  # comments before each fork's first move
 
@@ -88,7 +89,7 @@ class RawMoves:
     [('+7776FU', 1, 1, 3, ['a comment'])]
     """
 
-    __slots__ = ("source", "reader", "_at", "_comments", "_seconds")
+    __slots__ = ("source", "reader", "_at", "_comments", "_seconds", "_evals")
 
     def __init__(self, source: str, reader: Callable[[str], Callable[[Board], Move]]):
         self.source = source
@@ -96,6 +97,7 @@ class RawMoves:
         self._at = array("i")  # 4 bytes an item, until an item does not fit
         self._comments: dict[int, list] = {}
         self._seconds: dict[int, int] = {}
+        self._evals: dict[int, object] = {}
 
     def add(self, start: int, end: int, line: int, column: int) -> None:
         """A move whose text is ``source[start:end]``."""
@@ -115,17 +117,26 @@ class RawMoves:
         """The comment lines of the last move, to add to."""
         return self._comments.setdefault(len(self) - 1, [])
 
+    def comments_of(self, index: int) -> list:
+        """The comment lines of the move ``index`` (0: the first), to add to."""
+        return self._comments.setdefault(index, [])
+
     def set_seconds(self, seconds: int) -> None:
         """The time the last move took."""
         self._seconds[len(self) - 1] = seconds
 
+    def set_eval(self, index: int, evaluation) -> None:
+        """The evaluation (:class:`~daikifu.formats.evals.Evaluation`) of the position after the
+        move ``index`` (0: the first)."""
+        self._evals[index] = evaluation
+
     def __iter__(self) -> Iterator[RawMove]:
         at, source, reader = self._at, self.source, self.reader
-        comments, seconds = self._comments, self._seconds
+        comments, seconds, evals = self._comments, self._seconds, self._evals
         for i in range(len(self)):
             start, end, line, column = at[i * 4:i * 4 + 4]
             text = source[start:end]
-            yield RawMove(text, line, column, reader(text), comments.get(i, ()), seconds.get(i))
+            yield RawMove(text, line, column, reader(text), comments.get(i, ()), seconds.get(i), evals.get(i))
 
 
 @dataclass
@@ -142,6 +153,7 @@ class RawGame:
     special_line: int | None = None
     special_text: str | None = None
     problems: list = field(default_factory=list)  # GameErrors found while cutting the text
+    eval: object = None  # an Evaluation of the start position given as data (formats.evals)
 
 
 def time_prefix(seconds: int | None) -> str:
@@ -210,6 +222,8 @@ class _Player:
             comment = _comment(raw.comments, raw.seconds)
             if comment:
                 self.visitor.visit_comment(comment)
+            if raw.eval is not None:
+                self.visitor.visit_eval(raw.eval)
             for fork, before in zip(raw.forks, raw.fork_comments or [[]] * len(raw.forks)):
                 taken = board.pop()
                 self.visitor.begin_variation()
@@ -286,6 +300,8 @@ def play(raw: RawGame, variant: str, *, visitor: type[Visitor] | Visitor | None 
         v.visit_error(problem)
     if raw.comments:
         v.visit_comment("\n".join(raw.comments).strip())
+    if raw.eval is not None:
+        v.visit_eval(raw.eval)
     if board is not None:
         turn = board.turn
         player.line(board, raw.moves, True)

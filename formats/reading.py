@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from .decoding import Decoded, decode_record
 from .detection import (FSY_KIND, control_character, looks_like_csa, looks_like_csg, looks_like_fsy, looks_like_jkf,
-                        looks_like_ndjson, looks_like_usi)
+                        looks_like_ndjson, looks_like_tnj, looks_like_usi)
 
 if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game is made: the
     from .game import Game, GameError  # commands' --help lists the formats without it
@@ -516,6 +516,8 @@ def write_stream(games: Iterable[Game], fmt: str, out, encoding: str | None = No
         if count and not f.several:
             raise UnsupportedConversion(f"a {f.title} file holds one game, not several")
         data = write_record(game, fmt, encoding)
+        if not count and data.endswith(b"\r\n"):  # (cp932 KIF, CSA: the frame ends its lines as the games do)
+            before, between, after = (part.replace(b"\n", b"\r\n") for part in f.frame)
         out.write((between if count else before) + data)
         count += 1
     if not count:
@@ -660,8 +662,10 @@ register_format(RecordFormat("json", "daikifu JSON", _detect_json, _read_json, _
                              several=True, frame=(b"[\n", b",\n", b"\n]\n"), limited=True))
 register_format(RecordFormat("lsn", "LSN", _detect_lsn, _read_lsn, _write_lsn, ("lsn", "pgn"),
                              dialects="the PGN of ChuShogiLite and Jocly", several=True, frame=(b"", b"\n", b""), limited=True, visitors=True))
+# several games to a file as lishogi's bulk exports write them: each game followed by two blank lines
 register_format(RecordFormat("kif", "KIF", _detect_kif, _read_kakinoki("read_kif"), _write_kakinoki("write_kif"),
-                             ("kif", "kifu"), japanese=True, encodings=("utf-8", "cp932"), visitors=True))
+                             ("kif", "kifu"), japanese=True, several=True, frame=(b"", b"\n\n", b""),
+                             encodings=("utf-8", "cp932"), visitors=True))
 
 
 def _lazy(module: str, name: str):
@@ -697,6 +701,9 @@ register_format(RecordFormat("csg", "Chu Shogi server (.csg)", looks_like_csg, _
 register_format(RecordFormat("ndjson", "lishogi NDJSON", looks_like_ndjson,
                              _lazy("lishogi", "read_ndjson"), None, ("ndjson",), several=True, visitors=True),
                 before="json")
+# read only: the Tenjiku Shogi program's records; asked last, as its move lines are the loosest shape
+register_format(RecordFormat("tnj", "Tenjiku Shogi program (.tnj)", looks_like_tnj, _lazy("tnj", "read_tnj"),
+                             None, ("tnj",), visitors=True))
 
 
 def expand_paths(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:

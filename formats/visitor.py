@@ -14,6 +14,7 @@ from daikifu.replay import Board, IncompleteVariantError, UnknownVariantError, V
 from daikifu.replay.position import PositionError
 
 from .dialects import foreign_variant
+from .evals import Evaluation, split_eval
 from .game import SEVEN_TAG_ROSTER, UNKNOWN_VARIANT, Game, GameError, GameNode, parse_ruleset
 
 __all__ = ["Visitor", "GameBuilder", "MainLineBuilder", "HeadersOnly", "game_from_headers", "join_comments", "make_visitor",
@@ -73,6 +74,12 @@ class Visitor:
     def visit_move(self, board: Board, move, notation: str, line: int, column: int) -> None: ...
     def visit_comment(self, text: str, before_first_move: bool = False) -> None: ...
     def visit_nag(self, nag: int) -> None: ...
+
+    def visit_eval(self, evaluation: Evaluation) -> None:
+        """An engine's evaluation of the position after the last move (before the first move: of
+        the start) that the record gives as data (lishogi's NDJSON ``analysis``); one written in a
+        comment as ``[%eval …]`` comes with the comment (:mod:`~daikifu.formats.evals`)."""
+
     def begin_variation(self) -> None: ...
     def end_variation(self) -> None: ...
 
@@ -125,8 +132,20 @@ class GameBuilder(Visitor):
 
     def _flush(self):
         if self.comment:
-            self.node.comment = join_comments(self.node.comment, " ".join(self.comment))
+            text = " ".join(self.comment)
+            if "[%eval" in text:  # kept as the node's evaluation, not as text (formats.evals)
+                found, text = split_eval(text)
+                if found is not None:
+                    self._evaluate(self.node, found)
+            self.node.comment = join_comments(self.node.comment, text)
             self.comment = []
+
+    @staticmethod
+    def _evaluate(node: GameNode, found: Evaluation) -> None:
+        node.eval = found if node.eval is None else node.eval.merged(found)
+
+    def visit_eval(self, evaluation):
+        self._evaluate(self.node, evaluation)
 
     def visit_move(self, board, move, notation, line, column):
         if self.comment:

@@ -37,7 +37,7 @@ from .squares import parse_square, square, square_file, square_name, square_rank
 
 __all__ = ["EngineError", "EngineNotFound", "EngineCrashed", "EngineTimeout", "EngineUnsupported", "Analysis",
            "XBoardEngine", "find_engine", "hachu_fen", "engine_move_text", "referee_line", "ENGINE_VARIANTS",
-           "NO_ENGINE"]
+           "NO_ENGINE", "ENGINE_TABLE", "EngineVariant"]
 
 NO_ENGINE = "no engine found: install hachu"
 MOVES_PER_SYNC = 8  # game moves sent between two pings
@@ -45,21 +45,56 @@ MOVES_PER_SYNC = 8  # game moves sent between two pings
 ENGINE_DIRS = ("/usr/games", "/usr/local/games")
 ENGINE_NAMES = ("hachu",)
 
-# daikifu's variant slug -> the engine's variant names (XBoard's names, as the engines list them in
-# `feature variants`), the first the engine lists is used
-ENGINE_VARIANTS = {"chu-shogi": ("chu",), "shogi": ("shogi", "9x9+0_shogi")}
-# the engines looked for per variant, best first: HaChu for Chu; for shogi CrazyWa (H. G. Muller's
-# XBoard engine for the shogi variants with drops, Debian package crazywa), as HaChu 0.21 refuses shogi
-ENGINES_FOR = {"chu-shogi": ("hachu",), "shogi": ("crazywa", "hachu")}
+@dataclass(frozen=True)
+class EngineVariant:
+    """How an XBoard engine knows one of daikifu's variants."""
 
-# daikifu's piece IDs -> the letters of XBoard's FEN (HaChu's); a promoted piece is "+" and the
-# letter of the piece it comes from, as in daikifu
-FEN_LETTERS = {
-    "chu-shogi": {"K": "k", "DE": "e", "G": "g", "S": "s", "C": "c", "FL": "f", "L": "l", "RC": "a", "B": "b",
-                  "BT": "t", "PH": "x", "KR": "o", "SM": "m", "VM": "v", "R": "r", "DH": "h", "DK": "d", "FK": "q",
-                  "LN": "n", "P": "p", "GB": "i"},
-    "shogi": {"K": "k", "G": "g", "S": "s", "N": "n", "L": "l", "B": "b", "R": "r", "P": "p"},
+    names: tuple  # the engine's names of it (XBoard's, as `feature variants` lists them); the first listed is used
+    letters: dict  # daikifu's piece IDs -> the letters of the engine's FEN (a promoted piece: "+" and its letter)
+    start: str  # the board part of the engine's own start position, reached by `new` and `variant`
+    engines: tuple = ("hachu",)  # the engines looked for, best first
+
+
+# One entry per variant an engine plays: HaChu's names, letters and start arrays are those of its
+# variant table (hachu.c: chuArray/chuIDs, daiArray/daiIDs). Sho Shogi has none: HaChu 0.21 exits
+# on `variant sho` (docs/engine.md, rule difference 4).
+ENGINE_TABLE = {
+    "chu-shogi": EngineVariant(
+        ("chu",),
+        {"K": "k", "DE": "e", "G": "g", "S": "s", "C": "c", "FL": "f", "L": "l", "RC": "a", "B": "b", "BT": "t",
+         "PH": "x", "KR": "o", "SM": "m", "VM": "v", "R": "r", "DH": "h", "DK": "d", "FK": "q", "LN": "n", "P": "p",
+         "GB": "i"},
+        "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/"
+        "A1B1TOXT1B1A/LFCSGKEGSCFL"),
+    # CrazyWa (H. G. Muller's XBoard engine for the shogi variants with drops, Debian package
+    # crazywa) first: HaChu 0.21 lists shogi but refuses it
+    "shogi": EngineVariant(
+        ("shogi", "9x9+0_shogi"),
+        {"K": "k", "G": "g", "S": "s", "N": "n", "L": "l", "B": "b", "R": "r", "P": "p"},
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
+        ("crazywa", "hachu")),
+    # HaChu writes Dai's extra pieces with a ' or ! after the letter (its daiIDs)
+    "dai-shogi": EngineVariant(
+        ("dai",),
+        {"K": "k", "DE": "e", "G": "g", "S": "s", "C": "c", "FL": "f", "L": "l", "RC": "a", "B": "b", "BT": "t",
+         "PH": "x", "KR": "o", "SM": "m", "VM": "v", "R": "r", "DH": "h", "DK": "d", "FK": "q", "LN": "l!", "P": "p",
+         "GB": "p'", "N": "n", "I": "i", "SG": "u", "EW": "w", "VO": "x'", "AB": "a'", "CS": "c'", "FD": "f'"},
+        "lnuicsgkgsciunl/a1c'1f1tet1f1c'1a/1x'1a'1wxl!ow1a'1x'1/rf'mvbhdqdhbvmf'r/ppppppppppppppp/4p'5p'4/"
+        "15/15/15/4P'5P'4/PPPPPPPPPPPPPPP/RF'MVBHDQDHBVMF'R/1X'1A'1WOL!XW1A'1X'1/A1C'1F1TET1F1C'1A/LNUICSGKGSCIUNL"),
+    # Tenjiku: HaChu's letters (its tenIDs) put a ' or ! after the letter; its start array has
+    # slips (docs/rules/tenjiku.md), so daikifu's start is never taken for it: positions go by setboard
+    "tenjiku-shogi": EngineVariant(
+        ("tenjiku",),
+        {"K": "k", "DE": "e", "G": "g", "S": "s", "C": "c", "I": "i", "FL": "f", "N": "n", "L": "l", "RC": "a",
+         "CS": "c!", "BT": "t", "KR": "o", "PH": "x", "FK": "q", "LN": "l!", "SM": "m", "VM": "v", "SS": "s'",
+         "VS": "v'", "R": "r", "B": "b", "DH": "h", "DK": "d", "HF": "f!", "SE": "e!", "WB": "w!", "FD": "d!",
+         "FE": "q'", "LH": "h!", "BG": "b!", "RG": "r!", "VG": "v!", "GG": "q!", "P": "p", "D": "d'"},
+        "lnficsgekgscifnl/a1c!c!1txql!ot1c!c!1a/s'v'bhdw!d!q!h!d!w!dhbv's'/mvrf!e!b!r!v!q!r!b!e!f!rvm/"
+        "pppppppppppppppp/4d6d4/16/16/16/16/4D6D4/PPPPPPPPPPPPPPPP/MVRF!E!B!R!Q!V!R!B!E!F!RVM/"
+        "S'V'BHDW!D!H!Q'D!W!DHBV'S'/A1C!C!TOL!QXT1C!C!1A/LNFICSGKEGSCIFNL"),
 }
+# daikifu's variant slug -> the engine's variant names
+ENGINE_VARIANTS = {slug: e.names for slug, e in ENGINE_TABLE.items()}
 # the engine's options as daikifu sets them: HaChu's defaults, named so that they are part of what
 # an analysis is stored under (a change of option is another analysis)
 DEFAULT_OPTIONS = {"Allow repeats": 0, "Promote on entry": 1, "Okazaki rule": 0}
@@ -95,10 +130,10 @@ class EngineUnsupported(EngineError):
 
 def find_engine(name: str | None = None, variant: str | None = None) -> str | None:
     """The path of the engine to run: ``name`` (a path or a command name), else ``$DAIKIFU_ENGINE``,
-    else the engines that play ``variant`` (:data:`ENGINES_FOR`; HaChu by default) on PATH or in
+    else the engines that play ``variant`` (:data:`ENGINE_TABLE`; HaChu by default) on PATH or in
     /usr/games; None when there is none."""
     name = name or os.environ.get("DAIKIFU_ENGINE")
-    names = (name,) if name else ENGINES_FOR.get(variant, ENGINE_NAMES)
+    names = (name,) if name else (ENGINE_TABLE[variant].engines if variant in ENGINE_TABLE else ENGINE_NAMES)
     for n in names:
         if os.sep in n:
             if os.access(n, os.X_OK):
@@ -170,8 +205,8 @@ def _turned(sq: int, files: int, ranks: int) -> int:
 def hachu_fen(board: Board, turned: bool = False) -> str:
     """The board part of XBoard's FEN of ``board`` (HaChu's letters); ``turned``: the board turned
     half round with the colours swapped (the second player's move as the first player's)."""
-    letters = FEN_LETTERS.get(board.variant.slug)
-    if letters is None:
+    entry = ENGINE_TABLE.get(board.variant.slug)
+    if entry is None:
         raise EngineUnsupported(f"{board.variant.name}: no FEN letters for the engine")
     files, ranks = board.rules.files, board.rules.ranks
     rows = []
@@ -189,7 +224,7 @@ def hachu_fen(board: Board, turned: bool = False) -> str:
                 out.append(str(empty))
                 empty = 0
             pid, promoted = (piece.id[1:], "+") if piece.id.startswith("+") else (piece.id, "")
-            letter = letters.get(pid)
+            letter = entry.letters.get(pid)
             if letter is None:
                 raise EngineUnsupported(f"{board.variant.name}: the engine has no letter for piece {piece.id}")
             first = (piece.colour == FIRST) != turned
@@ -198,6 +233,11 @@ def hachu_fen(board: Board, turned: bool = False) -> str:
             out.append(str(empty))
         rows.append("".join(out))
     return "/".join(rows)
+
+
+def _letters(board: Board) -> dict:
+    entry = ENGINE_TABLE.get(board.variant.slug)
+    return entry.letters if entry is not None else {}
 
 
 def _name(sq: int, board: Board, turned: bool) -> str:
@@ -210,7 +250,7 @@ def engine_move_text(board: Board, move: Move, turned: bool = False) -> str:
     """``move`` (a legal move of ``board``) as the engine writes it: ``h4h5``, ``h4h5+``, a Lion's
     double move as two legs ``f5f6,f6g7`` (igui ``f5f6,f6f5``), a pass ``@@@@``, a drop ``P@e5``."""
     if move.drop is not None:
-        letter = FEN_LETTERS.get(board.variant.slug, {}).get(move.drop, move.drop)
+        letter = _letters(board).get(move.drop, move.drop)
         return f"{letter.upper()}@{_name(move.to_square, board, turned)}"
     if move.is_pass:
         return "@@@@"
@@ -237,7 +277,7 @@ def parse_engine_move(board: Board, text: str, turned: bool = False, legal: list
         return next((m for m in legal if m.is_pass), None)
     if "@" in text:
         letter, _, where = text.partition("@")
-        letters = {v: k for k, v in FEN_LETTERS.get(board.variant.slug, {}).items()}
+        letters = {v: k for k, v in _letters(board).items()}
         pid = letters.get(letter.lower())
         try:
             to = sq(where[0], where[1:])
@@ -307,7 +347,7 @@ class XBoardEngine:
                  timeout: float = 10.0, options: dict | None = None):
         self.path = find_engine(path, variant)
         if self.path is None:
-            wanted = " or ".join(ENGINES_FOR.get(variant, ENGINE_NAMES))
+            wanted = " or ".join(ENGINE_TABLE[variant].engines if variant in ENGINE_TABLE else ENGINE_NAMES)
             raise EngineNotFound(f"no engine found: install {wanted}" if not path
                                  else f"no engine found at {path}: install hachu")
         self.memory_mb = memory_mb
@@ -462,8 +502,10 @@ class XBoardEngine:
         if name in self._refused:
             raise EngineUnsupported(self._refused[name])
         try:
-            self._send(f"variant {name}")
+            # `new` first: it resets the variant to the engine's default (XBoard's order; HaChu's
+            # `new` sets up Chu, so `variant dai` before it would leave a Chu board)
             self._send("new")
+            self._send(f"variant {name}")
             self._send("force")
             answer = self._sync()
         except EngineCrashed:
@@ -490,7 +532,7 @@ class XBoardEngine:
         for _ in moves:
             root.pop()
         turned = root.turn != FIRST
-        standard = not turned and hachu_fen(root) == _START_FENS.get(board.variant.slug)
+        standard = not turned and hachu_fen(root) == ENGINE_TABLE[board.variant.slug].start
         if history and root.lion_capture_square is None and (moves or standard):
             # the game's start (by `new`, or by `setboard` for another setup: HaChu's setboard is
             # reliable for a start position, not for one far from it) and the moves from there
@@ -506,7 +548,7 @@ class XBoardEngine:
             else:
                 self._fresh(board)
                 if fen is not None:
-                    self._send(f"setboard {fen}")
+                    self._setboard(fen)
                 todo = texts
             answer = []
             for i in range(0, len(todo), MOVES_PER_SYNC):
@@ -527,12 +569,20 @@ class XBoardEngine:
             raise EngineUnsupported(f"{self.name}: a position with pieces in hand can only be sent with the "
                                     "moves that led to it")
         self._fresh(board)
-        self._send(f"setboard {hachu_fen(board, turned)}")
+        self._setboard(hachu_fen(board, turned))
         answer = self._sync()
         if any(x.startswith(("tellusererror", "Error")) and "unknown command" not in x for x in answer):
             raise EngineUnsupported(f"{self.name} cannot set up the position: {answer[0]}")
         self._sent = (("setboard", board.position()), [])
         return turned
+
+    def _setboard(self, fen: str) -> None:
+        # sent twice: HaChu lists the legal moves of a new position with a search that tries the
+        # killer moves of the position before it, and keeps those that fit the new board, so the
+        # first list (which `lift` and `usermove` read) can hold a stale move such as the Dai
+        # start position's g5g6 for whatever piece now stands on g5; the second is clean
+        self._send(f"setboard {fen}")
+        self._send(f"setboard {fen}")
 
     def _fresh(self, board: Board) -> None:
         """A new process for a new game or position: HaChu keeps positions of earlier games
@@ -624,8 +674,3 @@ class XBoardEngine:
         return out
 
 
-_START_FENS = {
-    "chu-shogi": "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/"
-                 "MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL",
-    "shogi": "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
-}

@@ -464,6 +464,7 @@ def play_game(variant: Variant | str, seed: int = 1, number: int = 1, *, options
     values = searcher.values
     start_material = max(values.material(board, 0), values.material(board, 1))
     sennichite = rules.repetition == "sennichite"
+    ends_with_moves_left = rules.royal_capture or rules.bare_royal
     moves = []
     outcome = None
     clock = time.process_time  # CPU time: what a speed report should measure on a shared machine
@@ -476,6 +477,11 @@ def play_game(variant: Variant | str, seed: int = 1, number: int = 1, *, options
         if board.ply >= max_plies:
             outcome = board.outcome()
             break
+        if ends_with_moves_left:
+            # a royal captured or a bare royal ends the game though the loser may have moves
+            outcome = board.outcome()
+            if outcome is not None:
+                break
         legal = board.legal_moves()
         if not legal:
             outcome = board.outcome()

@@ -108,3 +108,38 @@ def test_the_engine_toggle_shows_the_engines_line_for_a_position_played_on_the_b
     shown_line = text.split("· ", 1)[1].split()
     assert shown_line and shown_line[0] in set(notations(board).values()), text
     assert "HaChu" in text
+
+
+def test_a_lishogi_games_own_analysis_on_its_page(page, tmp_path):
+    """A game whose record carried lishogi's [%eval]s: the panel shows them, named lishogi, a mate
+    as #N, without any engine having run."""
+    from werkzeug.serving import make_server
+
+    from daikifu.formats.lsn import read_game, write_game
+    from daikifu.web import create_app
+    game = read_game(_short_game(tmp_path, 4).read_text(encoding="utf-8"))
+    game.headers["Site"] = "https://lishogi.org/abcdefgh"
+    texts = ["0.35", "-1.2", "mate3", "mate-2"]
+    for text, node in zip(texts, game.mainline()):
+        node.comment = f"[%eval {text}] note"
+    path = tmp_path / "lishogi.lsn"
+    path.write_text(write_game(game), encoding="utf-8")
+    db = tmp_path / "a.db"
+    _import(db, path)
+    server = make_server("127.0.0.1", 0, create_app(db), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/games/1?ply=0")
+        until(page, "!document.querySelector('#engine-analysis').hidden")
+        assert page.text_content("#engine-source") == "By lishogi"
+        assert page.eval_on_selector_all("#move-list .eval", "es => es.map(e => e.textContent)") == \
+            ["+0.35", "-1.20", "#3", "#-2"]
+        for ply, shown in enumerate(["+0.35", "-1.20", "#3", "#-2"], start=1):
+            page.click("#btn-forward")
+            until(page, f"document.querySelector('#engine-best').textContent.includes('{shown} (lishogi)')")
+            assert f"Score {shown} (lishogi)" in page.text_content("#engine-best"), ply
+    finally:
+        page.goto("about:blank")  # (nothing of the page still asking the server as it stops)
+        server.shutdown()
+        thread.join(5)

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from daikifu.cli import main
 from daikifu.formats.kif import read_kif
 from daikifu.formats.lsn import read_games
+from daikifu.formats.reading import read_record
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -104,14 +105,27 @@ def test_convert_json_flag_is_to_json(records):
     assert neither.exit_code == 2 and "--to lsn" in neither.output
 
 
-def test_convert_several_games_to_kif_needs_a_pattern(records, tmp_path):
+def test_convert_several_games_to_kif_writes_one_stream_and_to_ki2_needs_a_pattern(records, tmp_path):
     both = tmp_path / "both.lsn"
-    both.write_text(VALID + "\n" + VALID, encoding="utf-8")
-    result = CliRunner().invoke(main, ["convert", str(both), "--to", "kif", "-o", str(tmp_path / "x.kif")])
-    assert result.exit_code == 1 and "{n}" in result.output
-    result = run("convert", str(both), "--to", "kif", "-o", str(tmp_path / "g-{n}.kif"))
+    both.write_text(VALID + "\n" + VALID.replace("Alice", "Carol"), encoding="utf-8")
+    # KIF holds several games as lishogi's exports write them, each followed by two blank lines
+    result = run("convert", str(both), "--to", "kif", "-o", str(tmp_path / "x.kif"))
+    assert result.exit_code == 0 and "wrote 2 games to" in result.output
+    text = (tmp_path / "x.kif").read_text(encoding="utf-8")
+    assert text.count("#KIF") == 2 and "\n\n\n#KIF" in text
+    games = list(read_record(text.encode("utf-8"), name="x.kif"))
+    assert [g.headers["Sente"] for g in games] == ["Alice", "Carol"] and all(g.valid for g in games)
+    result = run("convert", str(both), "--to", "kif", "--encoding", "cp932", "-o", str(tmp_path / "sjis.kif"))
+    data = (tmp_path / "sjis.kif").read_bytes()
+    assert result.exit_code == 0 and b"\r\n\r\n\r\n#KIF" in data and b"\r\n\n" not in data  # one line end
+    assert [g.headers["Sente"] for g in read_record(data, name="sjis.kif")] == ["Alice", "Carol"]
+    # KI2 holds one: nothing is written without {n}
+    result = CliRunner().invoke(main, ["convert", str(both), "--to", "ki2", "-o", str(tmp_path / "x.ki2")])
+    assert result.exit_code == 1 and "{n}" in result.output and "nothing written" in result.output
+    assert not (tmp_path / "x.ki2").exists()
+    result = run("convert", str(both), "--to", "ki2", "-o", str(tmp_path / "g-{n}.ki2"))
     assert result.exit_code == 0
-    assert (tmp_path / "g-1.kif").exists() and (tmp_path / "g-2.kif").exists()
+    assert (tmp_path / "g-1.ki2").exists() and (tmp_path / "g-2.ki2").exists()
 
 
 def test_convert_invalid_game_warns_and_exits_1(records):

@@ -18,7 +18,9 @@ import sqlite3
 import subprocess
 import sys
 import time
+import tomllib
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -26,10 +28,11 @@ from click.testing import CliRunner
 
 from daikifu.archive.store import Archive
 from daikifu.cli import main
-from daikifu.replay import Board, square_name
-from daikifu.replay.engine import (EngineUnsupported, XBoardEngine, engine_move_text, find_engine, hachu_fen,
-                                   parse_engine_move, referee_line)
+from daikifu.replay import Board, parse_square, square_name
+from daikifu.replay.engine import (ENGINE_TABLE, EngineCrashed, EngineTimeout, EngineUnsupported, XBoardEngine,
+                                   engine_move_text, find_engine, hachu_fen, parse_engine_move, referee_line)
 from daikifu.replay.randomplay import random_moves
+from daikifu.replay.squares import square, square_file, square_rank
 
 ROOT = Path(__file__).resolve().parent.parent
 CHU = ROOT / "tests" / "data" / "real" / "chu"
@@ -45,12 +48,12 @@ def engine():
         yield e
 
 
-def random_position(seed: int) -> Board | None:
-    """A position of a seeded random Chu game, or None when it is degenerate for a comparison
-    (game over, a King already taken, or the side not to move in check: the side to move could
-    take the King)."""
+def random_position(seed: int, slug: str = "chu-shogi") -> Board | None:
+    """A position of a seeded random game of ``slug``, or None when it is degenerate for a
+    comparison (game over, a King already taken, or the side not to move in check: the side to
+    move could take the King)."""
     rng = random.Random(seed)
-    board = Board("chu-shogi")
+    board = Board(slug)
     random_moves(board, rng.randrange(10, 120), rng)
     if board.outcome() is not None or not (board.squares_of("K", 0) and board.squares_of("K", 1)):
         return None
@@ -62,11 +65,12 @@ def random_position(seed: int) -> Board | None:
 # --- translation (no engine needed) ---------------------------------------------------------------
 
 
-def test_the_start_position_is_hachus_own():
-    # HaChu's start position for chu, from its variant table (and XBoard's): the FEN daikifu writes
-    # for lishogi's setup must be it, or the game moves sent after `new` would be another game's
-    assert hachu_fen(Board("chu-shogi")) == ("lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/"
-                                            "3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL")
+@pytest.mark.parametrize("slug", ["chu-shogi", "dai-shogi"])
+def test_the_start_position_is_hachus_own(slug):
+    # the table's start arrays are HaChu's own (hachu.c's chuArray and daiArray, as XBoard's): the
+    # FEN daikifu writes for its start position must be it, or the game moves sent after `new`
+    # would be another game's (and for Dai this checks the variant file's array against HaChu's)
+    assert hachu_fen(Board(slug)) == ENGINE_TABLE[slug].start
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -99,8 +103,9 @@ def test_a_line_is_cut_at_the_first_move_the_rules_refuse():
 # --- the engine -----------------------------------------------------------------------------------
 
 
-def test_analysis_of_the_start_position(engine):
-    board = Board("chu-shogi")
+@pytest.mark.parametrize("slug", ["chu-shogi", "dai-shogi"])
+def test_analysis_of_the_start_position(engine, slug):
+    board = Board(slug)
     a = engine.analyse(board, depth=2)
     assert a.depth >= 2 and a.nodes > 0 and a.pv and a.cut == 0
     assert board.ply == 0
@@ -127,6 +132,15 @@ def test_a_line_past_the_end_of_the_game_is_cut_and_counted(engine):
     assert a.cut == len(a.engine_pv) - 1 and "over" in a.cut_reason
 
 
+def test_hachu_cannot_set_up_sho_shogi():
+    # why Sho Shogi has no entry in ENGINE_TABLE (docs/engine.md, rule difference 4): HaChu 0.21
+    # reads Sho's start array with Chu's letters, where `n` is the Lion, and exits. Should a
+    # HaChu that plays Sho be installed, this fails: give Sho its entry and its lift check then
+    out = subprocess.run([find_engine()], input="xboard\nprotover 2\nnew\nvariant sho\nping 1\n",
+                         capture_output=True, text=True, timeout=10).stdout
+    assert "tellusererror Unknown piece 'LN' in setup" in out and "pong 1" not in out
+
+
 def test_shogi_is_refused_with_the_engines_reason(engine):
     # HaChu 0.21 lists 9x9+0_shogi but cannot set it up (docs/engine.md)
     with pytest.raises(EngineUnsupported):
@@ -137,51 +151,296 @@ def test_shogi_is_refused_with_the_engines_reason(engine):
 # --- lift / highlight against the legal moves -----------------------------------------------------
 
 
-def explain(board: Board, sq: int, engine_only: set, daikifu_only: set) -> list:
+@dataclass(frozen=True)
+class LiftCheck:
+    """How one variant is compared with HaChu's ``lift``: random positions by default and under
+    ``-m slow``, and the named rule differences (docs/engine.md, docs/rules/) that explain a
+    target one side has and the other has not."""
+
+    positions: int  # random positions compared by default
+    slow: int  # ... and with -m slow
+    rules: tuple = ()  # names of the rule differences of RULES that apply to this variant
+
+
+# one entry per variant HaChu plays (replay/engine.py's ENGINE_TABLE); Sho Shogi has none: HaChu
+# 0.21 exits on `variant sho` (docs/engine.md, rule difference 4)
+LIFT_VARIANTS = {
+    "chu-shogi": LiftCheck(5, 50),
+    "dai-shogi": LiftCheck(5, 50, ("lion-trading",)),
+}
+
+
+def _lion_trading(board: Board, sq: int, target: int, side: str) -> bool:
+    """docs/rules/dai.md: HaChu applies no Lion-trading rules in Dai. A target only HaChu shows is
+    this difference when daikifu's rules without them (option lion-trading=none) list it, and the
+    move takes a Lion."""
+    if side != "engine" or board.piece_at(target) is None or board.piece_at(target).id not in board.variant.rules["lions"]:
+        return False
+    ranks, side, hands, number = board.position().split()
+    if board.lion_capture_square is not None:
+        hands = "-"  # (the counter-strike square, written where the hands go: Dai has no drops)
+    plain = Board(board.variant, " ".join((ranks, side, hands, number)), options={"lion-trading": "none"})
+    return any(m.from_square == sq and target in (m.to_square, *m.kills) for m in plain.legal_moves())
+
+
+RULES = {"lion-trading": _lion_trading}
+
+
+def explain(board: Board, sq: int, engine_only: set, daikifu_only: set, rules: tuple = ()) -> list:
     """The differences of one piece's targets left unexplained by the rule differences of
-    docs/engine.md."""
+    docs/engine.md and the variant's named ``rules``."""
     left = []
     own = board.turn
-    for t in engine_only:
-        p = board.piece_at(t)
-        if p is not None and p.colour == own:
-            continue  # HaChu marks the lifted piece's square, or a friend's, in red: not a move (quirk 1)
-        left.append(("engine", square_name(t)))
-    left += [("daikifu", square_name(t)) for t in daikifu_only]
+    for side, targets in (("engine", engine_only), ("daikifu", daikifu_only)):
+        for t in targets:
+            p = board.piece_at(t)
+            if side == "engine" and p is not None and p.colour == own:
+                continue  # HaChu marks the lifted piece's square, or a friend's, in red: not a move (quirk 6)
+            if any(RULES[name](board, sq, t, side) for name in rules):
+                continue
+            left.append((side, square_name(t)))
     return left
 
 
-def lift_disagreements(engine, seeds) -> tuple[int, list]:
+def position_disagreements(engine, board: Board) -> list:
+    """(piece, square, difference) for every target of the side to move's pieces that HaChu's
+    ``lift`` and daikifu's legal moves do not share, unexplained."""
+    rules = LIFT_VARIANTS[board.variant.slug].rules
+    targets = defaultdict(set)
+    for m in board.legal_moves():
+        if m.from_square is not None:
+            targets[m.from_square].add(m.to_square)
+            targets[m.from_square].update(m.kills)
+    problems = []
+    for sq, piece in board.pieces(board.turn).items():
+        shown = engine.lift(board, sq, history=False)
+        mine = targets.get(sq, set())
+        problems += [(piece.id, square_name(sq), d) for d in explain(board, sq, shown - mine, mine - shown, rules)]
+    return problems
+
+
+def lift_disagreements(engine, slug: str, seeds) -> tuple[int, list]:
     compared, problems = 0, []
     for seed in seeds:
-        board = random_position(seed)
+        board = random_position(seed, slug)
         if board is None:
             continue
         compared += 1
-        targets = defaultdict(set)
-        for m in board.legal_moves():
-            if m.from_square is not None:
-                targets[m.from_square].add(m.to_square)
-                targets[m.from_square].update(m.kills)
-        for sq, piece in board.pieces(board.turn).items():
-            shown = engine.lift(board, sq, history=False)
-            mine = targets.get(sq, set())
-            for d in explain(board, sq, shown - mine, mine - shown):
-                problems.append((seed, board.position(), piece.id, square_name(sq), d))
+        problems += [(seed, board.position(), *p) for p in position_disagreements(engine, board)]
     return compared, problems
 
 
-def test_lift_agrees_with_the_legal_moves_in_a_few_random_positions(engine):
-    compared, problems = lift_disagreements(engine, range(5))
-    assert compared >= 3
+def compare_lifts(engine, slug: str, wanted: int) -> list:
+    """Compare ``wanted`` random positions of ``slug`` (seeds 0, 1, ... skipping degenerate ones)."""
+    seeds, compared, problems = iter(range(10 * wanted + 10)), 0, []
+    while compared < wanted:
+        n, p = lift_disagreements(engine, slug, [next(seeds)])
+        compared += n
+        problems += p
+    return problems
+
+
+@pytest.mark.parametrize("slug", sorted(LIFT_VARIANTS))
+def test_lift_agrees_with_the_legal_moves_in_a_few_random_positions(engine, slug):
+    problems = compare_lifts(engine, slug, LIFT_VARIANTS[slug].positions)
     assert not problems, problems
 
 
 @pytest.mark.slow
-def test_lift_agrees_with_the_legal_moves_in_50_random_positions(engine):
-    seeds, compared, problems = iter(range(1000)), 0, []
-    while compared < 50:
-        n, p = lift_disagreements(engine, [next(seeds)])
+@pytest.mark.parametrize("slug", sorted(LIFT_VARIANTS))
+def test_lift_agrees_with_the_legal_moves_in_many_random_positions(engine, slug):
+    problems = compare_lifts(engine, slug, LIFT_VARIANTS[slug].slow)
+    assert not problems, problems
+
+
+PERFT_PINS = [pin for pin in tomllib.loads((ROOT / "tests" / "data" / "perft.toml").read_text(encoding="utf-8"))["perft"]
+              if pin["variant"] in LIFT_VARIANTS and not pin.get("options") and "file" not in pin]
+
+
+@pytest.mark.parametrize("pin", PERFT_PINS, ids=lambda pin: pin["variant"] + "@" + pin.get("label", "start"))
+def test_the_perft_pins_positions_agree_with_hachu(engine, pin):
+    # tests/data/perft.toml pins these positions' counts from daikifu's generator: they stand
+    # because HaChu's targets agree with its moves there
+    board = Board(pin["variant"], pin.get("position"))
+    assert not position_disagreements(engine, board)
+
+
+def test_hachu_lets_a_lion_take_a_protected_lion_in_dai_but_not_in_chu(engine):
+    # the difference the named rule stands for, seen in the engine itself (random positions seldom
+    # have two Lions close enough): the Lion on h6 and the Lion on h8, protected by a Gold
+    dai = Board("dai-shogi", "7k7/15/15/15/15/15/7g7/7(ln)7/15/7(LN)7/15/15/15/15/7K7 b - 1")
+    lion, target = parse_square("h6", 15, 15), parse_square("h8", 15, 15)
+    shown = engine.lift(dai, lion, history=False)
+    mine = {t for m in dai.legal_moves() if m.from_square == lion for t in (m.to_square, *m.kills)}
+    assert shown - mine == {target} and mine <= shown
+    assert explain(dai, lion, shown - mine, mine - shown) == [("engine", "h8")]
+    assert explain(dai, lion, shown - mine, mine - shown, LIFT_VARIANTS["dai-shogi"].rules) == []
+    # the same in Chu, where HaChu applies the Lion-trading rules too: no difference
+    chu = Board("chu-shogi", "6k5/12/12/12/6g5/6(ln)5/12/6(LN)5/12/12/12/6K5 b - 1")
+    lion, target = parse_square("g5", 12, 12), parse_square("g7", 12, 12)
+    shown = engine.lift(chu, lion, history=False)
+    mine = {t for m in chu.legal_moves() if m.from_square == lion for t in (m.to_square, *m.kills)}
+    assert target not in shown and shown == mine
+
+
+def test_the_lion_trading_rule_is_named_only_where_it_applies():
+    # a Dai position where the Lion on h6 may not take the Lion on h8, protected by the Gold on
+    # h9, from afar (Chu's rule, the default): the named rule explains HaChu's extra target only
+    board = Board("dai-shogi", "7k7/15/15/15/15/15/7g7/7(ln)7/15/7(LN)7/15/15/15/15/7K7 b - 1")
+    lion, target = parse_square("h6", 15, 15), parse_square("h8", 15, 15)
+    assert not any(m.from_square == lion and m.to_square == target for m in board.legal_moves())
+    assert _lion_trading(board, lion, target, "engine")
+    assert not _lion_trading(board, lion, parse_square("h7", 15, 15), "engine")
+    assert not _lion_trading(board, lion, target, "daikifu")
+    # the counter-strike: after the Pawn takes the Lion on g8, Gote's Gold may not take the Lion on h6
+    board = Board("dai-shogi", "7k7/15/15/15/15/15/15/6(ln)8/6P8/7g7/7(LN)7/15/15/15/7K7 b - 1")
+    board.push(board.parse_uci("g7g8"))
+    gold, lion = parse_square("h6", 15, 15), parse_square("h5", 15, 15)
+    assert board.lion_capture_square is not None
+    assert not any(m.from_square == gold and m.to_square == lion for m in board.legal_moves())
+    assert _lion_trading(board, gold, lion, "engine")
+
+
+# --- Tenjiku Shogi: lift / highlight against the legal moves ---------------------------------------
+#
+# HaChu plays Tenjiku but misses moves the written sources give (docs/rules/tenjiku.md, "Differences
+# with HaChu"): each difference is set aside by the rule it comes from, piece by piece, never the
+# whole piece.  The comparison runs with HaChu's reading of the jumping generals (option
+# jumping-generals=tsa: a piece of equal or higher rank met after a jump is not taken), the option
+# daikifu offers for it.  A burn is not a target (HaChu highlights where the Fire Demon goes), so the burned
+# squares are left out of daikifu's targets.
+
+TENJIKU_AREA_MOVERS = {"FD", "+WB", "VG", "+BG"}
+HACHU_READING = {"jumping-generals": "tsa"}
+
+
+def _area_targets(board: Board, sq: int) -> set:
+    """The squares up to three King steps away through empty squares (the last may be an enemy's),
+    never through the start square: what the area move reaches (worked out here on its own)."""
+    files, ranks = board.rules.files, board.rules.ranks
+    seen, frontier, out = {sq}, [sq], set()
+    for _ in range(3):
+        nxt = []
+        for s in frontier:
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    f, r = square_file(s) + dx, square_rank(s) + dy
+                    if (dx, dy) == (0, 0) or not (0 <= f < files and 0 <= r < ranks):
+                        continue
+                    t = square(f, r)
+                    if t in seen:
+                        continue
+                    p = board.piece_at(t)
+                    if p is None:
+                        seen.add(t)
+                        out.add(t)
+                        nxt.append(t)
+                    elif p.colour != board.turn:
+                        out.add(t)
+        frontier = nxt
+    return out
+
+
+def tenjiku_differences(board: Board, sq: int, engine_only: set, daikifu_only: set, passes: set,
+                        iguis: set) -> list:
+    """The differences of one piece's targets not explained by a named rule difference
+    (``passes``, ``iguis``: the squares of the pieces that may pass, or capture without moving)."""
+    piece = board.piece_at(sq)
+    left = []
+    area = _area_targets(board, sq) if piece.id in TENJIKU_AREA_MOVERS else set()
+    for t in engine_only:
+        p = board.piece_at(t)
+        if p is not None and p.colour == board.turn:
+            continue  # HaChu marks the lifted piece's square, or a friend's, in red (quirk 1)
+        if piece.id == "+CS":
+            continue  # heavenly-tetrarchs: HaChu moves it as a Chariot Soldier
+        left.append(("engine", square_name(t)))
+    for t in daikifu_only:
+        dx, dy = abs(square_file(t) - square_file(sq)), abs(square_rank(t) - square_rank(sq))
+        if t == sq and (sq in passes or sq in iguis):
+            continue  # own-square: HaChu lists no pass in Tenjiku, and shows an igui by its victim only
+        if t in area:
+            continue  # area-move: HaChu 0.21 generates no area move (Fire Demon, Vice General)
+        if piece.id in ("FE", "+FK") and {dx, dy} == {0, 2}:
+            continue  # free-eagle-jump: HaChu's Free Eagle is a plain Queen
+        if piece.id == "+CS":
+            continue  # heavenly-tetrarchs
+        left.append(("daikifu", square_name(t)))
+    return left
+
+
+def random_tenjiku_position(seed: int) -> Board | None:
+    """A position of a seeded random Tenjiku game (early: the jumping generals soon take a King),
+    or None when degenerate as for Chu (:func:`random_position`)."""
+    rng = random.Random(seed)
+    board = Board("tenjiku-shogi", options=HACHU_READING)
+    random_moves(board, rng.randrange(6, 40), rng)
+    if board.outcome() is not None or not (board.squares_of("K", 0) and board.squares_of("K", 1)):
+        return None
+    if any(board.is_attacked(r, board.turn) for r in board.royal_squares(board.turn ^ 1)):
+        return None
+    return board
+
+
+@pytest.fixture(scope="module")
+def tenjiku_engine():
+    assert find_engine(variant="tenjiku-shogi") is not None, "no engine found: install hachu"
+    with XBoardEngine(variant="tenjiku-shogi", timeout=5) as e:
+        try:
+            e.lift(Board("tenjiku-shogi", options=HACHU_READING), parse_square("h4", 16, 16), history=False)
+        except (EngineCrashed, EngineUnsupported) as exc:
+            # (Debian's HaChu 0.21 build ends when it selects tenjiku; a build of the same source
+            # does not: name one with DAIKIFU_ENGINE)
+            pytest.skip(f"this HaChu build cannot play Tenjiku Shogi ({exc}); set DAIKIFU_ENGINE to one that does")
+        yield e
+
+
+def tenjiku_lift_disagreements(engine, seeds) -> tuple[int, list]:
+    compared, problems = 0, []
+    for seed in seeds:
+        board = random_tenjiku_position(seed) if seed is not None else Board("tenjiku-shogi", options=HACHU_READING)
+        if board is None:
+            continue
+        targets = defaultdict(set)
+        legal = board.legal_moves()
+        passes = {m.from_square for m in legal if m.is_pass}
+        iguis = {m.from_square for m in legal if m.to_square == m.from_square and m.kills}
+        for m in legal:
+            targets[m.from_square].add(m.to_square)
+            if not board.variant.piece(board.piece_at(m.from_square).id).burns:
+                targets[m.from_square].update(m.kills)
+        try:
+            shown_by = {sq: engine.lift(board, sq, history=False) for sq in board.pieces(board.turn)}
+        except (EngineCrashed, EngineTimeout):
+            # (HaChu lists its moves by a search, which overflows or hangs in a few Tenjiku
+            # positions: those are not compared)
+            engine.restart()
+            continue
+        compared += 1
+        for sq, piece in board.pieces(board.turn).items():
+            mine = targets.get(sq, set())
+            for d in tenjiku_differences(board, sq, shown_by[sq] - mine, mine - shown_by[sq], passes,
+                                         iguis):
+                problems.append((seed, board.position(), piece.id, square_name(sq), d))
+    return compared, problems
+
+
+def test_tenjiku_lift_agrees_in_the_start_position_and_a_few_random_positions(tenjiku_engine):
+    seeds = iter(range(1000))
+    compared, problems = tenjiku_lift_disagreements(tenjiku_engine, [None])
+    assert compared == 1 and not problems, problems
+    while compared < 4:
+        n, p = tenjiku_lift_disagreements(tenjiku_engine, [next(seeds)])
+        compared += n
+        problems += p
+    assert not problems, problems
+
+
+@pytest.mark.slow
+def test_tenjiku_lift_agrees_in_30_random_positions(tenjiku_engine):
+    seeds, compared, problems = iter(range(1000, 3000)), 0, []
+    while compared < 30:
+        n, p = tenjiku_lift_disagreements(tenjiku_engine, [next(seeds)])
         compared += n
         problems += p
     assert not problems, problems
@@ -337,6 +596,19 @@ def test_the_analysis_board_sends_the_games_history_when_it_leads_to_the_positio
     assert wrong.status_code == 200 and wrong.get_json()["position"] == board.position()
 
 
+def test_the_analysis_board_asks_hachu_about_a_dai_position(tmp_path):
+    from daikifu.web import create_app
+    db = tmp_path / "a.db"
+    Archive(db).close()
+    client = create_app(db, config={"DAIKIFU_ENGINE": find_engine(), "DAIKIFU_ENGINE_MOVETIME": 200}).test_client()
+    board = Board("dai-shogi")
+    board.push(board.parse_uci("h5h6"))  # Gote to move: sent turned half round
+    answer = client.get("/api/engine", query_string={"variant": "dai-shogi", "position": board.position()}).get_json()
+    assert answer["source"] == "engine" and answer["cut"] == 0
+    best = board.parse_uci(answer["best"])
+    assert best in board.legal_moves() and board.piece_at(best.from_square).colour == 1
+
+
 def test_shogi_games_are_analysed_by_crazywa_with_drops_refereed(tmp_path):
     # HaChu refuses shogi; CrazyWa (Debian package crazywa, installed by scripts/test) plays it
     assert find_engine(variant="shogi") is not None, "no shogi engine found: install crazywa"
@@ -369,3 +641,36 @@ def test_a_position_with_pieces_in_hand_is_not_sent_without_its_moves():
             e.analyse(alone, depth=1)
         a = e.analyse(board, depth=1)  # with its moves: sent as the game
     assert a.pv and a.cut == 0
+
+
+def test_analyse_keeps_the_analysis_a_record_carried_and_says_so(tmp_path):
+    """lishogi's [%eval]s stored by the import stay as they are beside the engine's own rows; the
+    command counts the positions that have them, and the viewer shows either."""
+    from daikifu.formats.lsn import read_game, write_game
+    from daikifu.web import create_app
+    game = read_game(_short_game(tmp_path, 4).read_text(encoding="utf-8"))
+    game.headers["Site"] = "https://lishogi.org/abcdefgh"
+    for ply, node in enumerate(game.mainline(), start=1):
+        node.comment = f"[%eval {ply / 10}]"  # read back as the node's evaluation
+    path = tmp_path / "lishogi.lsn"
+    path.write_text(write_game(game), encoding="utf-8")
+    db = tmp_path / "a.db"
+    _import(db, path)
+    def lishogi_rows():
+        with sqlite3.connect(db) as conn:
+            return conn.execute("SELECT hash, score, best, created FROM engine_analysis WHERE engine = 'lishogi' "
+                                "ORDER BY score").fetchall()
+    before = lishogi_rows()
+    assert [score for _, score, _, _ in before] == [10, 20, 30, 40]
+    r = CliRunner().invoke(main, ["analyse", "--db", str(db), "1", "--depth", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    run = json.loads(r.output)
+    assert run["analysed"] == 5 and run["imported"] == {"lishogi": 4}
+    assert lishogi_rows() == before  # neither replaced nor repeated
+    text = CliRunner().invoke(main, ["analyse", "--db", str(db), "1", "--depth", "1"]).output
+    assert "4 positions also have lishogi's analysis" in text
+    client = create_app(db).test_client()
+    mine = client.get("/api/games/1/analysis").get_json()
+    assert mine["engines"] == {"HaChu": 5, "lishogi": 4} and mine["engine"] == "HaChu"
+    theirs = client.get("/api/games/1/analysis?engine=lishogi").get_json()
+    assert [p.get("score") for p in theirs["plies"]] == [None, 10, 20, 30, 40]

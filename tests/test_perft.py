@@ -24,7 +24,8 @@ PINS = tomllib.loads((DATA / "perft.toml").read_text(encoding="utf-8"))["perft"]
 
 def _id(pin: dict) -> str:
     options = ",".join(f"{k}={v}" for k, v in sorted(pin.get("options", {}).items()))
-    return pin["variant"] + (f"[{options}]" if options else "")
+    where = f"@{pin['label']}" if "position" in pin else ""  # a pin from another position than the start
+    return pin["variant"] + (f"[{options}]" if options else "") + where
 
 
 def _cases(depths):
@@ -36,12 +37,12 @@ def _cases(depths):
 @pytest.mark.parametrize("pin,depth", _cases((1, 2, 3, 4)))
 def test_perft_matches_the_pinned_count(pin, depth):
     variant = load_variant_file(DATA / pin["file"]) if "file" in pin else load_variant(pin["variant"])
-    board = Board(variant, None, pin.get("options", {}))
+    board = Board(variant, pin.get("position"), pin.get("options", {}))
     assert perft(board, depth) == pin["counts"][depth - 1]
 
 
 def test_every_playable_bundled_variant_has_pinned_counts():
-    pinned = {pin["variant"] for pin in PINS if not pin.get("options") and "file" not in pin}
+    pinned = {pin["variant"] for pin in PINS if not pin.get("options") and "file" not in pin and "position" not in pin}
     assert {v.slug for v in list_variants() if v.playable} <= pinned
 
 
@@ -50,6 +51,7 @@ def test_every_pin_says_where_its_counts_come_from():
         assert pin["source"] and 0 <= pin["independent"] <= len(pin["counts"]), pin
         if pin["independent"] == 0:
             assert pin["source"].startswith("regression pin") and not pin.get("engines"), pin
+        assert ("position" in pin) == ("label" in pin), pin
     assert sum(pin["independent"] > 0 for pin in PINS) >= 4
 
 

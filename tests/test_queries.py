@@ -32,6 +32,7 @@ import pytest
 from click.testing import CliRunner
 
 from daikifu.archive.importer import import_paths
+from daikifu.archive.schema import SCHEMA_VERSION
 from daikifu.archive.queries import (QueryError, explore, parse_material, position_key, search_material,
                              search_position, target)
 from daikifu.cli import main
@@ -466,7 +467,7 @@ def test_a_version_1_archive_is_migrated_and_gets_the_same_summary(mixed_db, tmp
         Archive(path, readonly=True)
     with Archive(path) as a:  # opened for writing: migrated
         assert a.schema_before == 1
-        assert a.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "2"
+        assert a.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
         migrated = summary_rows(a.conn)
         assert migrated == aggregate_of_positions(a.conn)
     with Archive(mixed_db, create=False) as a:

@@ -68,12 +68,15 @@ def check_game(g, max_plies: int) -> None:
         result, rule = adjudicate(board, values, max(values.material(start, 0), values.material(start, 1)))
         assert result == game.result and h["Adjudication"] == rule
     # every move was legal for the side that played it: its royal piece was never left attacked
+    # (where moving into check is illegal); and the game did not go on after it was over (a royal
+    # captured, a bare royal)
     replay = Board(board.rules)
     for m in g.moves:
+        assert replay.outcome() is None, (replay.ply, replay.outcome())
         mover = replay.turn
         replay.play(m)
         king = replay.royal_square(mover)
-        assert king is None or not replay.is_attacked(king, mover ^ 1)
+        assert king is None or replay.rules.royal_capture or not replay.is_attacked(king, mover ^ 1)
 
 
 # --- piece values --------------------------------------------------------------------------------
@@ -199,6 +202,7 @@ def test_tags_and_pairings():
 @pytest.mark.parametrize("slug,count,seed,max_plies", [
     ("shogi", 4, 2, 400), ("chu-kagamigi", 2, 5, 400), ("dai-kagamigi", 2, 2, 400),
     ("dai-ryu-shogi", 2, 2, 400), ("dai-mitregi", 1, 2, 400), ("kyoomagi", 1, 2, 60),
+    ("dai-shogi", 1, 2, 200), ("chu-shogi", 1, 3, 400), ("sho-shogi", 2, 2, 400), ("minishogi", 2, 2, 400),
 ])
 def test_games_end_legally_and_read_back_valid(slug, count, seed, max_plies):
     for g in generate_games(slug, count, seed=seed, max_plies=max_plies):

@@ -247,7 +247,7 @@ def test_the_editor_refuses_bad_parameters(client, query, words):
 # --- the rules core's position after each move -------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", ["chu-shogi", "chu-kagamigi", "dai-kagamigi"])
+@pytest.mark.parametrize("variant", ["chu-shogi", "chu-kagamigi", "dai-kagamigi", "dai-shogi", "sho-shogi", "minishogi"])
 def test_positions_after_agree_with_playing_each_move(variant):
     """Board.positions_after (which writes again only the ranks a move changes) against playing
     every legal move and writing the whole position, along a random game with many captures

@@ -229,6 +229,12 @@ CASES = [  # slug, piece, origin (file, rank from 0), option (name, choice) or N
     ("dai-ryu-shogi", "L", (4, 5), None, 1),  # zone 2 (ranks 5-8)
     ("dai-ryu-shogi", "N", (4, 10), None, 2),
     ("dai-mitregi", "WZ", (7, 5), ("movement", "stepping"), None),  # lame two-square step
+    ("dai-shogi", "VO", (7, 7), None, None),  # a two-square slide
+    ("dai-shogi", "FD", (7, 7), ("two-square-moves", "jump"), None),  # ... or a jump
+    ("dai-shogi", "LN", (7, 7), None, None),  # the Lion: double moves, igui, pass
+    ("dai-shogi", "+DH", (7, 7), None, None),  # Horned Falcon: Lion power straight forward
+    ("sho-shogi", "E", (4, 4), None, None),
+    ("minishogi", "+R", (2, 2), None, None),
 ]
 
 

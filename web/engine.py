@@ -1,10 +1,13 @@
 """Engine analysis in the viewer: a game's stored analysis (score graph, best lines) and, with
 ``daikifu serve --engine``, the engine asked about a position of the analysis board.
 
-``GET /api/games/<id>/analysis``: per main-line ply, the stored analysis of the position (score
-from Sente's side, depth, best move and line in the variant's notation, cut), and per move the
-score drop of the side that moved, marked ``mistake`` or ``blunder`` (thresholds in
-:mod:`daikifu.archive.analysis` and docs/engine.md).
+``GET /api/games/<id>/analysis[?engine=NAME]``: per main-line ply, the stored analysis of the
+position by one engine (score from Sente's side, mate, depth, best move and line in the
+variant's notation, cut, the source's judgment), and per move the score drop of the side that
+moved, marked ``mistake`` or ``blunder`` (thresholds in :mod:`daikifu.archive.analysis` and
+docs/engine.md).  The engine is ``engine`` when given, else the one that analysed most of the
+game's positions (a local engine's before an imported analysis's on a tie); ``engines`` lists
+every engine with an analysis of the game and how many positions each has.
 
 ``GET /api/engine?variant=&position=[&ruleset=][&game=&ply=&moves=]``: the stored analysis of the position when the
 archive has one (``"source": "archive"``), else, when the server runs with an engine, a search
@@ -18,7 +21,7 @@ import threading
 
 from flask import Blueprint, abort, current_app, jsonify, request
 
-from daikifu.archive.analysis import BLUNDER, MISTAKE, stored_analysis
+from daikifu.archive.analysis import BLUNDER, IMPORTED, MISTAKE, engines_of, stored_analysis
 from daikifu.replay import SECOND, Board, PositionError
 from daikifu.replay.engine import ENGINE_VARIANTS, EngineError, XBoardEngine, find_engine
 from daikifu.replay.notation import move_notation
@@ -73,9 +76,9 @@ def _line_notation(board: Board, pv: list) -> list:
 
 
 def _entry(board: Board, row: dict) -> dict:
-    return {"score": row["score"], "depth": row["reached"], "best": row["best"],
+    return {"score": row["score"], "mate": row["mate"], "depth": row["reached"], "best": row["best"],
             "line": _line_notation(board, row["pv"]), "cut": row["cut"], "cut_reason": row["cut_reason"],
-            "engine": f"{row['engine']} {row['version']}".strip()}
+            "judgment": row["judgment"], "engine": f"{row['engine']} {row['version']}".strip()}
 
 
 @bp.get("/api/games/<int:game_id>/analysis")
@@ -93,12 +96,17 @@ def game_analysis(game_id: int):
         notation = move_notation(board, move)
         board.push(move)
         boards.append((notation, board.zobrist, board.copy(stack=False)))
-    found = stored_analysis(a.conn, [h for _, h, _ in boards])
+    hashes = [h for _, h, _ in boards]
+    engines = engines_of(a.conn, hashes)
+    engine = request.args.get("engine", "").strip()[:200] or None
+    if engine is None and engines:
+        engine = max(engines, key=lambda name: (engines[name], name not in IMPORTED))
+    found = stored_analysis(a.conn, hashes, engine) if engine in engines else {}
     plies = []
     for ply, (notation, h, b) in enumerate(boards):
         stored = found.get(h)
         entry = {"ply": ply, "move": notation}
-        if stored and stored["best"] is None:
+        if stored and stored["best"] is None and stored["cut"]:
             # daikifu refused the engine's first move: the engine misread the position (docs/engine.md)
             entry["refused"] = stored["cut_reason"]
         elif stored:
@@ -112,8 +120,8 @@ def game_analysis(game_id: int):
         drop = (after - before) if mover_is_gote else (before - after)
         plies[ply]["drop"] = drop
         plies[ply]["mark"] = "blunder" if drop >= BLUNDER else "mistake" if drop >= MISTAKE else None
-    return jsonify({"game": game_id, "analysed": sum("score" in p for p in plies),
-                    "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER}, "plies": plies})
+    return jsonify({"game": game_id, "analysed": sum("score" in p for p in plies), "engine": engine,
+                    "engines": engines, "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER}, "plies": plies})
 
 
 def _with_history(board: Board) -> Board | None:

@@ -415,6 +415,7 @@ class _TreeWalk:
             self._draw(move)
         return {"node": index, "ply": board.ply, "text": text, "number": number, "sente": sente,
                 "nags": [NAG_GLYPHS.get(n, f"${n}") for n in node.nags], "comment": node.comment,
+                "eval": node.eval.label if node.eval is not None and node.eval.scored else None,
                 "starting_comment": node.starting_comment, "variations": [], "mainline": mainline}
 
     def line(self, parent: int, start: GameNode, first: GameNode, mainline: bool) -> list[dict]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 
 
+from ..evals import with_eval
 from ..game import Game, GameNode
 from .common import KifError
 from .ki2_moves import ki2_move_text
@@ -22,7 +23,7 @@ class _Ki2Writer(KifWriter):
         if not self.style.numeric:
             raise KifError(f"KI2 is written for 9x9 boards, not for {self.game.variant.name}")
         self.write_preamble(f"#KI2 version=2.0 encoding={encoding_name}")
-        self.out.extend(comment_lines(self.game.comment))
+        self.out.extend(comment_lines(with_eval(self.game)))
         self.write_tree()
         return "\n".join(self.out) + "\n"
 
@@ -41,7 +42,7 @@ class _Ki2Writer(KifWriter):
             tokens.append(text)
             board.push(move)
             time = time_of(node.comment)
-            comment = time[2] if time is not None else node.comment
+            comment = with_eval(node, time[2] if time is not None else node.comment)
             if comment.strip() or len(tokens) == self.PER_LINE:
                 out.append("".join(t.ljust(6, "\u3000") for t in tokens).rstrip("\u3000"))
                 tokens = []

@@ -9,6 +9,7 @@ import re
 from daikifu.replay import Board, Move
 from daikifu.replay.squares import square
 
+from ..evals import with_eval
 from ..game import Game, GameError, GameNode
 from .common import (DRAW, HANDICAP_ALIASES, HANDICAPS, LISHOGI_12X12, LOSS, NONE, RE_PGN_DATE, SPACE, SPECIAL_FOR,
                      SPECIALS, WIN, KifError, first_mover, full_width, kanji_number, kif_date, result_for, text_width,
@@ -52,7 +53,7 @@ class KifWriter:
     def write(self, encoding_name: str) -> str:
         self.write_preamble(f"#KIF version=2.0 encoding={encoding_name}")
         self.out.append("手数----指手---------消費時間--")
-        self.out.extend(comment_lines(self.game.comment))
+        self.out.extend(comment_lines(with_eval(self.game)))
         self.write_tree()
         return "\n".join(self.out) + "\n"
 
@@ -248,7 +249,7 @@ class KifWriter:
             if self.style.lishogi:
                 self.write_lishogi_move(board, move, prev_to, ply, time, totals)
                 board.push(move)
-                out.extend(comment_lines(time[2] if time is not None else comment))
+                out.extend(comment_lines(with_eval(node, time[2] if time is not None else comment)))
                 nodes.append(node)
                 node = node.next()
                 continue
@@ -264,7 +265,7 @@ class KifWriter:
                 line += "+" if time is not None else " " * max(1, 13 - text_width(text)) + "+"
             out.append(line)
             board.push(move)
-            out.extend(comment_lines(comment))
+            out.extend(comment_lines(with_eval(node, comment)))
             nodes.append(node)
             node = node.next()
         self.write_end(nodes[-1], board, is_main, totals)

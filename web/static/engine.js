@@ -12,6 +12,12 @@
     return (cp > 0 ? "+" : "") + (cp / 100).toFixed(2);
   }
 
+  /* A stored entry's score as shown: a mate as #3 (Sente mates) or #-3, else Pawns. */
+  function shown(p) {
+    if (p.mate !== undefined && p.mate !== null) return "#" + p.mate;
+    return score(p.score);
+  }
+
   function watch(read, onChange, ms) {
     var last = null;
     function tick() {
@@ -25,14 +31,44 @@
   /* --- a game's stored analysis --------------------------------------------------------------- */
 
   var panel = document.getElementById("engine-analysis");
-  if (panel) {
-    fetch(panel.getAttribute("data-url"), {headers: {Accept: "application/json"}})
+  var stopWatching = null;
+  function load(engine) {
+    var url = panel.getAttribute("data-url") + (engine ? "?engine=" + encodeURIComponent(engine) : "");
+    fetch(url, {headers: {Accept: "application/json"}})
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) { if (data && data.analysed) showGame(data); })
       .catch(function () { /* no analysis: the panel stays hidden */ });
   }
+  if (panel) load(null);
+
+  /* The engines that analysed the game (a local engine's and the analysis its record carried,
+   * lishogi's): a choice when there are several. */
+  function showSources(data) {
+    var box = document.getElementById("engine-source");
+    var names = Object.keys(data.engines || {});
+    box.textContent = "";
+    if (names.length < 2) { box.textContent = data.engine ? "By " + data.engine : ""; return; }
+    var label = document.createElement("label");
+    label.textContent = "By ";
+    var select = document.createElement("select");
+    names.forEach(function (name) {
+      var o = document.createElement("option");
+      o.value = name; o.textContent = name + " (" + data.engines[name] + " positions)";
+      if (name === data.engine) o.selected = true;
+      select.appendChild(o);
+    });
+    select.addEventListener("change", function () { load(select.value); });
+    label.appendChild(select);
+    box.appendChild(label);
+  }
 
   function showGame(data) {
+    if (stopWatching) { clearInterval(stopWatching); stopWatching = null; }
+    document.getElementById("engine-graph").textContent = "";
+    document.querySelectorAll("#move-list .move").forEach(function (a) {
+      a.classList.remove("engine-mistake", "engine-blunder");
+    });
+    showSources(data);
     var NS = "http://www.w3.org/2000/svg";
     var plies = data.plies, n = plies.length, W = 600, H = 120, CAP = 1000;
     var svg = document.createElementNS(NS, "svg");
@@ -79,11 +115,14 @@
 
     var best = document.getElementById("engine-best");
     var slider = document.getElementById("ply-slider");
-    watch(function () { return slider ? slider.value : "0"; }, function (value) {
+    stopWatching = watch(function () { return slider ? slider.value : "0"; }, function (value) {
       var ply = +value, here = plies[ply], before = ply > 0 ? plies[ply - 1] : null;
       cursor.setAttribute("x1", x(ply)); cursor.setAttribute("x2", x(ply));
       var parts = [];
-      if (here && here.score !== undefined) parts.push("Score " + score(here.score) + " (depth " + here.depth + ")");
+      if (here && here.score !== undefined) {
+        parts.push("Score " + shown(here) + " (" + here.engine + (here.depth ? ", depth " + here.depth : "") + ")"
+                   + (here.judgment ? " — " + here.judgment : ""));
+      }
       if (before && before.line && here.move) {
         parts.push("Played " + here.move + "; the engine's line: " + before.line.join(" ")
                    + (here.mark ? " — " + here.mark : ""));
@@ -130,14 +169,14 @@
         if (mine !== asked) return;  // the board has moved on
         if (!res.ok) { out.textContent = "Engine: " + ((res.body.error && res.body.error.message) || "no answer"); return; }
         var a = res.body;
-        if (!a.best) {
+        if (!a.best && a.cut) {
           out.textContent = "Engine: " + a.engine + " misread this position (its first move, " + a.cut_reason
             + ", is not legal here)";
           out.setAttribute("data-source", a.source);
           return;
         }
         out.textContent = "Engine (" + (a.source === "archive" ? "archive, " : "") + a.engine + ", depth " + a.depth
-          + "): " + score(a.score) + " · " + a.line.join(" ") + (a.cut ? " (" + a.cut + " cut)" : "");
+          + "): " + shown(a) + (a.line.length ? " · " + a.line.join(" ") : "") + (a.cut ? " (" + a.cut + " cut)" : "");
         out.setAttribute("data-source", a.source);
       })
       .catch(function (error) { if (mine === asked) out.textContent = "Engine: " + error.message; });
