@@ -40,7 +40,7 @@ prediction, which the timed rounds do).
 The generated games are the same for the same arguments and source.  Each is made once per run;
 the self-play and engine-like games, which take minutes to play, are also kept in the cache
 directory of the compiled rule sets (``benchmarks/`` there), named by a hash of the arguments and
-of the source that plays them (``--no-cache``: play them again).
+of the source that plays them, the newest of each kind only (``--no-cache``: play them again).
 
     python benchmarks/peer_speed.py
     python benchmarks/peer_speed.py --rounds 5 --games 100 --shogi-games 10 --json
@@ -123,6 +123,9 @@ class Workloads:
                     tmp = path.with_suffix(".part")
                     tmp.write_text(json.dumps({"text": found[0], "plies": found[1]}), encoding="utf-8")
                     os.replace(tmp, path)
+                    for older in path.parent.glob(f"{name}-*.json"):  # made by an older source
+                        if older != path:
+                            older.unlink()
                 except OSError:  # an unwritable cache only costs the next run time
                     pass
         self.made[key] = found

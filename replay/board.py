@@ -166,13 +166,19 @@ def _picker(squares: list[int]) -> Callable[[Sequence[Move | None]], Sequence[Mo
 
 _UCI_SQUARE_RE: Final = re.compile(r"[a-p]\d{1,2}")
 
-# The direction (index into DIRECTIONS) from a square to another on one of its eight lines, by
-# their difference + CELLS; -1 off the lines (STRIDE leaves every difference on a board its own).
-_LINE = [-1] * (2 * CELLS)
-for _d, _step in enumerate(DIRECTIONS):
-    for _k in range(1, max(MAX_FILES, MAX_RANKS)):
-        _LINE[_step * _k + CELLS] = _d
-del _d, _step, _k
+
+def _line_table() -> list[int]:
+    """The direction (index into DIRECTIONS) from a square to another on one of its eight lines, by
+    their difference + CELLS; -1 off the lines (STRIDE leaves every difference on a board its own)."""
+    table = [-1] * (2 * CELLS)
+    for d, step in enumerate(DIRECTIONS):
+        for k in range(1, max(MAX_FILES, MAX_RANKS)):
+            table[step * k + CELLS] = d
+    return table
+
+
+_LINE: Final = _line_table()
+
 
 # an undo entry that does not fit in an int: the captures (square, code), the royal squares before
 # the move when they changed, the squares that lost their "not moved yet" mark
