@@ -157,7 +157,16 @@ _UCI_SQUARE_RE = re.compile(r"[a-p]\d{1,2}")
 
 
 class Board:
-    """A position of a variant with the history of moves that led to it."""
+    """A position of a variant with the history of moves that led to it.
+
+    ``ended`` is the :class:`Outcome` of a game that is over though moves could still be made:
+    where moving into check is legal, a side lost its last royal piece, or the bare-royal rule
+    (:meth:`outcome`) ended the game; None while the game goes on.  :meth:`push` notes it at the
+    move that ends the game (it looks only after a move that takes a royal piece or leaves a side
+    bare, so reading stays cheap), it stays set for any move pushed after it, and taking that move
+    back clears it.  The moves listed and checked here are those of the position alone: whether
+    a move may still be played is for the caller to ask (a record's readers refuse it).
+    """
 
     def __init__(self, variant: Variant | Ruleset | str, position: str | None = None,
                  options: dict | None = None):
@@ -204,6 +213,7 @@ class Board:
         self._lion_sq = first._lion_sq
         self._unmoved = None if first._unmoved is None else first._unmoved.copy()
         self._start_history(first._zobrist)
+        self._watch, self.ended, self._ended_at = first._watch, first.ended, first._ended_at
         return True
 
     def _start_history(self, zobrist: int) -> None:
@@ -218,6 +228,12 @@ class Board:
         self._seen = None  # hash -> times seen, made when asked often (repetitions)
         self._asked = 0
         self._history = array("Q", [zobrist])  # the hash of every position played, 8 bytes each
+        # the end of a game that leaves moves possible (see ``ended``): the ply from which push
+        # looks for it (a royal piece was taken or a side is bare; None: neither), and the ply at
+        # which the game ended
+        self._watch = None
+        self.ended = None
+        self._ended_at = None
 
     def _setup(self, parsed: ParsedPosition, allow_exposed: bool = False) -> None:
         R = self.rules
@@ -240,6 +256,10 @@ class Board:
         self._lion_sq = self._lion_state(parsed.lion_capture)
         self._unmoved = set(self._pieces[0]) | set(self._pieces[1]) if R.uses_initial else None
         self._start_history(self._compute_zobrist())
+        if R.bare_royal and (self._bare(0) or self._bare(1)):
+            self._watch = 0
+            self.ended = self._bare_royal_outcome()
+            self._ended_at = 0 if self.ended is not None else None
         if not allow_exposed and self._exposed(self.turn ^ 1):
             raise PositionError("the side not to move is in check: its royal piece could be captured")
 
@@ -1394,6 +1414,8 @@ class Board:
             b[to] = code
             mine[to] = code
             z ^= zsq[code][to]
+            if R.bare_royal and to in R.dead[code] and self._watch is None and self._bare(c):
+                self._watch = len(self._moves) + 1  # its last piece that counts can never move again
             royals = self._royals
             old_royal = None
             if R.royal[code] or R.royal[moved]:
@@ -1417,6 +1439,11 @@ class Board:
                         i = theirs_royal.index(k) + 1
                         entry |= (i << _U_ROYAL_TAKEN) if i <= _U_INDEX and not kills else _U_RARE
                         royals[c ^ 1] = tuple(s for s in theirs_royal if s != k)
+                        if not royals[c ^ 1] and self.ended is None:
+                            self.ended = Outcome("royal-capture", c)
+                            self._ended_at = len(self._moves) + 1
+                            if self._watch is None:
+                                self._watch = self._ended_at
                     if R.complex[cap]:
                         self._complex_sq[c ^ 1].discard(k)
                     if R.drops and not R.royal[R.unpromoted[cap]]:
@@ -1424,6 +1451,8 @@ class Board:
                         n = hand[t]
                         hand[t] = n + 1
                         z ^= R.hand_key(c, t, n) ^ R.hand_key(c, t, n + 1)
+                if R.bare_royal and self._watch is None and self._bare(c ^ 1):
+                    self._watch = len(self._moves) + 1
             restore = None
             unmoved = self._unmoved
             if unmoved is not None and (fr in unmoved or to in unmoved):
@@ -1456,6 +1485,28 @@ class Board:
         if seen is not None:
             seen[z] = seen.get(z, 0) + 1
         self._history.append(z)
+        if self._watch is not None and self.ended is None:
+            self._note_end()
+
+    def _note_end(self) -> None:
+        """After a move played while a side is bare: whether the bare-royal rule ended the game."""
+        if self.rules.bare_royal:
+            ended = self._bare_royal_outcome()
+            if ended is not None:
+                self.ended = ended
+                self._ended_at = len(self._moves)
+
+    def _bare(self, colour: int) -> bool:
+        """Whether ``colour`` has at most one piece that counts for the bare-royal rule (a piece
+        that can never move again does not)."""
+        dead = self.rules.dead
+        live = 0
+        for sq, code in self._pieces[colour].items():
+            if sq not in dead[code]:
+                live += 1
+                if live > 1:
+                    return False
+        return True
 
     def _pop(self) -> None:
         entry = self._undo.pop()
@@ -1529,6 +1580,13 @@ class Board:
                 if R.drops and not R.royal[R.unpromoted[cap]]:
                     hand[R.unpromoted[cap] >> 1] -= 1
         self._zobrist = z_before
+        watch = self._watch
+        if watch is not None:
+            ply = len(self._moves)
+            if self.ended is not None and ply < self._ended_at:
+                self.ended = None
+            if ply < watch:
+                self._watch = None
 
     # --- game end --------------------------------------------------------------------------------
 
@@ -1597,9 +1655,7 @@ class Board:
             if self.is_check():
                 return Outcome("checkmate", self.turn ^ 1)
             return Outcome("stalemate", self.turn ^ 1 if R.stalemate_loses else None)
-        if R.bare_royal:
-            return self._bare_royal_outcome()
-        return None
+        return self.ended  # the bare-royal rule, as push noted it (the loss of royals is above)
 
     def _bare_royal_outcome(self) -> Outcome | None:
         """The bare-royal rule (``bare_royal = "loses"``), as lishogi decides it for Chu Shogi.
