@@ -213,7 +213,8 @@ class Board:
         self._lion_sq = first._lion_sq
         self._unmoved = None if first._unmoved is None else first._unmoved.copy()
         self._start_history(first._zobrist)
-        self._watch, self.ended, self._ended_at = first._watch, first.ended, first._ended_at
+        self._watch, self._looking, self.ended, self._ended_at = first._watch, first._looking, first.ended, first._ended_at
+        self._bare_bound = first._bare_bound
         return True
 
     def _start_history(self, zobrist: int) -> None:
@@ -229,9 +230,10 @@ class Board:
         self._asked = 0
         self._history = array("Q", [zobrist])  # the hash of every position played, 8 bytes each
         # the end of a game that leaves moves possible (see ``ended``): the ply from which push
-        # looks for it (a royal piece was taken or a side is bare; None: neither), and the ply at
-        # which the game ended
+        # looks for it (a royal piece was taken or a side is bare; None: neither), whether it
+        # still looks (not once the game has ended), and the ply at which the game ended
         self._watch = None
+        self._looking = False
         self.ended = None
         self._ended_at = None
 
@@ -256,10 +258,12 @@ class Board:
         self._lion_sq = self._lion_state(parsed.lion_capture)
         self._unmoved = set(self._pieces[0]) | set(self._pieces[1]) if R.uses_initial else None
         self._start_history(self._compute_zobrist())
+        self._bare_bound = R.derived(_bare_bound)
         if R.bare_royal and (self._bare(0) or self._bare(1)):
             self._watch = 0
             self.ended = self._bare_royal_outcome()
             self._ended_at = 0 if self.ended is not None else None
+            self._looking = self.ended is None
         if not allow_exposed and self._exposed(self.turn ^ 1):
             raise PositionError("the side not to move is in check: its royal piece could be captured")
 
@@ -1414,8 +1418,9 @@ class Board:
             b[to] = code
             mine[to] = code
             z ^= zsq[code][to]
-            if R.bare_royal and to in R.dead[code] and self._watch is None and self._bare(c):
+            if len(mine) <= self._bare_bound and to in R.dead[code] and self._watch is None and self._bare(c):
                 self._watch = len(self._moves) + 1  # its last piece that counts can never move again
+                self._looking = True
             royals = self._royals
             old_royal = None
             if R.royal[code] or R.royal[moved]:
@@ -1442,6 +1447,7 @@ class Board:
                         if not royals[c ^ 1] and self.ended is None:
                             self.ended = Outcome("royal-capture", c)
                             self._ended_at = len(self._moves) + 1
+                            self._looking = False
                             if self._watch is None:
                                 self._watch = self._ended_at
                     if R.complex[cap]:
@@ -1451,8 +1457,9 @@ class Board:
                         n = hand[t]
                         hand[t] = n + 1
                         z ^= R.hand_key(c, t, n) ^ R.hand_key(c, t, n + 1)
-                if R.bare_royal and self._watch is None and self._bare(c ^ 1):
+                if len(theirs) <= self._bare_bound and self._watch is None and self._bare(c ^ 1):
                     self._watch = len(self._moves) + 1
+                    self._looking = True
             restore = None
             unmoved = self._unmoved
             if unmoved is not None and (fr in unmoved or to in unmoved):
@@ -1485,7 +1492,7 @@ class Board:
         if seen is not None:
             seen[z] = seen.get(z, 0) + 1
         self._history.append(z)
-        if self._watch is not None and self.ended is None:
+        if self._looking:
             self._note_end()
 
     def _note_end(self) -> None:
@@ -1495,6 +1502,7 @@ class Board:
             if ended is not None:
                 self.ended = ended
                 self._ended_at = len(self._moves)
+                self._looking = False
 
     def _bare(self, colour: int) -> bool:
         """Whether ``colour`` has at most one piece that counts for the bare-royal rule (a piece
@@ -1583,10 +1591,13 @@ class Board:
         watch = self._watch
         if watch is not None:
             ply = len(self._moves)
-            if self.ended is not None and ply < self._ended_at:
-                self.ended = None
             if ply < watch:
                 self._watch = None
+                self.ended = None
+                self._looking = False
+            elif self.ended is not None and ply < self._ended_at:
+                self.ended = None
+                self._looking = True
 
     # --- game end --------------------------------------------------------------------------------
 
@@ -1741,6 +1752,16 @@ class Board:
             raise ValueError(f"not a move: {text!r}")
         sqs = [parse_square(n, files, ranks) for n in names]
         return Move(sqs[0], sqs[-1], tuple(sqs[1:-1]), promo)
+
+
+def _bare_bound(rules: Ruleset) -> int:
+    """With the bare-royal rule, the most pieces a bare side can have: one that counts, and one
+    on each square where a piece of its could never move again; 0 without the rule (push asks
+    whether a side is bare only when it has no more pieces than this)."""
+    if not rules.bare_royal:
+        return 0
+    return 1 + max(len(frozenset().union(*(rules.dead[t * 2 + colour] for t in range(1, rules.ncodes // 2))))
+                   for colour in (0, 1))
 
 
 def _start_board(rules: Ruleset) -> Board | None:

@@ -18,6 +18,7 @@ has, and read back.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -243,3 +244,24 @@ def test_a_variation_after_the_end_is_an_error_too():
 def test_the_real_chu_records_stay_valid(path):
     games = list(read_record((REAL / "chu" / path).read_bytes(), name=path))
     assert games and all(g.valid for g in games), [str(e) for g in games for e in g.errors]
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
+
+
+@pytest.mark.parametrize("name", ["chu-shogi.lsn", "dai-shogi.lsn"])
+def test_self_play_samples_end_where_the_game_ends(name):
+    """The self-play samples of the variants where moving into check is legal stop at the end:
+    no ply after it, and a game whose Termination is a royal capture ends with one."""
+    games = list(read_record((SAMPLE / name).read_bytes(), name=name))
+    assert games
+    for game in games:
+        assert game.valid, [str(e) for e in game.errors]
+        board = game.start_board()
+        for move in game.mainline_moves():
+            assert board.ended is None
+            board.play(move)
+        termination = game.headers["Termination"]
+        if termination in ("royal-capture", "bare-royal"):
+            assert board.ended is not None and board.ended.termination == termination
+            assert board.ended.result() == game.result
