@@ -38,7 +38,7 @@ from typing import Callable, Iterator, NamedTuple
 
 from daikifu.formats.game import Game, GameError
 from daikifu.formats.game import format_ruleset, parse_ruleset
-from daikifu.replay import Board, MoveStack, VariantRegistry
+from daikifu.replay import Board, MoveStack, UnknownVariantError, VariantRegistry
 
 from . import schema
 from .schema import DEFAULT_DB, ENV_DB, STATUSES
@@ -919,17 +919,28 @@ class Archive:
         row = self.conn.execute("SELECT source FROM games WHERE id = ?", (int(game_id),)).fetchone()
         return unpack_source(row[0]) if row else None
 
+    def _knows_variant(self, name: str | None) -> bool:
+        """Whether ``name`` (a stored game's variant column) is a variant this archive can read
+        (an unknown variant is stored as the record wrote it)."""
+        if not name:
+            return False
+        try:
+            self.variants.load(name)
+        except UnknownVariantError:
+            return False
+        return True
+
     def load_game(self, game_id: int, plies: int | None = None) -> Game | None:
         """The game rebuilt from its stored text (read again, leniently: an invalid game gives
         its moves up to the error, which is in ``game.errors``).  ``plies``: read the main line
         of an LSN text only that far (the start of a long game, quickly)."""
         if not is_game_id(game_id):
             return None
-        row = self.conn.execute("SELECT source, source_format, error, import_id, source_line, ruleset, start "
+        row = self.conn.execute("SELECT source, source_format, error, import_id, source_line, ruleset, start, variant "
                                 "FROM games WHERE id = ?", (int(game_id),)).fetchone()
         if row is None:
             return None
-        source, fmt, error, import_id, line, ruleset, start = row
+        source, fmt, error, import_id, line, ruleset, start, variant = row
         source = unpack_source(source)
         file = None
         if import_id is not None:
@@ -941,7 +952,10 @@ class Archive:
             # (unless the setup was the game's problem: then the text is read as it was at import)
             from daikifu.formats.csg import stored_setup
             setup = stored_setup(parse_ruleset(ruleset or ""), start, self.variants)
-        game = read_stored(source, fmt, file, plies, self.variants, setup)
+        # the variant the game was stored under: a record that does not name its own variant (a USI
+        # line, a Chu game in the Tenjiku program's form) was read with the one the import was given
+        known = variant if self._knows_variant(variant) else None
+        game = read_stored(source, fmt, file, plies, self.variants, setup, variant=known)
         if error:
             stored = GameError(**{k: v for k, v in json.loads(error).items()
                                   if k in GameError.__dataclass_fields__})
@@ -1085,18 +1099,20 @@ def _import_row(row: dict) -> dict:
 
 
 def read_stored(source: str, source_format: str, file: str | None = None, plies: int | None = None,
-                variants: VariantRegistry | None = None, setup=None) -> Game:
+                variants: VariantRegistry | None = None, setup=None, variant: str | None = None) -> Game:
     """Read a stored game text again (in its format), leniently; with ``plies``, an LSN main line
     only that far (the start of a long game, without replaying the rest); ``setup``: the setup of a
-    Chu Shogi server record (:class:`~daikifu.formats.csg.SetupFile`)."""
+    Chu Shogi server record (:class:`~daikifu.formats.csg.SetupFile`); ``variant``: the variant
+    the game was stored under, for a text that does not name its own."""
     from daikifu.formats.reading import finish_game, read_text
     if plies is not None and source_format == "lsn":
         from daikifu.formats.lsn import read_game
-        game = read_game(source, file=file, lenient=True, until_ply=plies, variants=variants)
+        game = read_game(source, file=file, lenient=True, until_ply=plies, variants=variants,
+                         default_variant=variant)
         game = finish_game(game, file) if game is not None else None
     else:
         game = next(iter(read_text(source, fmt=source_format, name=file, lenient=True, variants=variants,
-                                   setup=setup)), None)
+                                   setup=setup, variant=variant)), None)
     if game is None:
         raise ArchiveError("the stored text holds no game")
     return game

@@ -18,8 +18,8 @@ import json
 import re
 
 __all__ = ["looks_like_csa", "looks_like_usi", "looks_like_jkf", "looks_like_csg", "looks_like_fsy", "looks_like_ndjson",
-           "NDJSON_FIELDS", "KEEP_ALIVE", "CSG_HEADER_LINES",
-           "CSG_MOVE_RE", "CSG_LEG_RE", "FSY_KIND", "CONTROL_RE", "control_character"]
+           "looks_like_tnj", "NDJSON_FIELDS", "KEEP_ALIVE", "CSG_HEADER_LINES",
+           "CSG_MOVE_RE", "CSG_LEG_RE", "FSY_KIND", "TNJ_MOVE_RE", "CONTROL_RE", "control_character"]
 
 # control characters no record holds: C0 but tab, line feed and carriage return, and DEL.  A text
 # that holds one is refused where it is read and never written (a NUL makes a written file "not a
@@ -53,6 +53,14 @@ CSG_MOVE_RE = re.compile(rf"\s*(?P<number>\d+)\s+(?P<piece>\+?[A-Za-z]{{1,2}})\s
 CSG_LEG_RE = re.compile(rf"(x!|x|-)\s+({_CSG_SQ})")
 _FSY_RE = re.compile(r"\s*/(?:[^/\s]*/){11}[^/\s]*/?\s*\Z")
 FSY_KIND = "a Chu Shogi server setup (.fsy), not a game record"  # what validate says of a .fsy file
+_TNJ_SQ = r"\d{1,2}[a-p]"
+# a move line of the Tenjiku program: "1.  P  7l-7k", "10. RGn 7dx7m+", "1.7l-7k", "7l-7k"; a Lion's
+# two steps "9nx10n-11m", igui "6g!6f"; an annotation after it: a burn count "x!2" or a burn mark "*"
+TNJ_MOVE_RE = re.compile(rf"\s*(?:(?P<number>\d+)\s*\.\s*)?(?:(?P<piece>\+?[A-Za-z]{{1,3}})\s*)?(?P<origin>{_TNJ_SQ})"
+                         rf"(?P<legs>(?:[-x!]{_TNJ_SQ}){{1,2}})(?P<promo>\+)?(?:x!(?P<burned>\d+)|(?P<mark>\*))?\s*\Z")
+# a numbered move with its piece anywhere in a line: "1: P 7l-7k", "13. BGn 8kx3f" (an analysis quotes them)
+_TNJ_NUMBERED = re.compile(rf"(?<![\w.])\d+\s*[.:]\s*\+?[A-Za-z]{{1,3}}\s+{_TNJ_SQ}[-x!]{_TNJ_SQ}")
+TNJ_QUOTED = 3  # numbered moves that make a text a Tenjiku analysis (which its reader refuses, saying why)
 
 
 def looks_like_csa(head: str) -> bool:
@@ -120,3 +128,20 @@ def looks_like_ndjson(head: str) -> bool:
         # lishogi's moves are one string; daikifu JSON's (one line too when written compactly) a list
         return isinstance(data, dict) and isinstance(data.get("moves"), str)
     return False
+
+
+def looks_like_tnj(head: str) -> bool:
+    """A record of the Tenjiku Shogi program: its first line that is not blank is a move line
+    (``1.  P  7l-7k``, ``1.7l-7k``, ``7l-7k``); or a text quoting at least :data:`TNJ_QUOTED` of
+    its numbered moves (an analysis written for people, which the reader refuses with the line
+    that is not a move).  Asked after every other format: it claims no file another one reads.
+
+    >>> looks_like_tnj("1.  P  7l-7k\\n2. SEg 5d-3f\\n"), looks_like_tnj("Notes, move 1: P 7l-7k\\n")
+    (True, False)
+    """
+    for line in head.splitlines():
+        if line.strip():
+            if TNJ_MOVE_RE.match(line):
+                return True
+            break
+    return len(_TNJ_NUMBERED.findall(head)) >= TNJ_QUOTED

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from .decoding import Decoded, decode_record
 from .detection import (FSY_KIND, control_character, looks_like_csa, looks_like_csg, looks_like_fsy, looks_like_jkf,
-                        looks_like_ndjson, looks_like_usi)
+                        looks_like_ndjson, looks_like_tnj, looks_like_usi)
 
 if TYPE_CHECKING:  # the Game tree (and the rules core) is imported where a game is made: the
     from .game import Game, GameError  # commands' --help lists the formats without it
@@ -701,6 +701,9 @@ register_format(RecordFormat("csg", "Chu Shogi server (.csg)", looks_like_csg, _
 register_format(RecordFormat("ndjson", "lishogi NDJSON", looks_like_ndjson,
                              _lazy("lishogi", "read_ndjson"), None, ("ndjson",), several=True, visitors=True),
                 before="json")
+# read only: the Tenjiku Shogi program's records; asked last, as its move lines are the loosest shape
+register_format(RecordFormat("tnj", "Tenjiku Shogi program (.tnj)", looks_like_tnj, _lazy("tnj", "read_tnj"),
+                             None, ("tnj",), visitors=True))
 
 
 def expand_paths(paths: Iterable[str]) -> Iterator[tuple[str, bool]]:

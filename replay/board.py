@@ -1737,6 +1737,31 @@ class Board:
             out.append(move.to_square)
         return out
 
+    def burned_squares(self, move: Move) -> list[int]:
+        """The squares ``move`` burns (a piece with ``burns``): its kills next to its destination,
+        in the order of ``move.kills`` (a burning piece takes nothing on its way in daikifu's
+        variants, so these are all its kills but one taken on the way next to the destination).
+        Empty for a move of any other piece."""
+        fr = move.from_square
+        if fr is None or not self.rules.burns[self._board[fr]]:
+            return []
+        to = move.to_square
+        return [k for k in move.kills if _distance(k, to) == 1]
+
+    def with_burns(self, move: Move) -> Move:
+        """``move`` with the squares its piece would burn added to its kills (move text does not
+        write burns: they follow from the position); ``move`` itself for any other piece."""
+        fr = move.from_square
+        b = self._board
+        R = self.rules
+        if fr is None or not R.burns[b[fr]]:
+            return move
+        colour = b[fr] & 1
+        to = move.to_square
+        burned = tuple(t for d in DIRECTIONS if (p := b[t := to + d]) >= 2 and t != fr and (p & 1) != colour
+                       and t not in move.kills and p not in R.burn_spared)
+        return move._replace(kills=tuple(move.kills) + burned) if burned else move
+
     def parse_uci(self, text: str) -> Move:
         """Read the compact form written by :meth:`Move.uci` (``h2h3``, ``e4f5f6+``, ``P*e5``)."""
         files, ranks = self.rules.files, self.rules.ranks

@@ -375,6 +375,14 @@ def describe_generator(spec: dict) -> str:
             capture = ", capturing only where it stops" if spec.get("captures", True) else ", without capturing"
             return (f"rides in a zigzag, alternating leaps of {legs[0]} with leaps of {legs[1]} "
                     f"(starting with either), over empty squares{capture}")
+        if kind == "range-jump":
+            return (f"{describe(spec['betza'])}; when capturing, jumps any number of pieces of lower rank "
+                    f"(of either side) to take a piece beyond them, and is stopped by a piece of equal or "
+                    f"higher rank")
+        if kind == "area":
+            n = int(spec["steps"])
+            return (f"up to {_number(n)} King steps in any directions (an area move), through empty squares "
+                    f"only, never back to its start square; a capture ends the move")
     except (KeyError, TypeError, ValueError, XBetzaError):
         pass
     details = ", ".join(f"{k}={v!r}" for k, v in spec.items() if k != "kind")

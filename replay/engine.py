@@ -81,6 +81,17 @@ ENGINE_TABLE = {
          "GB": "p'", "N": "n", "I": "i", "SG": "u", "EW": "w", "VO": "x'", "AB": "a'", "CS": "c'", "FD": "f'"},
         "lnuicsgkgsciunl/a1c'1f1tet1f1c'1a/1x'1a'1wxl!ow1a'1x'1/rf'mvbhdqdhbvmf'r/ppppppppppppppp/4p'5p'4/"
         "15/15/15/4P'5P'4/PPPPPPPPPPPPPPP/RF'MVBHDQDHBVMF'R/1X'1A'1WOL!XW1A'1X'1/A1C'1F1TET1F1C'1A/LNUICSGKGSCIUNL"),
+    # Tenjiku: HaChu's letters (its tenIDs) put a ' or ! after the letter; its start array has
+    # slips (docs/rules/tenjiku.md), so daikifu's start is never taken for it: positions go by setboard
+    "tenjiku-shogi": EngineVariant(
+        ("tenjiku",),
+        {"K": "k", "DE": "e", "G": "g", "S": "s", "C": "c", "I": "i", "FL": "f", "N": "n", "L": "l", "RC": "a",
+         "CS": "c!", "BT": "t", "KR": "o", "PH": "x", "FK": "q", "LN": "l!", "SM": "m", "VM": "v", "SS": "s'",
+         "VS": "v'", "R": "r", "B": "b", "DH": "h", "DK": "d", "HF": "f!", "SE": "e!", "WB": "w!", "FD": "d!",
+         "FE": "q'", "LH": "h!", "BG": "b!", "RG": "r!", "VG": "v!", "GG": "q!", "P": "p", "D": "d'"},
+        "lnficsgekgscifnl/a1c!c!1txql!ot1c!c!1a/s'v'bhdw!d!q!h!d!w!dhbv's'/mvrf!e!b!r!v!q!r!b!e!f!rvm/"
+        "pppppppppppppppp/4d6d4/16/16/16/16/4D6D4/PPPPPPPPPPPPPPPP/MVRF!E!B!R!Q!V!R!B!E!F!RVM/"
+        "S'V'BHDW!D!H!Q'D!W!DHBV'S'/A1C!C!TOL!QXT1C!C!1A/LNFICSGKEGSCIFNL"),
 }
 # daikifu's variant slug -> the engine's variant names
 ENGINE_VARIANTS = {slug: e.names for slug, e in ENGINE_TABLE.items()}

@@ -8,9 +8,15 @@ adds each effect ``(to, kills)`` to the set ``out``.  There are three kinds:
   leaper, an initial-only move or a rider of leapers, followed by the general leg interpreter;
 * :class:`TwoStage`: a move made of two XBetza moves with absolute directions, the first ending on
   an empty square (Planetary Shogi's Comet, Asteroid and the planets);
-* :class:`ZigZag`: a rider that alternates between two steps (Kyoomagi's crooked Helmrider).
+* :class:`ZigZag`: a rider that alternates between two steps (Kyoomagi's crooked Helmrider);
+* :class:`RangeJump`: a slider that captures beyond pieces of lower rank (Tenjiku Shogi's jumping
+  generals: the pieces' ``rank`` in the variant file);
+* :class:`Area`: up to N King steps through empty squares, stopping at the first capture (Tenjiku
+  Shogi's Fire Demon and Vice General);
+* :class:`Burning`: not named in a file but made for a piece with ``burns``: the piece's other
+  moves, each followed by the removal of the enemy pieces next to its destination.
 
-The last two are named in a variant file (``[[pieces.generators]]``, see docs/variants.md) where
+The named ones (all but the first and the last) are given in a variant file (``[[pieces.generators]]``, see docs/variants.md) where
 XBetza cannot express a piece.  Every generator states its ``reach``, the largest Chebyshev
 distance from the origin it can affect (99 = unbounded), and ``capture_offsets``, the (file, rank)
 offsets from the origin on which it can ever capture (None when not worked out: multi-leg moves
@@ -22,7 +28,7 @@ and hoppers), so check detection can skip pieces that cannot reach the square at
 from __future__ import annotations
 
 from .squares import STRIDE
-from .xbetza import Pattern, XBetzaError, atom_vectors, parse as parse_betza, rotate
+from .xbetza import COMPASS, Pattern, XBetzaError, atom_vectors, parse as parse_betza, rotate
 
 EMPTY = 0
 OFF = 1
@@ -147,14 +153,186 @@ class ZigZag:
 
 
 
-NAMED = {"two-stage": TwoStage, "zigzag": ZigZag}
+class Pieces:
+    """What a generator may need to know of the pieces of its rule set, by piece code: each
+    piece's ``rank`` (for range jumps), the rank of the piece the generator belongs to, whether a
+    jumping piece may capture the piece of equal or higher rank that stops it
+    (``capture_blocker``), and the codes a burn spares (``unburnable``)."""
+
+    def __init__(self, rank=(), own_rank: int = 0, capture_blocker: bool = False, unburnable=frozenset()):
+        self.rank = tuple(rank)
+        self.own_rank = own_rank
+        self.capture_blocker = capture_blocker
+        self.unburnable = frozenset(unburnable)
 
 
-def named_generator(spec: dict, colour: int):
+NO_PIECES = Pieces()
+# the eight King steps, in the order of the rules' DIRECTIONS (a burn lists its squares so)
+KING_STEPS = tuple(dx + dy * STRIDE for dx, dy in COMPASS)
+
+
+class RangeJump:
+    """A slider that jumps to capture (Tenjiku Shogi's jumping generals).
+
+    Along each direction of its ``betza`` (single-leg riders: ``R``, ``B``, ``Q`` with direction
+    modifiers) it moves like a slider to the empty squares before the first piece and may capture
+    that piece, whatever its rank.  If that piece is of lower rank than its own it goes on past
+    it: it jumps every piece of lower rank (of either side) and may capture each enemy one among
+    them; the first piece of equal or higher rank (or the board's edge) stops it, and it may
+    capture that piece only with ``capture_blocker`` (a rule of the variant).  It never lands on
+    an empty square beyond the first piece (it jumps to capture, not to move)."""
+
+    def __init__(self, spec: dict, colour: int, pieces: Pieces = NO_PIECES):
+        try:
+            patterns = parse_betza(spec["betza"])
+        except KeyError:
+            raise GeneratorError("range-jump generator needs 'betza' (the directions, e.g. \"Q\")") from None
+        except XBetzaError as exc:
+            raise GeneratorError(str(exc)) from None
+        sign = 1 if colour == 0 else -1
+        vectors = []
+        for p in patterns:
+            if p.is_multi_leg or p.is_hopper or p.range != 0 or p.initial_only:
+                raise GeneratorError("the directions of a range-jump generator are plain riders (R, B, Q ...)")
+            for dx, dy in p.legs[0].directions:
+                if max(abs(dx), abs(dy)) != 1:
+                    raise GeneratorError("a range-jump generator rides one-step directions (R, B, Q ...)")
+                vectors.append((dx * sign, dy * sign))
+        self.vectors = tuple(dict.fromkeys(vectors))
+        self.steps = tuple(dx + dy * STRIDE for dx, dy in self.vectors)
+        self.rank = pieces.rank
+        self.own = pieces.own_rank
+        self.capture_blocker = pieces.capture_blocker
+        self.captures = True
+        self.initial_only = False
+        self.screened = False  # a piece put down never opens a capture: it can only stop one
+        self.reach = UNBOUNDED
+        self.end_offsets = frozenset((x * k, y * k) for x, y in self.vectors for k in range(1, MAX_RIDE + 1))
+        self.capture_offsets = self.end_offsets
+
+    def targets(self, b, origin, colour, out, limit, unmoved=None):
+        rank, own = self.rank, self.own
+        for step in self.steps:
+            t = origin + step
+            p = b[t]
+            while p == EMPTY:
+                out.add((t, ()))
+                t += step
+                p = b[t]
+            if p == OFF:
+                continue
+            if (p & 1) != colour:
+                out.add((t, ()))
+            if rank[p] >= own:
+                continue  # the first piece: taken or not, one of equal or higher rank cannot be jumped
+            t += step
+            p = b[t]
+            while p != OFF:
+                if p != EMPTY:
+                    if rank[p] >= own:
+                        if self.capture_blocker and (p & 1) != colour:
+                            out.add((t, ()))
+                        break
+                    if (p & 1) != colour:
+                        out.add((t, ()))
+                t += step
+                p = b[t]
+
+
+class Area:
+    """Up to ``steps`` King steps in any directions (Tenjiku Shogi's area moves): every square
+    before the last must be empty (the start square is not passed again), and a capture ends the
+    move.  It never ends where it started.  XBetza's multi-leg moves say nearly this
+    (``KmaKmaK``), but count the start square as empty, so they would pass through it and end on
+    it."""
+
+    def __init__(self, spec: dict, colour: int, pieces: Pieces = NO_PIECES):
+        steps = spec.get("steps")
+        if not isinstance(steps, int) or not 1 <= steps <= 3:
+            raise GeneratorError("area generator needs steps = 1, 2 or 3")
+        self.steps = steps
+        self.captures = spec.get("captures", True)
+        self.initial_only = False
+        self.screened = False
+        self.reach = steps
+        self.end_offsets = frozenset((x, y) for x in range(-steps, steps + 1) for y in range(-steps, steps + 1)
+                                     if x or y)
+        self.capture_offsets = self.end_offsets if self.captures else frozenset()
+
+    def targets(self, b, origin, colour, out, limit, unmoved=None):
+        seen = {origin}
+        frontier = [origin]
+        for _ in range(self.steps):
+            nxt = []
+            for sq in frontier:
+                for d in KING_STEPS:
+                    t = sq + d
+                    if t in seen:
+                        continue
+                    p = b[t]
+                    if p == EMPTY:
+                        seen.add(t)
+                        out.add((t, ()))
+                        nxt.append(t)
+                    elif p != OFF and (p & 1) != colour and self.captures:
+                        out.add((t, ()))
+            frontier = nxt
+
+
+class Burning:
+    """A piece that burns (``burns = "adjacent-enemies"``): each move of its other generators is
+    followed by the removal of every enemy piece next to the destination (on the board after the
+    move; pieces of the codes in ``unburnable`` are spared).  The burned squares join the move's
+    ``kills`` after those taken on the way, so every part of daikifu sees them as captures."""
+
+    def __init__(self, inner, colour: int, pieces: Pieces = NO_PIECES):
+        self.inner = tuple(inner)
+        self.unburnable = pieces.unburnable
+        self.captures = True
+        self.initial_only = False
+        self.screened = any(g.screened for g in self.inner)
+        self.reach = min(UNBOUNDED, max((g.reach for g in self.inner), default=0) + 1)
+        ends = [_end_offsets(g) for g in self.inner]
+        if any(e is None for e in ends):
+            self.capture_offsets = None
+        else:
+            near = set().union(*ends)
+            self.capture_offsets = frozenset(
+                (x + dx, y + dy) for x, y in near for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                if (x + dx, y + dy) != (0, 0))
+
+    def targets(self, b, origin, colour, out, limit, unmoved=None):
+        found: set = set()
+        for g in self.inner:
+            g.targets(b, origin, colour, found, limit, unmoved)
+        unburnable = self.unburnable
+        for to, kills in found:
+            burned = [t for d in KING_STEPS
+                      if (p := b[t := to + d]) > OFF and t != origin and (p & 1) != colour
+                      and t not in kills and p not in unburnable]
+            emit(out, to, kills + tuple(burned) if burned else kills)
+
+
+def _end_offsets(g):
+    """Every (file, rank) offset a generator's moves can end on (captures or not), None when not
+    worked out."""
+    if isinstance(g, PatternGenerator):
+        return g.ends
+    return getattr(g, "end_offsets", None)
+
+
+NAMED = {"two-stage": TwoStage, "zigzag": ZigZag, "range-jump": RangeJump, "area": Area}
+USES_PIECES = (RangeJump, Area)
+
+
+def named_generator(spec: dict, colour: int, pieces: Pieces = NO_PIECES):
     kind = spec.get("kind")
     if kind not in NAMED:
         raise GeneratorError(f"unknown generator kind {kind!r} (known: {', '.join(sorted(NAMED))})")
-    return NAMED[kind](spec, colour)
+    cls = NAMED[kind]
+    if cls in USES_PIECES:
+        return cls(spec, colour, pieces)
+    return cls(spec, colour)
 
 
 def _moving_only(p: Pattern) -> Pattern:

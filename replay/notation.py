@@ -15,6 +15,9 @@ first player's side)::
     !LDe4-e4    pass: origin and destination are the same square; the origin is always written
     P-c7+       "+" when the piece promotes, "=" when it declines a promotion it could make
     P*e5        drop: piece ID, "*", square
+    FDxe5x!3    a burning piece (a Fire Demon): the burned squares are not written (they follow from
+                the position), but their number is, after "x!" (tenjiku-shogi.net's Fix5nx!6); a
+                reader checks it: a wrong count is an error
 
 IDs are written as the variant file spells them (upper case).  ``x`` is always lower case, so it
 never merges into an ID.
@@ -75,9 +78,10 @@ def _body(board: Board, move: Move) -> str:
             return "-" + square_name(to)  # pass
         *path, last = move.kills
         return "".join("x" + square_name(k) for k in path) + "x!" + square_name(last)
-    text = "".join("x" + square_name(k) for k in move.kills)
+    burned = board.burned_squares(move)
+    text = "".join("x" + square_name(k) for k in move.kills if k not in burned)
     captured = to in board.captured_squares(move)
-    return text + ("x" if captured else "-") + square_name(to)
+    return text + ("x" if captured else "-") + square_name(to) + (f"x!{len(burned)}" if burned else "")
 
 
 def _suffix(move: Move) -> str:
@@ -155,6 +159,8 @@ def move_notation(board: Board, move: Move) -> str:
 
 
 _SQ = r"[a-p](?:1[0-6]|[1-9])"
+# a burn count after the destination: digits only, then the end (x!6g is a Lion's igui square)
+_BURN_COUNT_RE = re.compile(r"x!(\d+)([+=]?)\Z")
 _BODY_RE = re.compile(rf"""
     (?P<origin>{_SQ}|[a-p]|1[0-6]|[1-9])?
     (?P<legs>(?:(?:x!|x|-)?{_SQ})+)
@@ -203,7 +209,23 @@ def parse_move(board: Board, text: str) -> Move:
 
 
 def _resolve(board: Board, text: str) -> Move:
-    """:func:`parse_move` the general way: every reading of the text, tier by tier."""
+    """:func:`parse_move` the general way: every reading of the text, tier by tier; a burn count
+    (``x!3`` after the destination) is checked against the burns of the move the rest names."""
+    count = _BURN_COUNT_RE.search(text)
+    if count is None:
+        return _resolve_text(board, text)
+    bare = text[:count.start()] + count.group(2)
+    move = quick_move(board, bare) or _resolve_text(board, bare)
+    burned = len(board.burned_squares(move))
+    if burned != int(count.group(1)):
+        raise NotationError(text, f"the move burns {burned} piece{'s' if burned != 1 else ''}, "
+                                  f"the text says {count.group(1)}",
+                            f"x!{burned}" if burned else "no burn count")
+    return move
+
+
+def _resolve_text(board: Board, text: str) -> Move:
+    """:func:`_resolve` of a text without a burn count."""
     first = None  # the reading used to explain a failure
     for tier in _readings(board, text):
         several = None
@@ -610,7 +632,7 @@ def _candidates(board: Board, piece_id: str | None, origin: str | None, full_ori
             kills = tuple(dict.fromkeys(k for k in kills if k != to))
         else:
             kills = ()
-        out.append(Move(fr, to, kills, None))
+        out.append(board.with_burns(Move(fr, to, kills, None)))
     return out, None
 
 

@@ -26,7 +26,7 @@ from array import array
 from functools import lru_cache
 from itertools import chain
 
-from .generators import GeneratorError, PatternGenerator, named_generator
+from .generators import Burning, GeneratorError, PatternGenerator, Pieces, named_generator
 from .move import Move
 from .position import format_piece, parse_position
 from .rulecache import load_or_compile
@@ -107,6 +107,13 @@ class Ruleset:
         self.promoted_types = frozenset(self.type_by_id[i].index for i in promoted_from)
         leap_attackers = [{}, {}]
         self.complex_attackers = [set(), set()]
+        # what range jumps and burns need to know of the pieces, by code
+        rank_of = [0] * ncodes
+        for p in self.types:
+            rank_of[p.index * 2] = rank_of[p.index * 2 + 1] = p.rank
+        spared = frozenset(self.type_by_id[i].index * 2 + c for i in r["burn_spared"] for c in (0, 1))
+        self.burns = [False] * ncodes  # whether a piece's moves burn the enemy pieces next to where it ends
+        self.burn_spared = spared  # the codes a burn never removes
         for p in self.types:
             spec = self.betza[p.id]
             strings = spec if isinstance(spec, list) else [spec]
@@ -124,19 +131,21 @@ class Ruleset:
                 self.promote[code] = self.type_by_id[p.promotes].index * 2 + colour if p.promotes else 0
                 base = promoted_from.get(p.id)
                 self.unpromoted[code] = self.type_by_id[base].index * 2 + colour if base else code
+                pieces = Pieces(rank_of, p.rank, bool(r["jump_capture_blocker"]), spared)
                 try:
-                    generators = [named_generator(g, colour) for g in p.generators]
+                    generators = [named_generator(g, colour, pieces) for g in p.generators]
                 except GeneratorError as exc:
                     self._fail(f"piece {p.id}: {exc}")
+                self.burns[code] = p.burns is not None
                 if len(patterns) == 1:
-                    self._compile(code, colour, patterns[0], generators)
+                    self._compile(code, colour, patterns[0], generators, pieces if p.burns else None)
                 else:
                     # one table per zone; attack tables hold the union and are confirmed per piece
                     indices = []
                     for pats in patterns:
                         idx = len(self.leaps)
                         self._new_table()
-                        self._compile(idx, colour, pats, generators)
+                        self._compile(idx, colour, pats, generators, pieces if p.burns else None)
                         indices.append(idx)
                     by_square = [code] * CELLS
                     for sq in self.squares:
@@ -453,8 +462,10 @@ class Ruleset:
 
     # --- compiling patterns ----------------------------------------------------------------------
 
-    def _compile(self, code: int, colour: int, patterns, generators) -> None:
-        """Fill the tables at index ``code`` from XBetza patterns and named generators."""
+    def _compile(self, code: int, colour: int, patterns, generators, burning: Pieces | None = None) -> None:
+        """Fill the tables at index ``code`` from XBetza patterns and named generators; for a piece
+        that burns (``burning``: what the burn needs to know), every move is one of a
+        :class:`~replay.generators.Burning` generator (its captures are not those of the tables)."""
         sign = 1 if colour == 0 else -1
         leaps: dict[int, int] = {}
         rays: dict[int, list[int]] = {}
@@ -462,7 +473,7 @@ class Ruleset:
         for pat in patterns:
             leg = pat.legs[0]
             simple = (len(pat.legs) == 1 and not pat.is_hopper and not leg.lame and not leg.jump
-                      and not pat.initial_only)
+                      and not pat.initial_only and burning is None)
             if pat.initial_only:
                 self.uses_initial = True
             vectors = [(dx * sign, dy * sign) for dx, dy in leg.directions]
@@ -482,6 +493,8 @@ class Ruleset:
                 cur.extend([0] * (limit - len(cur)))
                 for k in range(limit):
                     cur[k] |= modes
+        if burning is not None and complex_:
+            complex_ = [Burning(complex_, colour, burning)]
         # a leap that lands where a slide of the same piece also lands would give a move twice
         self.dedupe[code] = any(_on_ray(off, rays) for off in leaps)
         self.leaps[code] = tuple(leaps.items())

@@ -122,6 +122,8 @@ class PieceType:
     provenance: str | None = None
     betza_zones: tuple[str, ...] = ()  # one XBetza string per zone, when moves depend on the zone
     generators: tuple = ()  # named generators for moves XBetza cannot express (dicts)
+    rank: int = 0  # rank for range jumps: a range-jumping piece jumps only pieces of lower rank
+    burns: str | None = None  # "adjacent-enemies": its moves remove the enemy pieces next to the destination
 
 
 @dataclass(frozen=True)
@@ -190,13 +192,18 @@ RULE_DEFAULTS = {
     # the position checks (replay.legality) a set-up position may break, for compositions: a list
     # of their names, or true for all of them
     "allow_impossible": [],
+    # range jumps (generator kind "range-jump"): whether a jumping piece may capture the piece of
+    # equal or higher rank that stops it after it has jumped (false: only the first piece it meets)
+    "jump_capture_blocker": False,
+    "burn_spared": [],  # IDs that a burn (a piece with `burns`) never removes
 }
 # the rules a set-up position is checked against (replay.legality), by the name its problems carry
 POSITION_RULES = ("royals", "no-royal", "kings-adjacent", "not-to-move-in-check", "dead-piece", "piece-count",
                   "hand-piece", "nifu", "drop-cap")
 CAP_REGIONS = ("file", "file-parity", "square-colour", "board")
 _ID_LISTS = ("drop_nifu", "drop_mate_forbidden", "promotion_last_rank", "bare_royal_uncounted", "lions",
-             "lion_cheap")
+             "lion_cheap", "burn_spared")
+BURNS = {"adjacent-enemies"}  # what a piece's `burns` may say
 _RULE_VALUES = {
     "promotion_forced": {"stuck", "last-rank", "never"},
     "promotion_rule": {"zone", "enter-or-capture"},
@@ -371,9 +378,16 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
                 except GeneratorError as exc:
                     _fail(path, f"{where} ({pid}): generator: {exc}")
         unknown = set(raw) - {"id", "name", "betza", "promotes", "royal", "kanji", "kanji_name", "kanji_board",
-                              "kanji_move", "western", "aliases", "description", "provenance", "betza_zones", "generators"}
+                              "kanji_move", "western", "aliases", "description", "provenance", "betza_zones", "generators",
+                              "rank", "burns"}
         if unknown:
             _fail(path, f"{where} ({pid}): unknown keys {sorted(unknown)}")
+        rank = raw.get("rank", 0)
+        if not isinstance(rank, int) or isinstance(rank, bool) or rank < 0:
+            _fail(path, f"{where} ({pid}): rank = {rank!r}: expected a whole number 0 or more")
+        burns = raw.get("burns")
+        if burns is not None and burns not in BURNS:
+            _fail(path, f"{where} ({pid}): burns = {burns!r}: expected one of {sorted(BURNS)}")
         pieces.append(PieceType(index=n, id=pid, name=raw["name"], betza=raw.get("betza", ""),
                                 promotes=raw.get("promotes"), royal=bool(raw.get("royal", False)),
                                 kanji=raw.get("kanji"), kanji_name=raw.get("kanji_name"),
@@ -382,7 +396,7 @@ def variant_from_dict(data: dict, path: str = "<data>") -> Variant:
                                 aliases=tuple(raw.get("aliases", ())),
                                 description=raw.get("description"), provenance=raw.get("provenance"),
                                 betza_zones=tuple(raw.get("betza_zones", ())),
-                                generators=tuple(raw.get("generators", ()))))
+                                generators=tuple(raw.get("generators", ())), rank=rank, burns=burns))
     ids = {p.id for p in pieces}
     promoted_from = {}
     for p in pieces:
@@ -505,7 +519,7 @@ def _check_rules(path, rules, ids):
     if not (isinstance(relaxed, bool) or (isinstance(relaxed, list) and set(relaxed) <= set(POSITION_RULES))):
         _fail(path, f"[rules] allow_impossible = {relaxed!r}: expected true, false or a list of "
                     f"{', '.join(POSITION_RULES)}")
-    for key in ("drops", "drop_no_dead_squares", "null_move", "lion_protected"):
+    for key in ("drops", "drop_no_dead_squares", "null_move", "lion_protected", "jump_capture_blocker"):
         if not isinstance(rules[key], bool):
             _fail(path, f"[rules] {key} = {rules[key]!r}: expected true or false")
     lion_rules = rules["lion_protected"] or rules["lion_counter_strike"] != "none"

@@ -152,6 +152,10 @@ def piece_moves(p) -> list[str]:
         out.append(f"in zone {n}: {try_describe(text)}")
     for spec in getattr(p, "generators", ()) or ():
         out.append(describe_generator(dict(spec)))
+    if getattr(p, "burns", None) == "adjacent-enemies":
+        out.append("burns: wherever it ends a move, every enemy piece next to that square is removed as well")
+    if getattr(p, "rank", 0):
+        out.append(f"rank {p.rank} for range jumps")
     return out or ["(no moves given)"]
 
 
@@ -177,6 +181,7 @@ def variant_json(v: Variant) -> dict:
             "generators": [dict(g) for g in getattr(p, "generators", ()) or ()],
             "moves": "; ".join(piece_moves(p)), "promotes": p.promotes, "royal": p.royal,
             "aliases": list(p.aliases), "description": p.description, "provenance": p.provenance,
+            "rank": getattr(p, "rank", 0), "burns": getattr(p, "burns", None),
         } for p in v.pieces],
         "rules": v.rules,
         "rules_text": {k: t for k, t in rule_lines(v.rules, v)},

@@ -750,3 +750,24 @@ def test_export_names_the_game_a_format_cannot_hold_and_leaves_no_partial_file(t
     from daikifu.formats.reading import read_record
     [game] = read_record(out.read_bytes(), fmt="csa")
     assert game.valid and game.mainline_moves() == games[0].mainline_moves()
+
+
+def test_a_game_imported_with_a_variant_reads_back_in_that_variant(tmp_path):
+    """A record that does not name its variant (a USI line) is read with the variant the import was
+    given, and so is its stored text whenever the archive reads it again."""
+    from daikifu.formats.reading import write_record
+    from daikifu.replay import Board
+    board = Board("chu-shogi")
+    for _ in range(6):  # the first legal move each time: Chu moves a shogi board cannot hold
+        board.push(sorted(board.legal_moves())[0])
+    game = Game.from_moves("chu-shogi", list(board.move_stack))
+    usi = tmp_path / "line.usi"
+    usi.write_bytes(write_record(game, "usi"))
+    db = tmp_path / "a.db"
+    assert run("import", "--db", db, "--variant", "chu-shogi", usi).exit_code == 0
+    (row,) = run_json("games", "--db", db)
+    assert row["variant"] == "chu-shogi" and row["status"] == "valid"
+    with Archive(db) as archive:
+        stored = archive.load_game(row["id"])
+    assert stored.variant.slug == "chu-shogi" and not stored.errors
+    assert stored.mainline_moves() == game.mainline_moves()

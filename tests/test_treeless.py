@@ -176,7 +176,7 @@ def test_validate_json_and_text_are_written_as_before(tmp_path):
     listed = expected + [{"file": str(other), "status": "not-a-record",
                           "error": f"{other}: not a record in a format daikifu reads (LSN (also the PGN of "
                                    "ChuShogiLite and Jocly), KIF, KI2, CSA, JKF, USI, daikifu JSON, "
-                                   "Chu Shogi server (.csg), lishogi NDJSON)"}]
+                                   "Chu Shogi server (.csg), lishogi NDJSON, Tenjiku Shogi program (.tnj))"}]
     assert done.stdout == json.dumps(listed, indent=2, ensure_ascii=False) + "\n"
     text = runner.invoke(cli, ["validate", *files[:3]])
     assert text.exit_code == 1

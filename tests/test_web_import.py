@@ -231,7 +231,7 @@ def test_every_format_and_not_a_record(db):
     assert data["format"] is None and data["games"][0]["status"] == "unreadable"
     assert data["games"][0]["error"]["message"] == (
         "notes.txt: not a record in a format daikifu reads (LSN (also the PGN of ChuShogiLite and Jocly), "
-        "KIF, KI2, CSA, JKF, USI, daikifu JSON, Chu Shogi server (.csg), lishogi NDJSON)")
+        "KIF, KI2, CSA, JKF, USI, daikifu JSON, Chu Shogi server (.csg), lishogi NDJSON, Tenjiku Shogi program (.tnj))")
     page = _post(client, record="Tenjiku, move 1: P 7l-7k\n", name="notes.txt")
     assert "not a record in a format daikifu reads" in page.get_data(as_text=True)
     with sqlite3.connect(db) as conn:

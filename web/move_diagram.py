@@ -54,6 +54,8 @@ ENEMY = 3  # any piece code of the second player (type 1, colour 1): the generat
 #: How a square is reached, most plain first: the marker drawn is the first that applies.
 WAYS = {
     "step": "a step or a jump",
+    "jump": "a slide that may also capture past pieces of lower rank (a range jump)",
+    "burn": "only by burning: the piece ends its move next to it",
     "slide": "a slide",
     "multi": "only by a move of several steps (the second step of a Lion-type move)",
     "initial": "only on the piece's first move",
@@ -61,7 +63,7 @@ WAYS = {
     "hop": "only by hopping over a piece on the way",
 }
 COLOURS = {"both": "#2d5f8b", "move": "#4f8f3a", "capture": "#b00020", "grid": "#b9a27a",
-           "cell": "#fbf1da", "tint-both": "#cfe0f0", "tint-move": "#dcefd3", "tint-capture": "#f5d3d3",
+           "cell": "#fbf1da", "burn": "#d9480f", "tint-both": "#cfe0f0", "tint-move": "#dcefd3", "tint-capture": "#f5d3d3",
            "tint-screened": "#ece4f5", "piece": "#fdf3dc", "piece-edge": "#6b4f2a", "label": "#1d1d1f"}
 
 
@@ -216,20 +218,29 @@ def piece_moves(rules: Ruleset, piece_id: str, zone: int | None = None) -> MoveD
         # one enemy piece at a time on every square in reach: what it captures, and where it
         # lands only because a piece stands in its way
         reach = min(g.reach, RADIUS_MAX)
+        inner = getattr(g, "inner", None)  # a burning piece's own moves (Burning)
         for sq in _around(reach):
             board[sq] = ENEMY
+            taken = None
+            if inner is not None:  # the squares its moves take, as opposed to those it burns
+                taken = {s for ig in inner for to, kills in _effects(ig, board) for s in (to, *kills)}
             for to, kills in _effects(g, board):
                 if to == CENTRE and kills:
                     igui.add(_relative(sq))
                 if sq in kills or to == sq:
                     t = target(_relative(sq))
                     t.capture = True
+                    if taken is not None and sq not in taken:
+                        t.ways.add("burn")
+                        continue
                     t.ways.add("multi" if kills and way == "step" else way)
                 elif to != CENTRE and (to, kills) not in moves:
                     t = target(_relative(to))
                     t.screened = True
                     t.ways.add("hop" if way == "step" else way)
             board[sq] = EMPTY
+        if hasattr(g, "vectors") and hasattr(g, "own"):  # a range jump: captures past a lower piece
+            _mark_jumps(g, board, target)
 
     finite = [_distance(v) for v, t in targets.items()
               if not any(_distance(v) <= len(m) and _on(v, u) for u, m in rays if len(m) >= _longest(rules))]
@@ -241,6 +252,27 @@ def piece_moves(rules: Ruleset, piece_id: str, zone: int | None = None) -> MoveD
     return MoveDiagram(piece.id, piece.kanji or piece.id, zone if rules.zoned[piece.index * 2] is not None else None,
                        radius, shown, ray_list, {v for v in igui if _distance(v) <= radius}, passes,
                        unbounded and bool(targets))
+
+
+def _mark_jumps(g, board, target) -> None:
+    """Mark the squares a range-jumping generator ``g`` captures on past a piece of lower rank: a
+    friendly piece of the lowest rank next to it in each direction, an enemy one of the lowest
+    rank on each square beyond."""
+    low = next((code for code in range(2, len(g.rank), 2) if g.rank[code] < g.own), None)
+    if low is None:
+        return
+    for ux, uy in g.vectors:
+        screen = square(RADIUS_MAX + ux, RADIUS_MAX + uy)
+        board[screen] = low
+        for k in range(2, RADIUS_MAX + 1):
+            sq = square(RADIUS_MAX + ux * k, RADIUS_MAX + uy * k)
+            board[sq] = low + 1
+            if any(to == sq for to, _ in _effects(g, board)):
+                t = target((ux * k, uy * k))
+                t.capture = True
+                t.ways.add("jump")
+            board[sq] = EMPTY
+        board[screen] = EMPTY
 
 
 def _longest(rules: Ruleset) -> int:
@@ -299,6 +331,15 @@ def _marker(parent, way: str, mode: str, cx: float, cy: float, cell: float) -> N
     elif way == "multi":
         _el(parent, "polygon", points=f"{cx:g},{cy - r * 1.3:g} {cx + r * 1.3:g},{cy:g} {cx:g},{cy + r * 1.3:g} "
                                       f"{cx - r * 1.3:g},{cy:g}", class_="mark diamond", **paint)
+    elif way == "jump":  # a ring round a dot: it captures here past lower pieces
+        _el(parent, "circle", cx=f"{cx:g}", cy=f"{cy:g}", r=f"{r * 1.35:g}", class_="mark jump-ring", fill="none",
+            stroke=colour, stroke_width=paint["stroke_width"])
+        _el(parent, "circle", cx=f"{cx:g}", cy=f"{cy:g}", r=f"{r * 0.55:g}", class_="mark jump", **paint)
+    elif way == "burn":  # a flame-coloured octagon: burned when the piece ends next to it
+        k = r * 1.2
+        pts = " ".join(f"{cx + dx * k:g},{cy + dy * k:g}" for dx, dy in
+                       ((-0.4, -1), (0.4, -1), (1, -0.4), (1, 0.4), (0.4, 1), (-0.4, 1), (-1, 0.4), (-1, -0.4)))
+        _el(parent, "polygon", points=pts, class_="mark burn", fill=COLOURS["burn"], stroke=COLOURS["burn"])
     elif way == "special" or way == "initial":
         _el(parent, "polygon", points=f"{cx:g},{cy - r * 1.2:g} {cx + r * 1.2:g},{cy + r:g} {cx - r * 1.2:g},{cy + r:g}",
             class_=f"mark triangle {way}", **paint)
@@ -421,6 +462,11 @@ def legend_svg(cell: int = 24) -> list[tuple[str, str]]:
                                  "edge of the board, or as far as the description says"))
     items.append((sample(square_with("both", "multi")), "diamond: reached only by a move of several steps "
                                                         "(a Lion-type move; it may capture on the way)"))
+
+    items.append((sample(square_with("capture", "jump")), "ring round a dot: a jumping general may capture "
+                                                          "there past pieces of lower rank"))
+    items.append((sample(square_with("capture", "burn")), "orange octagon: burned (removed) when the piece "
+                                                          "ends its move next to it"))
 
     def ring(svg):
         _el(svg, "circle", cx=cell / 2, cy=cell / 2, r=cell * 0.42, fill="none", stroke=COLOURS["capture"], stroke_width=2)

@@ -1,0 +1,208 @@
+"""Tenjiku Shogi's mechanisms in the rules core, on positions built square by square: the range
+jump by rank (both readings), the Fire Demon's area move and its burn (part of the move's
+captures: undo, hashing, check detection), and the burn count of move text.  Every expected set
+is worked out by hand in the comments; HaChu's check is in tests/test_engine.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from daikifu.formats.game import Game
+from daikifu.formats.lsn import read_game, write_game
+from daikifu.replay import Board, square_name
+from daikifu.replay.notation import NotationError, move_notation, parse_move
+from daikifu.replay.squares import parse_square
+
+from position_support import position_text
+
+KINGS = {"a1": "K", "p16": "k"}
+
+
+def sq(name: str) -> int:
+    return parse_square(name, 16, 16)
+
+
+def board(pieces: dict, turn: str = "b", **options) -> Board:
+    return Board("tenjiku-shogi", position_text({**KINGS, **pieces}, 16, 16, turn), options=options or None)
+
+
+def targets(b: Board, origin: str) -> set:
+    return {square_name(m.to_square) for m in b.legal_moves() if m.from_square == sq(origin)}
+
+
+# --- range jumps ----------------------------------------------------------------------------------
+
+JUMPS = {"e4": "GG", "e6": "P", "e8": "p", "e9": "gg", "e10": "p", "e3": "rg", "e1": "s",
+         "m4": "RG", "n4": "gg", "o4": "p"}
+
+
+TSA = {"jumping-generals": "tsa"}
+
+
+def test_a_jumping_general_jumps_lower_pieces_and_is_stopped_by_an_equal_one():
+    b = board(JUMPS, **TSA)
+    up = {t for t in targets(b, "e4") if t[0] == "e" and int(t[1:]) > 4}
+    # e5 empty; the own Pawn on e6 (rank 0) is jumped, e7 is not a landing square (jumps are for
+    # captures), the Pawn on e8 is taken, the Great General on e9 (equal rank) stops it untaken
+    assert up == {"e5", "e8"}
+    down = {t for t in targets(b, "e4") if t[0] == "e" and int(t[1:]) < 4}
+    # the Rook General on e3 (lower rank) is taken and jumped, e2 is empty, the Silver on e1 taken
+    assert down == {"e3", "e1"}
+    east = {t for t in targets(b, "m4") if t[1:] == "4" and t > "m"}
+    # the first piece is taken whatever its rank (a Great General), but a Rook General cannot
+    # jump it to the Pawn behind
+    assert east == {"n4"}
+    assert board(JUMPS).legal_moves() != b.legal_moves()  # (the default reading is the other one)
+    west = {t for t in targets(b, "m4") if t[1:] == "4" and t < "m"}
+    assert west == {"f4", "g4", "h4", "i4", "j4", "k4", "l4"}  # stopped by its own Great General
+
+
+def test_by_default_the_general_takes_the_piece_that_stops_it():
+    b = board(JUMPS)
+    up = {t for t in targets(b, "e4") if t[0] == "e" and int(t[1:]) > 4}
+    assert up == {"e5", "e8", "e9"}  # the Great General on e9 is taken, the Pawn on e10 behind it not
+    east = {t for t in targets(b, "m4") if t[1:] == "4" and t > "m"}
+    assert east == {"n4"}  # the first piece stops it as before
+
+
+def test_a_king_behind_lower_pieces_is_attacked_unless_the_tsa_reading():
+    # the Great General on c1 jumps its own Pawn (c3) and takes the Pawn (c5) and Knight (c7)
+    # beyond; the King on c9 has a higher rank: it stops the general, which may take it (the
+    # default reading) or not (HaChu's, option jumping-generals=tsa)
+    pieces = {"c1": "GG", "c3": "P", "c5": "p", "c7": "n", "c9": "k", "p16": None}
+    b = board(pieces)
+    assert {"c5", "c7", "c9"} <= targets(b, "c1")
+    assert b.is_attacked(sq("c9"), 0)
+    tsa = board(pieces, **TSA)
+    assert {"c5", "c7"} <= targets(tsa, "c1") and "c9" not in targets(tsa, "c1")
+    assert not tsa.is_attacked(sq("c9"), 0)
+    # the first piece on the line is taken whatever its rank: the King alone on the file is attacked
+    assert board({"c1": "GG", "c9": "k", "p16": None}, **TSA).is_attacked(sq("c9"), 0)
+
+
+# --- the Fire Demon ----------------------------------------------------------------------------------
+
+
+def test_the_area_move_goes_round_corners_through_empty_squares_only():
+    # Fire Demon in the corner, own pieces on b1 and b2, an enemy on a3:
+    # slides: a2, a3 (capture); area: a2, then a3 (capture) and b3, then from b3 a4, b4, c4, c3,
+    # c2 (three steps); c1 would be a fourth step
+    b = board({"a1": "FD", "b1": "G", "b2": "G", "a3": "s", "p1": "K"})
+    assert targets(b, "a1") == {"a2", "a3", "b3", "a4", "b4", "c4", "c3", "c2"}
+
+
+def test_a_burn_removes_the_enemies_next_to_the_destination_and_is_taken_back():
+    pieces = {"e5": "FD", "e9": "p", "d10": "g", "f10": "s", "e10": "+DE", "f9": "fd", "d8": "S"}
+    b = board(pieces)
+    before, key = b.position(), b.zobrist
+    (move,) = [m for m in b.legal_moves() if m.from_square == sq("e5") and m.to_square == sq("e9")]
+    # the Pawn on e9 is taken; the enemy Gold, Silver and Fire Demon next to e9 burn; the own
+    # Crown Prince on e10 and Silver on d8 do not
+    assert sorted(square_name(k) for k in move.kills) == ["d10", "f10", "f9"]
+    assert sorted(square_name(k) for k in b.captured_squares(move)) == ["d10", "e9", "f10", "f9"]
+    b.push(move)
+    after = Board("tenjiku-shogi", b.position())
+    assert after.zobrist == b.zobrist
+    assert {square_name(s) for s in after.pieces(1)} == {"p16"}
+    b.pop()
+    assert b.position() == before and b.zobrist == key
+
+
+def test_a_king_next_to_a_square_the_fire_demon_reaches_is_attacked():
+    # the King on f10 is on none of the Fire Demon's lines from e5 and five ranks away (out of the
+    # area move), but the Fire Demon can slide to e9, e10 or e11 and burn it
+    b = board({"e5": "FD", "f10": "k", "p16": None})
+    assert b.is_attacked(sq("f10"), 0)
+    burning = [m for m in b.legal_moves() if sq("f10") in m.kills]
+    assert {square_name(m.to_square) for m in burning} >= {"e9", "e10", "e11"}
+    # spared by the option, it is not attacked
+    spared = board({"e5": "FD", "f10": "k", "p16": None}, burning="spare-royals")
+    assert not spared.is_attacked(sq("f10"), 0)
+
+
+def test_a_burned_king_loses_the_game():
+    # the Fire Demon slides to e9 next to the lone King on f10 and burns it: a royal capture
+    b = board({"e5": "FD", "f10": "k", "p16": None})
+    move = next(m for m in b.legal_moves() if m.to_square == sq("e9") and sq("f10") in m.kills)
+    b.push(move)
+    outcome = b.outcome()
+    assert outcome is not None and outcome.termination == "royal-capture" and outcome.winner == 0
+
+
+def test_the_checkmate_option_keeps_the_king_from_squares_a_burn_reaches():
+    # the enemy Fire Demon on e5 slides down-right to f4, g3, h2 and i1; a King on k1 stepping to
+    # j1 or j2 would stand next to i1, where the Fire Demon burns it; k2, l1 and l2 are safe
+    pieces = {"e5": "fd", "k1": "K", "a1": None}
+    assert targets(board(pieces), "k1") == {"j1", "j2", "k2", "l1", "l2"}  # moving into check is legal
+    assert targets(board(pieces, check="checkmate"), "k1") == {"k2", "l1", "l2"}
+
+
+# --- move text ---------------------------------------------------------------------------------------
+
+
+def test_the_burn_count_is_written_and_checked():
+    b = board({"e5": "FD", "e9": "p", "d10": "g", "f10": "s", "f9": "fd"})
+    (move,) = [m for m in b.legal_moves() if m.from_square == sq("e5") and m.to_square == sq("e9")]
+    text = move_notation(b, move)
+    assert text == "FDxe9x!3"
+    assert parse_move(b, text) == move
+    assert parse_move(b, "FDxe9") == move  # the count may be left out: burns follow from the position
+    assert parse_move(b, "FiDxe9x!3") == move  # the Tenjiku program's ID
+    with pytest.raises(NotationError, match="burns 3 pieces, the text says 2"):
+        parse_move(b, "FDxe9x!2")
+
+
+def test_a_record_with_one_burn_removed_is_caught_at_that_ply():
+    start = position_text({**KINGS, "e5": "FD", "e9": "p", "d10": "g", "f10": "s", "a16": "l"}, 16, 16)
+    b = Board("tenjiku-shogi", start)
+    moves = [next(m for m in b.legal_moves() if m.from_square == sq("a1") and m.to_square == sq("b1"))]
+    b.push(moves[0])
+    moves.append(next(m for m in b.legal_moves() if m.from_square == sq("a16") and m.to_square == sq("a15")))
+    b.push(moves[1])
+    moves.append(next(m for m in b.legal_moves() if m.from_square == sq("e5") and m.to_square == sq("e9")))
+    text = write_game(Game.from_moves("tenjiku-shogi", moves, start=start))
+    assert "FDxe9x!2" in text
+    assert read_game(text).valid
+    game = read_game(text.replace("FDxe9x!2", "FDxe9x!1"))
+    assert not game.valid
+    error = game.errors[0]
+    assert error.ply == 3 and "FDxe9x!1" in str(error) and "burns 2" in str(error)
+
+
+# --- self-play -----------------------------------------------------------------------------------
+
+
+def test_sample_games_end_when_a_royal_piece_is_taken():
+    # a King may be burned or taken while its side still has moves (moving into check is legal):
+    # the game ends there, it does not play on without it
+    from pathlib import Path
+
+    from daikifu.formats.lsn import read_games
+    path = Path(__file__).resolve().parent.parent / "data" / "sample" / "tenjiku-shogi.lsn"
+    for game in read_games(path.read_text(encoding="utf-8")):
+        b = Board("tenjiku-shogi")
+        moves = game.mainline_moves()
+        for ply, move in enumerate(moves, start=1):
+            b.push(move)
+            lost = not (b.royal_squares(0) and b.royal_squares(1))
+            assert not lost or ply == len(moves), (game.headers["Round"], ply)
+        assert game.headers["Termination"] != "royal-capture" or lost
+
+
+# --- move diagrams ---------------------------------------------------------------------------------
+
+
+def test_move_diagrams_mark_range_jumps_and_the_burned_ring():
+    from daikifu.replay import compile_rules, load_variant
+    from daikifu.web.move_diagram import diagram_svg, piece_moves
+    rules = compile_rules(load_variant("tenjiku-shogi"))
+    gg = piece_moves(rules, "GG")
+    # next to it a plain capture; from the second square on it captures past a lower piece too
+    assert gg.targets[(0, 1)].way != "jump" and gg.targets[(0, 3)].way == "jump"
+    assert gg.targets[(-2, 2)].way == "jump" and (1, 2) not in gg.targets
+    fd = piece_moves(rules, "FD")
+    # four squares sideways: one past the three-step area move, and no sideways slide: burned only
+    assert fd.targets[(4, 0)].way == "burn" and fd.targets[(4, 0)].mode == "capture"
+    assert fd.targets[(0, 4)].way != "burn"  # on its forward slide: it goes there
+    svg = diagram_svg(fd)
+    assert 'class="mark burn"' in svg and 'class="mark jump"' in diagram_svg(gg)
