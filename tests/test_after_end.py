@@ -113,6 +113,14 @@ def test_a_pawn_left_on_the_last_rank_can_bare_its_own_king():
     assert board.ended is None
 
 
+def test_a_king_burned_by_the_fire_demon_ends_a_tenjiku_game():
+    # a burn is a kill of the move: the King burned, Gote has no royal piece left
+    board = Board(load_variant("tenjiku-shogi"), position_text({"a1": "K", "e5": "FD", "f10": "k", "a14": "p"}, 16, 16))
+    burn = next(m for m in board.legal_moves() if m.to_square == parse_square("e9") and parse_square("f10") in m.kills)
+    board.play(burn)
+    assert board.ended == Outcome("royal-capture", FIRST)
+
+
 def test_a_game_over_in_its_start_position_has_ended_before_any_move():
     board = Board(CHU, chu({"a1": "K", "b1": "G", "c1": "S", "l12": "k"}))
     assert board.ended == Outcome("bare-royal", FIRST)
