@@ -19,15 +19,16 @@ from daikifu.replay.variant import Variant, VariantRegistry
 from .detection import CONTROL_RE
 
 __all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER", "shared_move", "ERROR_CODES",
-           "UNKNOWN_VARIANT", "VARIANT_MISMATCH", "CONTROL_CHARACTER", "TOO_DEEP", "parse_ruleset", "format_ruleset"]
+           "UNKNOWN_VARIANT", "VARIANT_MISMATCH", "CONTROL_CHARACTER", "TOO_DEEP", "MOVE_AFTER_END", "after_end",
+           "parse_ruleset", "format_ruleset"]
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # GameError.code values: a variant no variant file defines; a record whose own header names another
 # variant or start than the one it was read as; a control character (NUL ...) in the text; JSON
-# nested deeper than the limit
-UNKNOWN_VARIANT, VARIANT_MISMATCH, CONTROL_CHARACTER, TOO_DEEP = (
-    "unknown-variant", "variant-mismatch", "control-character", "too-deep")
-ERROR_CODES = (UNKNOWN_VARIANT, VARIANT_MISMATCH, CONTROL_CHARACTER, TOO_DEEP)
+# nested deeper than the limit; a move after the end of the game (see after_end)
+UNKNOWN_VARIANT, VARIANT_MISMATCH, CONTROL_CHARACTER, TOO_DEEP, MOVE_AFTER_END = (
+    "unknown-variant", "variant-mismatch", "control-character", "too-deep", "move-after-end")
+ERROR_CODES = (UNKNOWN_VARIANT, VARIANT_MISMATCH, CONTROL_CHARACTER, TOO_DEEP, MOVE_AFTER_END)
 # the tags every game carries, in this order, before any others (PGN's seven-tag roster, shogi-style)
 SEVEN_TAG_ROSTER = ("Variant", "Event", "Site", "Date", "Round", "Sente", "Gote", "Result")
 
@@ -81,6 +82,22 @@ class GameError:
         return {"message": self.message, "file": self.file, "game": self.game, "line": self.line,
                 "column": self.column, "ply": self.ply, "move": self.move, "expected": self.expected,
                 "suggestions": list(self.suggestions), "kind": self.kind, "code": self.code}
+
+
+def after_end(board: Board, ply: int) -> tuple[str, str]:
+    """The message and the expected text of the error every reader gives for a move played on
+    ``board`` after the game ended there (``board.ended``), at ply ``ply`` as the reader counts.
+
+    Where moving into check is legal, the capture of a side's last royal piece and the bare-royal
+    rule end the game though moves could still be made: a record that goes on is not valid."""
+    ended = board.ended
+    if ended.termination == "royal-capture":
+        how = "royal capture"
+    else:
+        names = [board.rules.type_by_id[board.piece_at(board.royal_square(side)).id].name
+                 for side in ((0, 1) if ended.winner is None else (ended.winner ^ 1,))]
+        how = " against ".join(f"bare {name}" for name in names)
+    return "a move after the end of the game", f"no move: the game ended at ply {ply} by {how}"
 
 
 @functools.lru_cache(maxsize=1 << 17)  # bounded: many games of many variants

@@ -34,7 +34,8 @@ from .dialects import find_dialect
 from .evals import with_eval
 from .longline import LongLine, long_line
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
-from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, format_ruleset, parse_ruleset
+from .game import (MOVE_AFTER_END, RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, after_end, format_ruleset,
+                   parse_ruleset)
 from .visitor import (COLOUR_TAGS, MODEL_TAGS, ROSTER_UNKNOWN, GameBuilder, Visitor,
                       game_from_headers, join_comments, make_visitor)
 from daikifu.replay.notation import NotationError, move_notation, parse_move, quick_move
@@ -477,11 +478,11 @@ class _Context:
         self.result_at: tuple[int | None, int | None] = (None, None)  # (line, column) of the result
         self.parse_move = _parse_move  # or a dialect's (formats/dialects.py) for other programs' PGN
 
-    def error(self, message, line, column, move=None, expected=None, suggestions=(), ply=True, kind=None):
+    def error(self, message, line, column, move=None, expected=None, suggestions=(), ply=True, kind=None, code=None):
         err = GameError(message, file=self.file, game=self.number, line=line, column=column,
                         ply=self.board.ply + 1 if ply and self.board is not None else None,
                         move=move, expected=expected, suggestions=list(suggestions),
-                        kind=kind or ("warning" if self.lenient else "error"))
+                        kind=kind or ("warning" if self.lenient else "error"), code=code)
         self.visitor.visit_error(err)
         return err
 
@@ -537,7 +538,7 @@ class _Context:
                 tok = m.group(kind)
                 if tok[0].isalpha():  # most words are moves: the checks of word(), in short
                     if tok[-1] not in "!?" and "$" not in tok and len(tok) <= _MAX_MOVE:
-                        if plain and board is not None:
+                        if plain and board is not None and board.ended is None:
                             move = quick_move(board, tok)
                             if move is not None:
                                 visit_move(board, move, tok, line, column)
@@ -729,8 +730,13 @@ class _Context:
 
     def _play(self, tok, line, column) -> bool:
         """Resolve the move text ``tok``, hand it to the visitor and play it; False after reporting
-        a move that is not legal."""
+        a move that is not legal (or one after the end of the game)."""
         board = self._board()
+        if board.ended is not None:
+            message, expected = after_end(board, board.ply)
+            self.error(message, line, column, move=tok, expected=expected, code=MOVE_AFTER_END)
+            self._failed()
+            return False
         try:
             move = self.parse_move(board, tok)
         except NotationError as exc:

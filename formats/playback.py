@@ -21,7 +21,7 @@ from typing import Callable, Iterator
 
 from daikifu.replay import Board, IllegalMoveError, Move, VariantRegistry
 
-from .game import Game, GameError
+from .game import MOVE_AFTER_END, Game, GameError, after_end
 from .visitor import Visitor, make_visitor
 
 __all__ = ["RawMove", "RawMoves", "RawGame", "MoveTextError", "play", "time_prefix", "result_for", "iter_lines",
@@ -187,11 +187,11 @@ class _Player:
         self.raw, self.visitor, self.lenient, self.file = raw, visitor, lenient, file
         self.truncated = self.dropped = False
 
-    def error(self, message, line=None, column=None, ply=None, move=None, expected=None, suggestions=()):
+    def error(self, message, line=None, column=None, ply=None, move=None, expected=None, suggestions=(), code=None):
         self.visitor.visit_error(GameError(message, file=self.file, game=self.raw.number, line=line,
                                            column=column, ply=ply, move=move, expected=expected,
                                            suggestions=list(suggestions),
-                                           kind="warning" if self.lenient else "error"))
+                                           kind="warning" if self.lenient else "error", code=code))
 
     def line(self, board: Board, moves: list, main: bool) -> bool:
         """Play ``moves`` (and their forks) on ``board``, which is left as it was (the main line's
@@ -200,6 +200,11 @@ class _Player:
         played = 0
         ok = True
         for raw in moves:
+            if board.ended is not None:
+                message, expected = after_end(board, board.ply)
+                self.error(message, raw.line, raw.column, board.ply + 1, raw.text, expected, code=MOVE_AFTER_END)
+                ok = False
+                break
             try:
                 move = raw.read(board)
                 reason = board.illegal_reason(move)

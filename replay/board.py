@@ -186,7 +186,16 @@ RareUndo = tuple[Sequence[tuple[int, int]], tuple[tuple[int, ...], tuple[int, ..
 
 
 class Board:
-    """A position of a variant with the history of moves that led to it."""
+    """A position of a variant with the history of moves that led to it.
+
+    ``ended`` is the :class:`Outcome` of a game that is over though moves could still be made:
+    where moving into check is legal, a side lost its last royal piece, or the bare-royal rule
+    (:meth:`outcome`) ended the game; None while the game goes on.  :meth:`push` notes it at the
+    move that ends the game (it looks only after a move that takes a royal piece or leaves a side
+    bare, so reading stays cheap), it stays set for any move pushed after it, and taking that move
+    back clears it.  The moves listed and checked here are those of the position alone: whether
+    a move may still be played is for the caller to ask (a record's readers refuse it).
+    """
 
     rules: Ruleset
     variant: Variant
@@ -212,6 +221,13 @@ class Board:
     # found the colour's one royal piece not attacked after it (see _known_unchecked); None after
     # pop() (other moves may follow: a position of that length may then differ)
     _marks: list[tuple[int, int] | None] | None
+    ended: Outcome | None  # see above
+    # (see _start_history) from which ply push looks for the end, whether it still does, the ply
+    # of the end; the most pieces a bare side can have (see _bare_bound)
+    _watch: int | None
+    _looking: bool
+    _ended_at: int | None
+    _bare_bound: int
 
     def __init__(self, variant: Variant | Ruleset | str, position: str | ParsedPosition | None = None,
                  options: dict | None = None, *, allow_exposed: bool = False):
@@ -252,6 +268,8 @@ class Board:
         self._undo, self._rare, self.move_stack = other._undo, other._rare, other.move_stack
         self._moves, self._odd_moves, self._zobrist = other._moves, other._odd_moves, other._zobrist
         self._seen, self._asked, self._history, self._marks = other._seen, other._asked, other._history, other._marks
+        self._watch, self._looking, self.ended, self._ended_at = other._watch, other._looking, other.ended, other._ended_at
+        self._bare_bound = other._bare_bound
 
     def _set_start(self) -> bool:
         """Set up the rule set's start position by copying a board set up once (a reader sets up a
@@ -269,6 +287,8 @@ class Board:
         self._lion_sq = first._lion_sq
         self._unmoved = None if first._unmoved is None else first._unmoved.copy()
         self._start_history(first._zobrist)
+        self._watch, self._looking, self.ended, self._ended_at = first._watch, first._looking, first.ended, first._ended_at
+        self._bare_bound = first._bare_bound
         return True
 
     def _start_history(self, zobrist: int) -> None:
@@ -284,6 +304,13 @@ class Board:
         self._asked = 0
         self._history = array("Q", [zobrist])  # the hash of every position played, 8 bytes each
         self._marks = None
+        # the end of a game that leaves moves possible (see ``ended``): the ply from which push
+        # looks for it (a royal piece was taken or a side is bare; None: neither), whether it
+        # still looks (not once the game has ended), and the ply at which the game ended
+        self._watch = None
+        self._looking = False
+        self.ended = None
+        self._ended_at = None
 
     def _setup(self, parsed: ParsedPosition, allow_exposed: bool = False) -> None:
         R = self.rules
@@ -306,6 +333,12 @@ class Board:
         self._lion_sq = self._lion_state(parsed.lion_capture)
         self._unmoved = set(self._pieces[0]) | set(self._pieces[1]) if R.uses_initial else None
         self._start_history(self._compute_zobrist())
+        self._bare_bound = R.derived(_bare_bound)
+        if R.bare_royal and (self._bare(0) or self._bare(1)):
+            self._watch = 0
+            self.ended = self._bare_royal_outcome()
+            self._ended_at = 0 if self.ended is not None else None
+            self._looking = self.ended is None
         if not allow_exposed and self._exposed(self.turn ^ 1):
             raise PositionError("the side not to move is in check: its royal piece could be captured")
 
@@ -1595,6 +1628,9 @@ class Board:
             b[to] = code
             mine[to] = code
             z ^= zsq[code][to]
+            if len(mine) <= self._bare_bound and to in R.dead[code] and self._watch is None and self._bare(c):
+                self._watch = len(self._moves) + 1  # its last piece that counts can never move again
+                self._looking = True
             royals = self._royals
             old_royal: tuple[tuple[int, ...], tuple[int, ...]] | None = None
             if R.royal[code] or R.royal[moved]:
@@ -1618,6 +1654,12 @@ class Board:
                         i = theirs_royal.index(k) + 1
                         entry |= (i << _U_ROYAL_TAKEN) if i <= _U_INDEX and not kills else _U_RARE
                         royals[c ^ 1] = tuple(s for s in theirs_royal if s != k)
+                        if not royals[c ^ 1] and self.ended is None:
+                            self.ended = Outcome("royal-capture", c)
+                            self._ended_at = len(self._moves) + 1
+                            self._looking = False
+                            if self._watch is None:
+                                self._watch = self._ended_at
                     if R.complex[cap]:
                         self._complex_sq[c ^ 1].discard(k)
                     if R.drops and not R.royal[R.unpromoted[cap]]:
@@ -1625,6 +1667,9 @@ class Board:
                         n = hand[t]
                         hand[t] = n + 1
                         z ^= R.hand_key(c, t, n) ^ R.hand_key(c, t, n + 1)
+                if len(theirs) <= self._bare_bound and self._watch is None and self._bare(c ^ 1):
+                    self._watch = len(self._moves) + 1
+                    self._looking = True
             restore: tuple[int, ...] | None = None
             unmoved = self._unmoved
             if unmoved is not None and (fr in unmoved or to in unmoved):
@@ -1657,6 +1702,29 @@ class Board:
         if seen is not None:
             seen[z] = seen.get(z, 0) + 1
         self._history.append(z)
+        if self._looking:
+            self._note_end()
+
+    def _note_end(self) -> None:
+        """After a move played while a side is bare: whether the bare-royal rule ended the game."""
+        if self.rules.bare_royal:
+            ended = self._bare_royal_outcome()
+            if ended is not None:
+                self.ended = ended
+                self._ended_at = len(self._moves)
+                self._looking = False
+
+    def _bare(self, colour: int) -> bool:
+        """Whether ``colour`` has at most one piece that counts for the bare-royal rule (a piece
+        that can never move again does not)."""
+        dead = self.rules.dead
+        live = 0
+        for sq, code in self._pieces[colour].items():
+            if sq not in dead[code]:
+                live += 1
+                if live > 1:
+                    return False
+        return True
 
     def _pop(self) -> None:
         """Take back the last move (the internal way: only to take back a move tried here, or to
@@ -1732,6 +1800,17 @@ class Board:
                 if R.drops and not R.royal[R.unpromoted[cap]]:
                     hand[R.unpromoted[cap] >> 1] -= 1
         self._zobrist = z_before
+        watch = self._watch
+        if watch is not None:
+            ply = len(self._moves)
+            ended_at = self._ended_at
+            if ply < watch:
+                self._watch = None
+                self.ended = self._ended_at = None
+                self._looking = False
+            elif ended_at is not None and ply < ended_at:
+                self.ended = self._ended_at = None
+                self._looking = True
 
     # --- game end --------------------------------------------------------------------------------
 
@@ -1800,9 +1879,7 @@ class Board:
             if self.is_check():
                 return Outcome("checkmate", self.turn ^ 1)
             return Outcome("stalemate", self.turn ^ 1 if R.stalemate_loses else None)
-        if R.bare_royal:
-            return self._bare_royal_outcome()
-        return None
+        return self.ended  # the bare-royal rule, as push noted it (the loss of royals is above)
 
     def _bare_royal_outcome(self) -> Outcome | None:
         """The bare-royal rule (``bare_royal = "loses"``), as lishogi decides it for Chu Shogi.
@@ -1913,6 +1990,16 @@ class Board:
             raise ValueError(f"not a move: {text!r}")
         sqs = [parse_square(n, files, ranks) for n in names]
         return Move(sqs[0], sqs[-1], tuple(sqs[1:-1]), promo)
+
+
+def _bare_bound(rules: Ruleset) -> int:
+    """With the bare-royal rule, the most pieces a bare side can have: one that counts, and one
+    on each square where a piece of its could never move again; 0 without the rule (push asks
+    whether a side is bare only when it has no more pieces than this)."""
+    if not rules.bare_royal:
+        return 0
+    return 1 + max(len(frozenset().union(*(rules.dead[t * 2 + colour] for t in range(1, rules.ncodes // 2))))
+                   for colour in (0, 1))
 
 
 def _start_board(rules: Ruleset) -> Board | None:

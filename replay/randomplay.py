@@ -49,6 +49,9 @@ def random_game(board: Board, plies: int, rng: random.Random, capture_bias: floa
     clock = time.perf_counter
     for _ in range(plies):
         start = clock()
+        if board.ended is not None:  # a royal piece taken, or a bare one: moves remain, but the game is over
+            game.outcome = board.ended
+            break
         if board.rules.repetition == "sennichite" and board.repetitions() >= 4:
             game.outcome = board.outcome()
             game.seconds += clock() - start
@@ -72,10 +75,13 @@ def random_game(board: Board, plies: int, rng: random.Random, capture_bias: floa
 
 def random_moves(board: Board, plies: int, rng: random.Random, capture_bias: float = 0.75) -> list:
     """Play up to ``plies`` random legal moves on ``board``; stops early when there is no legal
-    move or the position occurred four times (sennichite).  Returns the moves played."""
+    move, the game has ended (``board.ended``) or the position occurred four times (sennichite).
+    Returns the moves played."""
     moves = []
     captured = board.captured_squares
     for _ in range(plies):
+        if board.ended is not None:
+            break
         if board.rules.repetition == "sennichite" and board.repetitions() >= 4:
             break
         pseudo = board.pseudo_legal_moves()

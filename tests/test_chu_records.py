@@ -252,7 +252,9 @@ def test_a_bad_chushogilite_move_is_reported_as_written():
 
 
 def test_chushogilite_igui_and_pass_return_to_the_start_square():
-    text = ('[Variant "chu"]\n[FEN "k11/12/12/12/12/12/12/4p7/4N7/12/12/11K w - 0 1"]\n\n'
+    # (Gote's Pawn on a11 keeps its King from being bare once the Lion takes the other one: a bare
+    # King would end the game there)
+    text = ('[Variant "chu"]\n[FEN "k11/p11/12/12/12/12/12/4p7/4N7/12/12/11K w - 0 1"]\n\n'
             '1. Nxe5,e4 Kb12 2. Nf5,e4 *\n')
     [game] = list(read_record(text.encode(), name="lion.pgn"))
     assert game.valid, [str(e) for e in game.errors]
@@ -295,7 +297,8 @@ def test_jocly_abbreviations_that_are_not_daikifus():
     board = game.start_board()
     assert [board.piece_at(m.from_square).id for m in game.mainline_moves()] == ["KR", "KR"]
     # a position in Jocly's FEN (chess's six fields; "w" is the first player) and a Reverse Chariot
-    text = '[JoclyGame "chu-shogi"]\n[FEN "6k5/12/12/12/12/12/12/12/12/A11/12/5K6 w - - 0 1"]\n\n1. RVa3-a7 *\n'
+    # (Gote's Pawn keeps its King from being bare, which would end the game before the first move)
+    text = '[JoclyGame "chu-shogi"]\n[FEN "6k5/p11/12/12/12/12/12/12/12/A11/12/5K6 w - - 0 1"]\n\n1. RVa3-a7 *\n'
     [game] = list(read_record(text.encode(), name="k.pjn"))
     assert game.valid, [str(e) for e in game.errors]
     assert game.start_board().turn == 0 and game.end().board().piece_at(parse_usi_square(board, "12f")).id == "RC"

@@ -441,7 +441,7 @@ def _random_line(draw, node, board, rng, plies, depth):
     pushed = 0
     for _ in range(plies):
         legal = board.legal_moves()
-        if not legal:
+        if not legal or board.ended is not None:  # (no move after the end of the game)
             break
         move = _pick(board, legal, rng)
         child = node.add_variation(move)
@@ -478,7 +478,7 @@ def games(draw, variant, max_plies=80):
         board = game.start_board()
         for _ in range(rng.randint(1, 40)):
             legal = board.legal_moves()
-            if not legal:
+            if not legal or board.ended is not None:  # (no move after the end of the game)
                 break
             board.push(_pick(board, legal, rng))
         game.start = board.position()
@@ -682,7 +682,7 @@ def _generated_file(variant: str, n_games: int, plies: int) -> tuple[str, int]:
         node = game
         for _ in range(plies):
             legal = board.legal_moves()
-            if not legal:
+            if not legal or board.ended is not None:  # (no move after the end of the game)
                 break
             move = _pick(board, legal, rng)
             node = node.add_variation(move)

@@ -11,7 +11,7 @@ from daikifu.replay.position import format_position
 from daikifu.replay.usi import UsiError, usi_square, usi_to_move
 from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, VariantRegistry, parse_options
 
-from ..game import SEVEN_TAG_ROSTER, Game, GameError, format_ruleset, shared_move
+from ..game import MOVE_AFTER_END, SEVEN_TAG_ROSTER, Game, GameError, after_end, format_ruleset, shared_move
 from ..reading import finish_errors
 from ..visitor import Visitor
 from .builder import KifGameBuilder, collects_tags
@@ -100,11 +100,12 @@ class KifReader:
 
     # problems
     def problem(self, message, *, kind="error", line=None, column=None, ply=None, move=None,
-                expected=None, suggestions=()):
+                expected=None, suggestions=(), code=None):
         if self.lenient and kind == "error":
             kind = "warning"
         self.errors.append(GameError(message, file=self.source, game=1, line=line, column=column, ply=ply,
-                                     move=move, expected=expected, suggestions=list(suggestions), kind=kind))
+                                     move=move, expected=expected, suggestions=list(suggestions), kind=kind,
+                                     code=code))
 
     def fatal(self, message, line=None, column=None):
         raise KifError(GameError(message, file=self.source, game=1, line=line, column=column))
@@ -512,7 +513,13 @@ class KifReader:
                 self.end_line(cur, word, it, ply)
                 stopped = True
                 continue
-            move = self.parse_move(board, text, prev_to, it, ply)
+            if board.ended is not None:
+                message, expected = after_end(board, ply - 1)
+                self.problem(message, line=it.line, column=it.column, ply=ply, move=text, expected=expected,
+                             code=MOVE_AFTER_END)
+                move = None
+            else:
+                move = self.parse_move(board, text, prev_to, it, ply)
             if move is None:
                 stopped = True
                 cur.broken = True
