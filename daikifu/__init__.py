@@ -14,6 +14,19 @@ ones before it:
 __version__ = "0.1.0"  # the one place it is written (pyproject.toml reads it)
 
 
+def build() -> str:
+    """Which build of daikifu this is: ``"compiled"`` when the rules core's hot modules were
+    compiled with mypyc (``DAIKIFU_COMPILE=1 pip install .``, see setup.py), else ``"pure"``.
+    Looked up without importing them (a command's ``--help`` imports no layer): an extension
+    module of the board beside this file, where an installed build keeps it (the sources in the
+    repository have none)."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from pathlib import Path
+
+    replay = Path(__file__).resolve().parent / "replay"
+    return "compiled" if any((replay / f"board{suffix}").exists() for suffix in EXTENSION_SUFFIXES) else "pure"
+
+
 def lazy_exports(package: str, exports: dict[str, str]):
     """``(__getattr__, __dir__)`` for a package whose curated names (name -> its module, relative
     to the package) are imported on first use (PEP 562), so that importing one module of the

@@ -20,6 +20,7 @@ import importlib
 
 import click
 
+import daikifu
 from daikifu import clikit
 from daikifu.clikit import CONTEXT
 
@@ -128,7 +129,8 @@ class LazyGroup(click.Group):
               help="Also read variant files (*.toml) from this directory; a file with the slug of a "
                    "bundled variant replaces it.  Directories in the DAIKIFU_VARIANTS environment "
                    "variable are read too.")
-@click.version_option(package_name="daikifu", prog_name="daikifu", message="%(prog)s %(version)s")
+@click.version_option(package_name="daikifu", prog_name="daikifu",
+                      message="%(prog)s %(version)s (" + daikifu.build() + " build)")
 def main(variants_dir):
     """daikifu: record, verify, store and replay games of the large shogi variants.
 

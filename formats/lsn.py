@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import re
 from urllib.parse import unquote_to_bytes
-from typing import IO, Iterable, Iterator
+from typing import Final, IO, Iterable, Iterator
 
-from daikifu.replay import Board, VariantRegistry
+from daikifu.replay import Board, Move, VariantRegistry
 
 from .dialects import find_dialect
 from .evals import with_eval
+from .longline import LongLine, long_line
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
 from .game import RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, format_ruleset, parse_ruleset
 from .visitor import (COLOUR_TAGS, MODEL_TAGS, ROSTER_UNKNOWN, GameBuilder, Visitor,
@@ -47,7 +48,7 @@ _TAG_START_RE = re.compile(r'\s*\[\s*([\w%]+)\s+"')
 _TAG_HEAD_RE = re.compile(r'\[\s*([\w%]+)\s+"')
 _TAG_TAIL_RE = re.compile(r'\s*\]\s*')
 _PLAIN_TAG_NAME_RE = re.compile(r"\w+")
-_TOKEN_RE = re.compile(r"""
+_TOKEN_RE: Final = re.compile(r"""
     \s*                                                       # whitespace before a token: skipped
     (?:
         (?P<comment>\{)                                       # its end is found by _find_close
@@ -59,14 +60,14 @@ _TOKEN_RE = re.compile(r"""
       | (?P<word>[^\s{}();]+)
       | (?P<other>\S)
     )""", re.X)
-_TOKEN_SKIPPING_NUMBERS_RE = re.compile(_TOKEN_RE.pattern.replace(
+_TOKEN_SKIPPING_NUMBERS_RE: Final = re.compile(_TOKEN_RE.pattern.replace(
     r"\s*  ", r"(?:\s|\d+\.+(?=\s))*  ", 1), re.X)  # the same, move numbers skipped as white space
 _OUTSIDE_SCAN_RE = re.compile(r"[{;]")  # outside a comment: a comment starts
-_MOVE_NUMBER_RE = re.compile(r"(\d+)\.+(.*)\Z", re.S)
-_GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-_TRAILING_GLYPH_RE = re.compile(r"(.*?[0-9+=])([!?]{1,2})\Z", re.S)
-_TRAILING_NAGS_RE = re.compile(r"(.*?)((?:\$\d+)+)\Z", re.S)
-_MAX_MOVE = 64  # longer words are not moves (and are not matched against the notation)
+_MOVE_NUMBER_RE: Final = re.compile(r"(\d+)\.+(.*)\Z", re.S)
+_GLYPHS: Final = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+_TRAILING_GLYPH_RE: Final = re.compile(r"(.*?[0-9+=])([!?]{1,2})\Z", re.S)
+_TRAILING_NAGS_RE: Final = re.compile(r"(.*?)((?:\$\d+)+)\Z", re.S)
+_MAX_MOVE: Final = 64  # longer words are not moves (and are not matched against the notation)
 IMPORT_STATUS = "ImportStatus"
 TRUNCATED = "truncated"
 VARIATIONS_DROPPED = "variations-dropped"
@@ -98,18 +99,6 @@ def normalize_comment(text: str) -> str:
 # --- splitting a file into games ----------------------------------------------------------------
 
 
-class _LongLine(str):
-    """Stands for a line longer than the line limit: its text is not kept, only its ``length``."""
-
-    length = 0
-
-
-def _long_line(length: int) -> _LongLine:
-    line = _LongLine("\n")
-    line.length = length
-    return line
-
-
 def _string_lines(text: str) -> Iterator[str]:
     """The lines of a string, each with its line end (as a text file gives them)."""
     start, end = 0, len(text)
@@ -122,11 +111,11 @@ def _string_lines(text: str) -> Iterator[str]:
 
 def _lines(source, limit: int) -> Iterator[str]:
     """The lines of ``source``; one longer than ``limit`` characters (without its line end) is read
-    in pieces of at most that size and given as a :class:`_LongLine`, so memory stays bounded."""
+    in pieces of at most that size and given as a :class:`LongLine`, so memory stays bounded."""
     readline = getattr(source, "readline", None)
     if readline is None:
         for line in source:
-            yield _long_line(len(line.rstrip("\r\n"))) if len(line.rstrip("\r\n")) > limit else line
+            yield long_line(len(line.rstrip("\r\n"))) if len(line.rstrip("\r\n")) > limit else line
         return
     while True:
         line = readline(limit + 1)
@@ -139,7 +128,7 @@ def _lines(source, limit: int) -> Iterator[str]:
                 if not line:
                     break
                 length += len(line)
-            yield _long_line(length - line.endswith("\n"))
+            yield long_line(length - line.endswith("\n"))
         else:
             yield line
 
@@ -229,24 +218,24 @@ def _split_games(lines: Iterable[str], max_record: int = DEFAULT_LIMITS.max_reco
     offset = 0
     start_offset = 0
     size = 0
-    overflow = None
+    overflow: int | None = None
     seen_moves = False
     tag_names: set = set()
     in_comment = False
 
     def keep(line, number):
         nonlocal size, overflow
-        size += line.length if isinstance(line, _LongLine) else len(line)
+        size += line.length if isinstance(line, LongLine) else len(line)
         if overflow is None and size > max_record:
             overflow = number
         if overflow is None:
             current.append(line)
 
     for number, line in enumerate(lines, start=1):
-        length = line.length if isinstance(line, _LongLine) else len(line)
-        if number == 1 and line.startswith("\ufeff") and not isinstance(line, _LongLine):
+        length = line.length if isinstance(line, LongLine) else len(line)
+        if number == 1 and line.startswith("\ufeff") and not isinstance(line, LongLine):
             line = line[1:]
-        if isinstance(line, _LongLine):
+        if isinstance(line, LongLine):
             pass  # movetext (or a tag line) that is not kept: an error of its game
         elif not in_comment:
             tag = _TAG_START_RE.match(line)
@@ -273,13 +262,12 @@ def _split_games(lines: Iterable[str], max_record: int = DEFAULT_LIMITS.max_reco
                 continue
         keep(line, number)
         offset += length
-        if in_comment or isinstance(line, _LongLine) or line.strip():
+        if in_comment or isinstance(line, LongLine) or line.strip():
             seen_moves = True
-        if not isinstance(line, _LongLine):
+        if not isinstance(line, LongLine):
             in_comment = _scan_comments(line, in_comment)
-    if any(isinstance(x, _LongLine) or x.strip() for x in current):
-        box, current = [current], None
-        yield start_line, start_offset, box, overflow
+    if any(isinstance(x, LongLine) or x.strip() for x in current):
+        yield start_line, start_offset, [current], overflow
 
 
 def _scan_comments(line: str, in_comment: bool) -> bool:
@@ -377,7 +365,7 @@ def _read_one(box, text, first_line, offset, number, visitor, lenient, file, lim
     lines = box.pop()
     visitor.begin_game(number, first_line)
     headers = []
-    places = {}  # tag name -> (line, column) of its first occurrence
+    places: dict[str, tuple[int, int]] = {}  # tag name -> (line, column) of its first occurrence
     tag_errors = []
     fatal = []  # beyond a limit: the game is not read further, in lenient mode too
     body_start_line = first_line
@@ -389,7 +377,7 @@ def _read_one(box, text, first_line, offset, number, visitor, lenient, file, lim
     for line_no, raw in enumerate(lines, start=first_line):
         line_start = line_end
         line_end += len(raw)
-        if isinstance(raw, _LongLine):
+        if isinstance(raw, LongLine):
             fatal.append((f"a line of {raw.length} characters, over the limit of {limits.max_line}",
                           line_no, limits.max_line + 1))
             continue
@@ -428,7 +416,7 @@ def _read_one(box, text, first_line, offset, number, visitor, lenient, file, lim
     if game is Visitor.SKIP:
         return visitor.end_game(text, offset)
     if not isinstance(game, Game):  # a visitor that builds no game: replay on a game of our own
-        errors = []
+        errors: list[GameError] = []
         game = game_from_headers(headers, None, errors, places, first_line)
         for e in game.errors:
             visitor.visit_error(e)
@@ -471,22 +459,22 @@ class _Context:
         self.lenient = lenient
         self.file = file
         self.number = number
-        self.board = None
+        self.board: Board | None = None
         if game.valid:
             try:
                 self.board = game.start_board()
             except (ValueError, KeyError, IndexError) as exc:  # rules that cannot be set up
                 self.error(f"cannot set up the game: {exc}", None, None, ply=False, kind="error")
         self.moves = 0
-        self.until_ply = None  # stop after this many main-line plies
-        self.stack = []  # (moves of the enclosing line, the move taken back)
+        self.until_ply: int | None = None  # stop after this many main-line plies
+        self.stack: list[tuple[int, Move]] = []  # (moves of the enclosing line, the move taken back)
         self.depth = 0  # open parentheses, also in skipped text
-        self.skip_level = None  # depth of a variation being dropped (lenient mode)
+        self.skip_level: int | None = None  # depth of a variation being dropped (lenient mode)
         self.stopped = self.board is None
         self.truncated = False
         self.dropped = False
-        self.result = None
-        self.result_at = (None, None)
+        self.result: str | None = None
+        self.result_at: tuple[int | None, int | None] = (None, None)  # (line, column) of the result
         self.parse_move = _parse_move  # or a dialect's (formats/dialects.py) for other programs' PGN
 
     def error(self, message, line, column, move=None, expected=None, suggestions=(), ply=True, kind=None):
@@ -527,15 +515,14 @@ class _Context:
         # a move text found by quick_move is played here; anything else, and every move while the
         # reader is not simply reading moves (stopped, skipping, after the result, a dialect's
         # notation), goes through _play or word()
-        quick = quick_move if self.parse_move is _parse_move else None
-        plain = (quick is not None and not self.stopped and self.skip_level is None and self.result is None
+        plain = (self.parse_move is _parse_move and not self.stopped and self.skip_level is None and self.result is None
                  and self.until_ply is None)
         while pos < end:
             m = match(body, pos)
             if m is None:  # only whitespace is left
                 start = end
             else:
-                kind = m.lastgroup
+                kind = m.lastgroup or ""
                 start = m.start(kind)
             if start > pos:  # line ends in the whitespace before the token
                 newlines = body.count("\n", pos, start)
@@ -550,8 +537,8 @@ class _Context:
                 tok = m.group(kind)
                 if tok[0].isalpha():  # most words are moves: the checks of word(), in short
                     if tok[-1] not in "!?" and "$" not in tok and len(tok) <= _MAX_MOVE:
-                        if plain:
-                            move = quick(board, tok)
+                        if plain and board is not None:
+                            move = quick_move(board, tok)
                             if move is not None:
                                 visit_move(board, move, tok, line, column)
                                 board.push(move)
@@ -608,7 +595,7 @@ class _Context:
                 if not self.lenient:
                     self.stop()
             # what the token did may have stopped the reading, begun a skip or ended the movetext
-            plain = (quick is not None and not self.stopped and self.skip_level is None and self.result is None
+            plain = (self.parse_move is _parse_move and not self.stopped and self.skip_level is None and self.result is None
                      and self.until_ply is None)
             if self.result is not None:
                 match = _TOKEN_RE.match  # a move number after the result is reported, not skipped
@@ -646,7 +633,7 @@ class _Context:
             else:
                 self.stop()
             return
-        self.stack.append((self.moves, self.board.pop()))
+        self.stack.append((self.moves, self._board().pop()))
         self.moves = 0
         self.visitor.begin_variation()
 
@@ -678,10 +665,18 @@ class _Context:
             self.stop()
 
     def _leave_variation(self):
+        board = self._board()
         for _ in range(self.moves):
-            self.board.pop()
+            board.pop()
         self.moves, move = self.stack.pop()
-        self.board.push(move)
+        board.push(move)
+
+    def _board(self) -> Board:
+        """The board, while the movetext is read (there is none only when reading stopped at once)."""
+        board = self.board
+        if board is None:
+            raise RuntimeError("movetext read without a board")  # (stopped is set then: never)
+        return board
 
     def word(self, tok, line, column):
         if tok in RESULTS:
@@ -735,7 +730,7 @@ class _Context:
     def _play(self, tok, line, column) -> bool:
         """Resolve the move text ``tok``, hand it to the visitor and play it; False after reporting
         a move that is not legal."""
-        board = self.board
+        board = self._board()
         try:
             move = self.parse_move(board, tok)
         except NotationError as exc:
@@ -854,8 +849,9 @@ def write_game(game: Game, *, width: int = 80, comments: bool = True, variations
     tokens: list[str] = []
     board = game.start_board()
     _write_line(game, board, tokens, comments, variations, with_eval(game) if comments else "")
-    if comments and not game.variations and _comment(with_eval(game)):
-        tokens.append(_comment(with_eval(game)))
+    closing = _comment(with_eval(game)) if comments and not game.variations else None
+    if closing:
+        tokens.append(closing)
     tokens.append(game.result)
     out.extend(_wrap(tokens, width))
     return "\n".join(out) + "\n"
@@ -878,8 +874,10 @@ def _write_line(node: GameNode, board: Board, tokens: list, comments: bool, vari
         if text:
             tokens.append(text)
             need_number = True
+        move = main.move
+        assert move is not None  # (only a game's root has no move)
         move_no = (board.move_number + 1) // 2
-        written = move_notation(board, main.move)
+        written = move_notation(board, move)
         if board.turn == 0:
             written = f"{move_no}. {written}"
         elif need_number:
@@ -904,7 +902,7 @@ def _write_line(node: GameNode, board: Board, tokens: list, comments: bool, vari
                 _write_line(holder, board, tokens, comments, variations, "")
                 tokens.append(")")
             need_number = True
-        board.push(main.move)
+        board.push(move)
         pushed += 1
         node = main
         before = ""
@@ -916,7 +914,8 @@ def _write_line(node: GameNode, board: Board, tokens: list, comments: bool, vari
 def _wrap(tokens: list[str], width: int) -> list[str]:
     """Tokens joined by spaces into lines of at most ``width`` characters where possible;
     parentheses stick to the token inside them."""
-    glued, opening = [], ""
+    glued: list[str] = []
+    opening = ""
     for t in tokens:
         if t == "(":
             opening += "("

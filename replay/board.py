@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from operator import itemgetter
+from typing import Callable, Final, cast
 
-from .generators import PatternGenerator, walk
+from .generators import Effects, Generator, PatternGenerator, walk
 from .move import FIRST, SECOND, IllegalMoveError, IllegalReason, Illegality, Move, Outcome, Piece
 from .position import ParsedPosition, PositionError, format_hands, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, ZONE_TABLE, Ruleset, compile_rules, drop_region as _region
-from .squares import CELLS, SQUARE_OF_BYTE, STRIDE, parse_square, square, square_name, square_rank
+from .squares import (CELLS, MAX_FILES, MAX_RANKS, SQUARE_OF_BYTE, STRIDE, parse_square, square, square_name,
+                      square_rank)
 from .variant import Variant, load_variant
 
 # Move, Piece, Outcome and the reasons live in .move; they are imported from here too
@@ -32,31 +34,31 @@ __all__ = ["Board", "Move", "MoveStack", "Piece", "Outcome", "IllegalMoveError",
            "FIRST", "SECOND"]
 
 # the fields of an undo entry (see Board.push): shifts and masks
-_U_CODE = (1 << 12) - 1  # a piece code (rules.MAX_TYPES keeps codes below this)
-_U_TAKEN = 12
-_U_FROM_UNMOVED = 1 << 24
-_U_TO_UNMOVED = 1 << 25
-_U_LION = 26
-_U_SQUARE = (1 << 10) - 1  # a square + 1 (CELLS < 1023)
-_U_ROYAL = 36
-_U_ROYAL_TAKEN = 41
-_U_INDEX = (1 << 5) - 1  # an index + 1 among a side's royal squares (a larger one: a rare entry)
-_U_ROYAL_TAKEN_MASK = _U_INDEX << _U_ROYAL_TAKEN
-_U_RARE = 1 << 47
+_U_CODE: Final = (1 << 12) - 1  # a piece code (rules.MAX_TYPES keeps codes below this)
+_U_TAKEN: Final = 12
+_U_FROM_UNMOVED: Final = 1 << 24
+_U_TO_UNMOVED: Final = 1 << 25
+_U_LION: Final = 26
+_U_SQUARE: Final = (1 << 10) - 1  # a square + 1 (CELLS < 1023)
+_U_ROYAL: Final = 36
+_U_ROYAL_TAKEN: Final = 41
+_U_INDEX: Final = (1 << 5) - 1  # an index + 1 among a side's royal squares (a larger one: a rare entry)
+_U_ROYAL_TAKEN_MASK: Final = _U_INDEX << _U_ROYAL_TAKEN
+_U_RARE: Final = 1 << 47
 
 # A move in a MoveStack is one int (4 bytes: a long game holds one per ply, and a game of new
 # moves would otherwise hold a Move object for each): the origin, or for a drop the number of the
 # dropped piece's ID (its type's index on a board), in bits 0-10; the destination in bits 11-20;
 # the promotion choice in bits 21-22; a drop sets _M_DROP.  A move that takes on the way is kept
 # whole, by its index, and marked _M_ODD.
-_M_FROM = (1 << 11) - 1
-_M_TO = 11
-_M_SQUARE = (1 << 10) - 1
-_M_PROMO = 21
-_M_DROP = 1 << 23
-_M_ODD = 1 << 24
-_PROMO_BITS = {None: 0, False: 1 << _M_PROMO, True: 2 << _M_PROMO}
-_PROMO_OF_BITS = (None, False, True)
+_M_FROM: Final = (1 << 11) - 1
+_M_TO: Final = 11
+_M_SQUARE: Final = (1 << 10) - 1
+_M_PROMO: Final = 21
+_M_DROP: Final = 1 << 23
+_M_ODD: Final = 1 << 24
+_PROMO_BITS: Final = {None: 0, False: 1 << _M_PROMO, True: 2 << _M_PROMO}
+_PROMO_OF_BITS: Final = (None, False, True)
 
 
 class MoveStack(Sequence):
@@ -75,31 +77,36 @@ Move(from_square=None, to_square=200, kills=(), promotion=None, drop='P')])
 
     __slots__ = ("_ints", "_odd", "_ids", "_index")
 
-    def __init__(self, drop_ids=()):
+    def __init__(self, drop_ids: Iterable[str] = ()):
         self._ints = array("i")
         self._odd: dict[int, Move] = {}  # index -> a move that takes on the way
-        self._ids = [None, *drop_ids]  # the dropped pieces' IDs by their number (a board: type index)
-        self._index = None  # ID -> number, made on the first drop appended
+        # the dropped pieces' IDs by their number (a board: type index; none is number 0)
+        self._ids: list[str | None] = [None, *drop_ids]
+        self._index: dict[str, int] | None = None  # ID -> number, made on the first drop appended
 
     def append(self, move: Move) -> None:
         ints = self._ints
-        if move.drop is not None:
+        drop = move.drop
+        if drop is not None:
             index = self._index
             if index is None:
-                index = self._index = {pid: n for n, pid in enumerate(self._ids) if n}
-            n = index.get(move.drop)
+                index = self._index = {pid: n for n, pid in enumerate(self._ids) if pid is not None}
+            n = index.get(drop)
             if n is None:
-                n = index[move.drop] = len(self._ids)
-                self._ids.append(move.drop)
+                n = index[drop] = len(self._ids)
+                self._ids.append(drop)
             m = n | move.to_square << _M_TO | _M_DROP | _PROMO_BITS[move.promotion]
         else:
-            m = move.from_square | move.to_square << _M_TO | _PROMO_BITS[move.promotion]
+            fr = move.from_square
+            if fr is None:
+                raise ValueError(f"a move with no origin that is not a drop: {move!r}")
+            m = fr | move.to_square << _M_TO | _PROMO_BITS[move.promotion]
             if move.kills:
                 m |= _M_ODD
                 self._odd[len(ints)] = move
         ints.append(m)
 
-    def _decode(self, m: int, index: int, odd: dict | None = None) -> Move:
+    def _decode(self, m: int, index: int, odd: dict[int, Move] | None = None) -> Move:
         """The move held as ``m`` at ``index`` (``odd``: the moves kept whole, if not this
         stack's own)."""
         if m & _M_ODD:
@@ -132,41 +139,94 @@ Move(from_square=None, to_square=200, kills=(), promotion=None, drop='P')])
             return len(self) == len(other) and all(a == b for a, b in zip(self, other))
         return NotImplemented
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # (equal to a list: unhashable like one)
 
     def __repr__(self) -> str:
         return f"MoveStack({list(self)!r})"
 assert CELLS < _U_SQUARE
 
 
-_LEAVES_ROYAL_IN_CHECK = Illegality(IllegalReason.LEAVES_ROYAL_IN_CHECK, "it leaves the mover's royal piece in check")
+_LEAVES_ROYAL_IN_CHECK: Final = Illegality(IllegalReason.LEAVES_ROYAL_IN_CHECK, "it leaves the mover's royal piece in check")
 _MUST_CHOOSE, _COMPULSORY = IllegalReason.PROMOTION_MUST_BE_CHOSEN, IllegalReason.PROMOTION_COMPULSORY
-_new_move = tuple.__new__  # Move(...) without the Python call of a named tuple's __new__
+_new_move: Final = tuple.__new__  # Move(...) without the Python call of a named tuple's __new__
 
 
 def _drop_mate(move: Move) -> Illegality:
     return Illegality(IllegalReason.DROP_MATE, f"dropping {move.drop} may not give checkmate")
 
 
-def _pick_few(squares: list):
-    """What ``itemgetter(*squares)`` does for two squares or more, for none or one: a tuple."""
-    return lambda table: tuple(table[sq] for sq in squares)
+def _picker(squares: list[int]) -> Callable[[Sequence[Move | None]], Sequence[Move | None]]:
+    """The entries of a table on ``squares``, in one call: ``itemgetter(*squares)``, which gives a
+    tuple for two squares or more; for none or one a function that also gives a tuple."""
+    if len(squares) > 1:
+        getter: Callable[[Sequence[Move | None]], Sequence[Move | None]] = itemgetter(*squares)
+        return getter
+    return lambda table: tuple([table[sq] for sq in squares])
 
 
-_UCI_SQUARE_RE = re.compile(r"[a-p]\d{1,2}")
+_UCI_SQUARE_RE: Final = re.compile(r"[a-p]\d{1,2}")
+
+
+def _line_table() -> list[int]:
+    """The direction (index into DIRECTIONS) from a square to another on one of its eight lines, by
+    their difference + CELLS; -1 off the lines (STRIDE leaves every difference on a board its own)."""
+    table = [-1] * (2 * CELLS)
+    for d, step in enumerate(DIRECTIONS):
+        for k in range(1, max(MAX_FILES, MAX_RANKS)):
+            table[step * k + CELLS] = d
+    return table
+
+
+_LINE: Final = _line_table()
+
+
+# an undo entry that does not fit in an int: the captures (square, code), the royal squares before
+# the move when they changed, the squares that lost their "not moved yet" mark
+RareUndo = tuple[Sequence[tuple[int, int]], tuple[tuple[int, ...], tuple[int, ...]] | None, tuple[int, ...] | None]
 
 
 class Board:
     """A position of a variant with the history of moves that led to it."""
 
-    def __init__(self, variant: Variant | Ruleset | str, position: str | None = None,
-                 options: dict | None = None):
+    rules: Ruleset
+    variant: Variant
+    hands: list[list[int]]  # [colour][type index]: pieces in hand
+    turn: int
+    move_number: int
+    move_stack: MoveStack
+    _board: list[int]  # square -> piece code (EMPTY, OFF)
+    _pieces: list[dict[int, int]]  # [colour]: square -> code
+    _complex_sq: list[set[int]]  # [colour]: the squares of pieces with generators
+    _royals: list[tuple[int, ...]]  # [colour]: the squares of the royal pieces
+    _lion_sq: int | None
+    _unmoved: set[int] | None  # the squares of pieces not moved yet (only when a rule asks)
+    _undo: array[int]
+    _rare: list[RareUndo]
+    _moves: array[int]
+    _odd_moves: dict[int, Move]
+    _zobrist: int
+    _seen: dict[int, int] | None
+    _asked: int
+    _history: array[int]
+    # per colour, (plies played, move as held in the move stack) when a check of that move there
+    # found the colour's one royal piece not attacked after it (see _known_unchecked); None after
+    # pop() (other moves may follow: a position of that length may then differ)
+    _marks: list[tuple[int, int] | None] | None
+
+    def __init__(self, variant: Variant | Ruleset | str, position: str | ParsedPosition | None = None,
+                 options: dict | None = None, *, allow_exposed: bool = False):
+        """A board of ``variant`` (a name, a variant or a compiled rule set) in ``position`` (a
+        position string, or one parsed; default: the start position); ``allow_exposed`` as for
+        :meth:`set_position`."""
         if isinstance(variant, str):
             variant = load_variant(variant)
         rules = variant if isinstance(variant, Ruleset) else compile_rules(variant, options)
         self.rules = rules
         self.variant = rules.variant
-        self.set_position(position or rules.start)
+        if isinstance(position, ParsedPosition):
+            self._setup(position, allow_exposed)
+        else:
+            self.set_position(position or rules.start, allow_exposed=allow_exposed)
 
     # --- setting up ------------------------------------------------------------------------------
 
@@ -179,14 +239,19 @@ class Board:
         """
         if text == self.rules.start and self._set_start():
             return
-        before = dict(self.__dict__)
-        try:
-            parsed = self.rules.parsed_start() if text == self.rules.start else parse_position(self.rules, text)
-            self._setup(parsed, allow_exposed)
-        except PositionError:
-            self.__dict__.clear()
-            self.__dict__.update(before)
-            raise
+        parsed = self.rules.parsed_start() if text == self.rules.start else parse_position(self.rules, text)
+        # set up on a new board, so that this one is left as it was when the position is refused
+        self._adopt(Board(self.rules, parsed, allow_exposed=allow_exposed))
+
+    def _adopt(self, other: Board) -> None:
+        """Take over the position and the history of ``other``, a board of the same rule set that
+        is not used again."""
+        self._board, self._pieces, self._complex_sq = other._board, other._pieces, other._complex_sq
+        self._royals, self.hands, self.turn, self.move_number = other._royals, other.hands, other.turn, other.move_number
+        self._lion_sq, self._unmoved = other._lion_sq, other._unmoved
+        self._undo, self._rare, self.move_stack = other._undo, other._rare, other.move_stack
+        self._moves, self._odd_moves, self._zobrist = other._moves, other._odd_moves, other._zobrist
+        self._seen, self._asked, self._history, self._marks = other._seen, other._asked, other._history, other._marks
 
     def _set_start(self) -> bool:
         """Set up the rule set's start position by copying a board set up once (a reader sets up a
@@ -218,6 +283,7 @@ class Board:
         self._seen = None  # hash -> times seen, made when asked often (repetitions)
         self._asked = 0
         self._history = array("Q", [zobrist])  # the hash of every position played, 8 bytes each
+        self._marks = None
 
     def _setup(self, parsed: ParsedPosition, allow_exposed: bool = False) -> None:
         R = self.rules
@@ -511,7 +577,8 @@ class Board:
         between empty)."""
         R = self.rules
         if R.verify[code] == ZONE_TABLE:
-            return R.ray_attack[code & 1][R.zoned[code][s]][d] >= k
+            zoned = R.zoned[code]
+            return zoned is not None and R.ray_attack[code & 1][zoned[s]][d] >= k
         return self._reaches(s, code, target)
 
     def _zone_leap_attacks(self, s: int, code: int, target: int) -> bool:
@@ -519,13 +586,15 @@ class Board:
         of its leaps from there."""
         R = self.rules
         if R.verify[code] == ZONE_TABLE:
-            return target - s in R.leap_captures[R.zoned[code][s]]
+            zoned = R.zoned[code]
+            return zoned is not None and target - s in R.leap_captures[zoned[s]]
         return self._reaches(s, code, target)
 
     def _reaches(self, s: int, code: int, target: int) -> bool:
         """Whether the piece ``code`` on ``s`` can capture on ``target`` (used to confirm attacks)."""
         R = self.rules
-        idx = code if R.zoned[code] is None else R.zoned[code][s]
+        zoned = R.zoned[code]
+        idx = code if zoned is None else zoned[s]
         if R.complex[idx]:
             return any(to == target or target in kills for to, kills in self._piece_targets(s, code))
         # leaps and slides only: look the step up, as _pseudo_reason does
@@ -565,10 +634,10 @@ class Board:
 
     # --- move generation -------------------------------------------------------------------------
 
-    def _complex_targets(self, sq: int, code: int, generators=None):
+    def _complex_targets(self, sq: int, code: int, generators: Sequence[Generator] | None = None) -> Effects:
         """Effects ``(to, kills)`` of a piece's generators from ``sq`` (a set)."""
         R = self.rules
-        out = set()
+        out: Effects = set()
         limit = max(R.files, R.ranks)
         for g in generators if generators is not None else R.complex[R.table_of(code, sq)]:
             g.targets(self._board, sq, code & 1, out, limit, self._unmoved)
@@ -581,7 +650,8 @@ class Board:
         b = self._board
         colour = code & 1
         R = self.rules
-        idx = code if R.zoned[code] is None else R.zoned[code][sq]
+        zoned = R.zoned[code]
+        idx = code if zoned is None else zoned[sq]
         out = []
         for off, m in R.leaps[idx]:
             t = sq + off
@@ -722,17 +792,22 @@ class Board:
           square between the royal and a checker on one of its lines leaves every attack standing
           (it blocks no slide, and a leap cannot be blocked): only the others are played to
           check, and drops only on those squares.
+
+        In check by a leap or a slide, the same holds when a piece with generators could also
+        capture on the royal's square (a move must answer every attack, that one too): only the
+        moves that answer the leaps and slides are played to check, which sees every attack
+        (the checkmate confirmation at the end of a game).
         """
         R = self.rules
         c = self.turn
         royal = self._protected_royal(c)
         b = self._board
-        if royal is not None and self._complex_may_attack(royal, c ^ 1):
+        checkers = self._checkers(royal, c ^ 1) if royal is not None else ()
+        if not checkers and royal is not None and self._complex_may_attack(royal, c ^ 1):
             for moves in self._pseudo_chunks():
                 yield list(self._legal(moves))
             return
-        checkers = self._checkers(royal, c ^ 1) if royal is not None else ()
-        if checkers:
+        if royal is not None and checkers:
             lines = self._lines_to(royal, checkers)
             safe = self._stays_safe
             # a one-leg move of another piece answers the check only by taking a checker or by
@@ -745,7 +820,8 @@ class Board:
                 # check by that alone: the side then has two royal pieces, and may leave either attacked
                 crowns = bool(R.promote[code]) and R.royal[R.promote[code]]
                 if sq != royal and not crowns:
-                    idx = code if zoned[code] is None else zoned[code][sq]
+                    z = zoned[code]
+                    idx = code if z is None else z[sq]
                     if not complex_[idx]:
                         deltas = by_delta[idx]
                         if not any(t - sq in deltas for t in targets):
@@ -783,25 +859,25 @@ class Board:
         hand = self.hands[c]
         enemy_royals = self._royals[c ^ 1]
         enemy_royal = enemy_royals[0] if len(enemy_royals) == 1 else None
-        targets = None
+        targets: list[int] | None = None
         for t in R.droppable:
             if not hand[t]:
                 continue
             if targets is None:
                 targets = [sq for sq in R.squares if not b[sq]] if lines is None else sorted(lines)
                 # the drops of each type on those squares read from its table in one call
-                pick = itemgetter(*targets) if len(targets) > 1 else _pick_few(targets)
+                pick = _picker(targets)
             code = t * 2 + c
             table, some_dead = R.drop_tables.get(code) or R.drop_table(code)
-            capped = ()
+            capped: set[int] = set()
             if R.drop_caps[t]:
                 capped = set().union(*(R.region_squares(per)[key]
                                        for per, regions in self._full_regions(t, c) for key in regions))
             # a tuple, or without the squares of the regions where a cap is reached a list; a dead
             # square's entry is None, which filter(None) leaves out
-            moves = [table[s] for s in targets if s not in capped] if capped else pick(table)
-            if some_dead:
-                moves = list(filter(None, moves))
+            picked = [table[s] for s in targets if s not in capped] if capped else pick(table)
+            moves: Sequence[Move] = (list(filter(None, picked)) if some_dead
+                                     else cast("Sequence[Move]", picked))  # (None only on dead squares)
             if lines is not None:
                 moves = [m for m in moves if self._stays_safe(m, c)]
             if t in R.drop_mate_forbidden and enemy_royals and moves:
@@ -842,7 +918,8 @@ class Board:
             if not self.is_attacked(royal, code & 1):
                 return False
             king = b[royal]
-            idx = king if R.zoned[king] is None else R.zoned[king][royal]
+            zoned = R.zoned[king]
+            idx = king if zoned is None else zoned[royal]
             if not R.table_moves or R.complex[idx]:
                 return True
             # its moves from the tables take nothing on the way: each is looked at on the squares
@@ -850,11 +927,11 @@ class Board:
         finally:
             b[sq] = EMPTY
 
-    def _lines_to(self, sq: int, ends) -> set:
+    def _lines_to(self, sq: int, ends: Collection[int]) -> set[int]:
         """The empty squares on those of the eight lines from ``sq`` whose first piece stands on
         one of the squares ``ends``, up to that piece."""
         b = self._board
-        out = set()
+        out: set[int] = set()
         for step in DIRECTIONS:
             t = sq + step
             while not b[t]:
@@ -873,7 +950,8 @@ class Board:
     def _piece_moves(self, sq: int, code: int) -> list[Move]:
         """The pseudo-legal moves of one piece, from the ready-made tables of the rule set."""
         R = self.rules
-        idx = code if R.zoned[code] is None else R.zoned[code][sq]
+        zoned = R.zoned[code]
+        idx = code if zoned is None else zoned[sq]
         if R.complex[idx] or not R.table_moves:
             out: list[Move] = []
             for to, kills in self._piece_targets(sq, code):
@@ -924,10 +1002,13 @@ class Board:
             b[to] = EMPTY
             return safe
         fr = move.from_square
+        if fr is None:
+            raise IllegalMoveError(move, "no origin square", IllegalReason.NO_ORIGIN)
         moved = b[fr]
         taken = b[to]
         code = R.promote[moved] if move.promotion else moved
         # the royal pieces after the move: the one protected is the only one left, if only one
+        royals: Sequence[int]
         if R.royal[moved] or R.royal[code]:
             royals = [s for s in self._royals[colour] if s != fr] + ([to] if R.royal[code] else [])
         else:
@@ -997,6 +1078,8 @@ class Board:
     def _is_drop_mate(self, move: Move) -> bool:
         """Whether a drop of a piece that may not give mate by drop (pawn) mates."""
         R = self.rules
+        if move.drop is None:
+            return False
         t = R.type_by_id[move.drop].index
         if t not in R.drop_mate_forbidden:
             return False
@@ -1004,7 +1087,7 @@ class Board:
         try:
             if not self.is_check():
                 return False
-            return not self._has_legal_move()
+            return not self.has_legal_move()
         finally:
             self._pop()
 
@@ -1027,8 +1110,6 @@ class Board:
         attacked."""
         king = self._board[royal]
         return any(self._stays_safe(m, king & 1) for m in self._piece_moves(royal, king))
-
-    _has_legal_move = has_legal_move
 
     # --- checking one move -----------------------------------------------------------------------
 
@@ -1057,11 +1138,14 @@ class Board:
         are not looked at: True says nothing about legality.  Readers of move text use it to
         narrow the pieces a move may be by before the full check."""
         fr = move.from_square
-        code = self._board[fr] if fr is not None and 0 <= fr < CELLS else OFF
+        if fr is None or not 0 <= fr < CELLS:
+            return False
+        code = self._board[fr]
         if code < 2:
             return False
         R = self.rules
-        idx = code if R.zoned[code] is None else R.zoned[code][fr]
+        zoned = R.zoned[code]
+        idx = code if zoned is None else zoned[fr]
         if R.complex[idx]:
             return True
         return not move.kills and move.to_square != fr and (move.to_square - fr) in R.by_delta[idx]
@@ -1075,17 +1159,117 @@ class Board:
         if found:
             raise IllegalMoveError(move, found.message, found.code)
         c = self.turn
-        self.push(move)
-        if self._exposed(c):
-            self._pop()
-            raise IllegalMoveError(move, _LEAVES_ROYAL_IN_CHECK.message, _LEAVES_ROYAL_IN_CHECK.code)
         R = self.rules
+        royals = self._royals[c]
+        fr = move.from_square
+        if (self._marks is not None and len(royals) == 1 and not move.kills and fr != royals[0]
+                and not R.royal_capture and self._known_unchecked(c, royals[0])):
+            # the royal piece is not attacked now: only a line the move opens can attack it
+            # (a drop opens none, unless an enemy piece could hop over the dropped one)
+            if fr is not None:
+                b = self._board
+                to = move.to_square
+                moved, taken = b[fr], b[to]
+                code = R.promote[moved] if move.promotion else moved
+                if R.royal[code]:
+                    exposed = False  # a second royal piece: neither is protected then
+                else:
+                    b[fr] = EMPTY
+                    b[to] = code
+                    exposed = self._opened(royals[0], fr, c ^ 1)
+                    b[to] = taken
+                    b[fr] = moved
+                if exposed:
+                    raise IllegalMoveError(move, _LEAVES_ROYAL_IN_CHECK.message, _LEAVES_ROYAL_IN_CHECK.code)
+                self.push(move)
+            elif R.drops_may_expose:
+                self.push(move)
+                if self._exposed(c):
+                    self._pop()
+                    raise IllegalMoveError(move, _LEAVES_ROYAL_IN_CHECK.message, _LEAVES_ROYAL_IN_CHECK.code)
+            else:
+                self.push(move)
+        else:
+            self.push(move)
+            if self._exposed(c):
+                self._pop()
+                raise IllegalMoveError(move, _LEAVES_ROYAL_IN_CHECK.message, _LEAVES_ROYAL_IN_CHECK.code)
         if move.drop is not None and R.drop_mate_forbidden and R.type_by_id[move.drop].index in R.drop_mate_forbidden:
             self._pop()
             if self._is_drop_mate(move):
                 found = _drop_mate(move)
                 raise IllegalMoveError(move, found.message, found.code)
             self.push(move)
+        self._mark(c)
+
+    def _mark(self, colour: int) -> None:
+        """Note that the last move, a move of ``colour`` found legal, leaves its royal piece not
+        attacked, when it has one royal piece the rules protect (see :meth:`_known_unchecked`)."""
+        if len(self._royals[colour]) == 1 and not self.rules.royal_capture:
+            marks = self._marks
+            if marks is None:
+                marks = self._marks = [None, None]
+            moves = self._moves
+            marks[colour] = (len(moves) - 1, moves[-1])
+
+    def _known_unchecked(self, colour: int, royal: int) -> bool:
+        """Whether ``colour``, to move, is known not to be in check, its royal piece on ``royal``,
+        without looking at every line and leap to that square: true when a check of its last move
+        found the royal piece not attacked after it (``_marks``, forgotten by :meth:`pop`)
+        and the opponent's move since then attacks it neither with the piece moved (or dropped)
+        nor along the line it left, and no piece of the opponent's with generators could capture
+        there.  False says nothing.  A move of a piece other than the royal one can then attack
+        the royal piece only along the line it leaves (:meth:`_opened`)."""
+        marks = self._marks
+        if marks is None:
+            return False
+        mark = marks[colour]
+        moves = self._moves
+        n = len(moves)
+        if mark is None or mark[0] != n - 2 or moves[n - 2] != mark[1]:
+            return False
+        last = moves[n - 1]
+        if last & _M_ODD:
+            return False  # it took on the way: more than one line may have opened
+        by = colour ^ 1
+        if self._complex_sq[by] and self._complex_may_attack(royal, by):
+            return False
+        R = self.rules
+        b = self._board
+        to = (last >> _M_TO) & _M_SQUARE
+        code = b[to]
+        zoned = R.zoned[code]
+        idx = code if zoned is None else zoned[to]
+        for kind, step, k, m in R.by_delta[idx].get(royal - to, ()):
+            if m & CAPTURE:
+                if kind == "leap":
+                    return False
+                t = to + step
+                for _ in range(k - 1):
+                    if b[t]:
+                        break
+                    t += step
+                else:
+                    return False
+        return bool(last & _M_DROP) or not self._opened(royal, last & _M_FROM, by)
+
+    def _opened(self, royal: int, fr: int, by: int) -> bool:
+        """Whether a slider of ``by`` attacks ``royal`` along the line from there through ``fr``
+        (none when ``fr`` is on none of its lines): the one attack a move from ``fr`` can open."""
+        d = _LINE[fr - royal + CELLS]
+        if d < 0:
+            return False
+        step = DIRECTIONS[d]
+        b = self._board
+        t = royal + step
+        k = 1
+        p = b[t]
+        while not p:
+            t += step
+            k += 1
+            p = b[t]
+        R = self.rules
+        return R.ray_attack[by][p][d] >= k and (not R.verify[p] or self._zone_slide_attacks(t, p, royal, d, k))
 
     def step_move(self, type_index: int, to: int, origins: bytes, promotion: bool | None) -> Move | None:
         """The one legal move of a piece of type ``type_index`` of the side to move to ``to`` in one
@@ -1098,8 +1282,9 @@ class Board:
         The fast path of reading move text (:func:`replay.notation.quick_move`, once a ply): a
         move of the piece's own leaps and slides with no promotion written, neither into nor out
         of its promotion zone, is checked here on the move tables (the rule set's ``plain_steps``)
-        and by the safety of the royal piece alone; every
-        other move by :meth:`illegality`'s own checks.  Same answer as trying each origin with
+        and by the safety of the royal piece alone (along the one line the move leaves when the
+        side to move is known not to be in check, see :meth:`_known_unchecked`); every other
+        move by :meth:`illegality`'s own checks.  Same answer as trying each origin with
         :meth:`illegality`.
         """
         b = self._board
@@ -1109,6 +1294,7 @@ class Board:
             return None  # onto the mover's own piece: a pass, or illegal
         code = type_index * 2 + c
         lean = self.rules.plain_steps[code] if promotion is None else None
+        unchecked = False  # whether the side to move is known not to be in check
         if lean is not None:
             steps, zone, guard = lean
             need = MOVE if p == EMPTY else CAPTURE
@@ -1117,6 +1303,7 @@ class Board:
                 royals = self._royals[c]
                 if len(royals) == 1:
                     royal = royals[0]
+                    unchecked = self._marks is not None and self._known_unchecked(c, royal)
         found = None
         square_of = SQUARE_OF_BYTE
         for n in origins:
@@ -1145,7 +1332,7 @@ class Board:
                 else:  # _stays_safe, written out
                     b[fr] = EMPTY
                     b[to] = code
-                    attacked = self.is_attacked(royal, c ^ 1)
+                    attacked = self._opened(royal, fr, c ^ 1) if unchecked else self.is_attacked(royal, c ^ 1)
                     b[to] = p
                     b[fr] = code
                     if attacked:
@@ -1165,6 +1352,15 @@ class Board:
             if found is not None:
                 return None  # ambiguous
             found = move
+            origin = fr
+        if found is not None:
+            R = self.rules
+            if len(self._royals[c]) == 1 and not R.royal_capture and not (found.promotion and R.royal[R.promote[code]]):
+                # checked: the royal piece is not attacked after it (see _known_unchecked)
+                marks = self._marks
+                if marks is None:
+                    marks = self._marks = [None, None]
+                marks[c] = (len(self._moves), origin | to << _M_TO | _PROMO_BITS[found.promotion])
         return found
 
     def _pseudo_reason(self, move: Move) -> Illegality | None:
@@ -1209,7 +1405,8 @@ class Board:
             return Illegality(IllegalReason.OPPONENTS_PIECE, "the piece on the origin square belongs to the opponent")
         kills = move.kills
         found = False
-        idx = code if R.zoned[code] is None else R.zoned[code][fr]
+        zoned = R.zoned[code]
+        idx = code if zoned is None else zoned[fr]
         if not kills and fr != to:
             entries = R.by_delta[idx].get(to - fr)
             if entries:
@@ -1241,7 +1438,7 @@ class Board:
             d = (to % STRIDE - fr % STRIDE, to // STRIDE - fr // STRIDE)
             dist = max(abs(d[0]), abs(d[1]))
             gens = [g for g in R.complex[idx] if (dist <= g.reach or to == fr or kills)
-                    and (getattr(g, "ends", None) is None or kills or d in g.ends)]
+                    and (g.ends is None or kills or d in g.ends)]
             found = bool(gens) and (to, tuple(kills)) in self._complex_targets(fr, code, gens)
         if not found:
             name = R.types[(code >> 1) - 1].id
@@ -1311,7 +1508,7 @@ class Board:
         try:
             if self.is_attacked(sq, c ^ 1):
                 return True
-            return first_code >= 2 and self._reaches(first, first_code, sq)
+            return first is not None and first_code >= 2 and self._reaches(first, first_code, sq)
         finally:
             self._pop()
 
@@ -1320,6 +1517,7 @@ class Board:
     def pop(self) -> Move:
         """Take back the last move."""
         move = self.move_stack[-1]
+        self._marks = None  # other moves may follow: a position of a marked length may then differ
         self._pop()
         return move
 
@@ -1348,7 +1546,7 @@ class Board:
         old_lion = self._lion_sq
         to = move.to_square
         entry = 0 if old_lion is None else (old_lion + 1) << _U_LION
-        captured = ()
+        captured: Sequence[tuple[int, int]] = ()  # (square, code) of each piece taken
         if move.drop is not None:
             t = R.type_by_id[move.drop].index
             code = t * 2 + c
@@ -1364,6 +1562,8 @@ class Board:
                 self._complex_sq[c].add(to)
         else:
             fr = move.from_square
+            if fr is None:
+                raise IllegalMoveError(move, "no origin square", IllegalReason.NO_ORIGIN)
             moved = code = b[fr]
             b[fr] = EMPTY
             del mine[fr]
@@ -1373,19 +1573,20 @@ class Board:
             if kills:
                 played |= _M_ODD
                 self._odd_moves[len(self._moves)] = move
-                captured = []
+                on_way: list[tuple[int, int]] = []
                 for k in kills:
                     cap = b[k]
                     b[k] = EMPTY
                     del theirs[k]
                     z ^= zsq[cap][k]
-                    captured.append((k, cap))
+                    on_way.append((k, cap))
+                captured = on_way
             cap = b[to]
             if cap:
                 del theirs[to]
                 z ^= zsq[cap][to]
                 if kills:
-                    captured.append((to, cap))
+                    on_way.append((to, cap))
                 else:
                     captured = ((to, cap),)
                     entry |= cap << _U_TAKEN
@@ -1395,7 +1596,7 @@ class Board:
             mine[to] = code
             z ^= zsq[code][to]
             royals = self._royals
-            old_royal = None
+            old_royal: tuple[tuple[int, ...], tuple[int, ...]] | None = None
             if R.royal[code] or R.royal[moved]:
                 old_royal = (royals[0], royals[1])
                 mover = royals[c]
@@ -1424,7 +1625,7 @@ class Board:
                         n = hand[t]
                         hand[t] = n + 1
                         z ^= R.hand_key(c, t, n) ^ R.hand_key(c, t, n + 1)
-            restore = None
+            restore: tuple[int, ...] | None = None
             unmoved = self._unmoved
             if unmoved is not None and (fr in unmoved or to in unmoved):
                 # the squares that lose their "not moved yet" mark, restored by _pop
@@ -1438,7 +1639,7 @@ class Board:
         if R.counter_strike:
             # counter-strike: remember where a non-Lion took a Lion (the last such square in the path)
             lion = R.lion
-            new = None
+            new: int | None = None
             if move.drop is None and not lion[moved]:
                 for k, cap in captured:
                     if lion[cap]:
@@ -1458,6 +1659,8 @@ class Board:
         self._history.append(z)
 
     def _pop(self) -> None:
+        """Take back the last move (the internal way: only to take back a move tried here, or to
+        play the same moves again, which leaves ``_marks`` true; :meth:`pop` forgets them)."""
         entry = self._undo.pop()
         played = self._moves.pop()
         R = self.rules
@@ -1502,7 +1705,7 @@ class Board:
                 captured, old_royal, restore = self._rare.pop()
                 if old_royal is not None:
                     royals[0], royals[1] = old_royal
-                if restore is not None:
+                if restore is not None and self._unmoved is not None:
                     self._unmoved.update(restore)
             else:
                 taken = (entry >> _U_TAKEN) & _U_CODE
@@ -1518,7 +1721,7 @@ class Board:
                     other = list(royals[c ^ 1])
                     other.insert(((entry >> _U_ROYAL_TAKEN) & _U_INDEX) - 1, to)
                     royals[c ^ 1] = tuple(other)
-                if entry & (_U_FROM_UNMOVED | _U_TO_UNMOVED):
+                if entry & (_U_FROM_UNMOVED | _U_TO_UNMOVED) and self._unmoved is not None:
                     self._unmoved.update(s for s, bit in ((fr, _U_FROM_UNMOVED), (to, _U_TO_UNMOVED)) if entry & bit)
             hand = self.hands[c]
             for k, cap in captured:
@@ -1533,10 +1736,10 @@ class Board:
     # --- game end --------------------------------------------------------------------------------
 
     def is_checkmate(self) -> bool:
-        return self.is_check() and not self._has_legal_move()
+        return self.is_check() and not self.has_legal_move()
 
     def is_stalemate(self) -> bool:
-        return not self.is_check() and not self._has_legal_move()
+        return not self.is_check() and not self.has_legal_move()
 
     def repetitions(self) -> int:
         """How often the current position (board, hands, side to move) has occurred."""
@@ -1593,7 +1796,7 @@ class Board:
             return Outcome("repetition", None)
         if not self._royals[self.turn] and any(R.royal[c] for c in range(R.ncodes)):
             return Outcome("royal-capture", self.turn ^ 1)
-        if not self._has_legal_move():
+        if not self.has_legal_move():
             if self.is_check():
                 return Outcome("checkmate", self.turn ^ 1)
             return Outcome("stalemate", self.turn ^ 1 if R.stalemate_loses else None)
@@ -1611,7 +1814,7 @@ class Board:
         pieces besides its royal, or the bare royal attacks none of them.  Two lone royals, neither
         in check, are a draw."""
         R = self.rules
-        counted = [[], []]
+        counted: list[list[tuple[int, int]]] = [[], []]
         for colour in (0, 1):
             dead = R.dead
             counted[colour] = [(sq, code) for sq, code in self._pieces[colour].items() if sq not in dead[code]]
@@ -1715,13 +1918,10 @@ class Board:
 def _start_board(rules: Ruleset) -> Board | None:
     """A board set up in the rule set's start position, kept on the rule set (each board set up
     there copies it); None when the start position is not a possible one."""
-    first = Board.__new__(Board)
-    first.rules, first.variant = rules, rules.variant
     try:
-        first._setup(rules.parsed_start())
+        return Board(rules, rules.parsed_start())
     except PositionError:
         return None
-    return first
 
 
 def _hand_text(hand: dict) -> str:

@@ -27,20 +27,45 @@ and hoppers), so check detection can skip pieces that cannot reach the square at
 
 from __future__ import annotations
 
+from typing import Callable, Final
+
+from collections.abc import Sequence
+
 from .squares import STRIDE
 from .xbetza import COMPASS, Pattern, XBetzaError, atom_vectors, parse as parse_betza, rotate
 
-EMPTY = 0
-OFF = 1
-UNBOUNDED = 99
-MAX_RIDE = 16  # the longest line on a board (16x16 at most): a longer ride never fits
+EMPTY: Final = 0
+OFF: Final = 1
+UNBOUNDED: Final = 99
+MAX_RIDE: Final = 16  # the longest line on a board (16x16 at most): a longer ride never fits
 
 
 class GeneratorError(ValueError):
     """A generator definition in a variant file that cannot be used."""
 
 
-class PatternGenerator:
+Offsets = frozenset[tuple[int, int]]  # (file, rank) offsets from a piece's square
+Effects = set[tuple[int, tuple[int, ...]]]  # what targets() adds to: (to, kills)
+
+
+class Generator:
+    """What every generator states (see the module's docstring) and does."""
+
+    captures: bool
+    initial_only: bool
+    screened: bool
+    reach: int
+    capture_offsets: Offsets | None
+    ends: Offsets | None = None  # where a single-leg move can end (None: not worked out)
+    end_offsets: Offsets | None = None  # where a named generator's moves can end (None: not worked out)
+
+    def targets(self, b: list[int], origin: int, colour: int, out: Effects, limit: int,
+                unmoved: set[int] | None = None) -> None:
+        """Add each effect ``(to, kills)`` of the piece of ``colour`` on ``origin`` to ``out``."""
+        raise NotImplementedError
+
+
+class PatternGenerator(Generator):
     """An XBetza pattern that needs the general leg interpreter."""
 
     def __init__(self, pattern: Pattern, colour: int):
@@ -57,19 +82,20 @@ class PatternGenerator:
             self.reach = size * pattern.range * len(pattern.legs)
         # where a single-leg move can end: multiples of its vectors (None: not worked out, for
         # multi-leg moves and hoppers, whose captures need the general interpreter)
-        self.ends = None
+        self.ends: Offsets | None = None
         if not pattern.is_multi_leg and not pattern.is_hopper:
             self.ends = frozenset((x * k, y * k) for x, y in self.first for k in range(1, (pattern.range or MAX_RIDE) + 1))
         self.capture_offsets = self.ends if self.captures else frozenset()
 
-    def targets(self, b, origin, colour, out, limit, unmoved=None):
+    def targets(self, b: list[int], origin: int, colour: int, out: Effects, limit: int,
+                unmoved: set[int] | None = None) -> None:
         if self.initial_only and (unmoved is None or origin not in unmoved):
             return
         walk(b, origin, colour, self.pattern, self.first, 0, origin, None, (), self.pattern.range, out, limit)
 
 
 
-class TwoStage:
+class TwoStage(Generator):
     """Two XBetza moves in a row: the first (moving only) ends on an empty square, the second
     starts there with absolute directions.  ``min_distance`` is the shortest first stage."""
 
@@ -92,11 +118,12 @@ class TwoStage:
         self.reach = min(UNBOUNDED, max(g.reach for g in self.first) + max(g.reach for g in self.then))
         # a capture ends a second stage that starts where a first stage ended
         self.capture_offsets = frozenset(
-            (fx + tx, fy + ty) for g in self.first for fx, fy in g.ends
-            for t in self.then if t.captures for tx, ty in t.ends)
+            (fx + tx, fy + ty) for g in self.first for fx, fy in _ends(g)
+            for t in self.then if t.captures for tx, ty in _ends(t))
 
-    def targets(self, b, origin, colour, out, limit, unmoved=None):
-        landings = set()
+    def targets(self, b: list[int], origin: int, colour: int, out: Effects, limit: int,
+                unmoved: set[int] | None = None) -> None:
+        landings: Effects = set()
         for g in self.first:
             g.targets(b, origin, colour, landings, limit, unmoved)
         f0, r0 = origin % STRIDE, origin // STRIDE
@@ -108,7 +135,7 @@ class TwoStage:
 
 
 
-class ZigZag:
+class ZigZag(Generator):
     """A rider whose steps alternate between two vectors, starting with either (crooked rider).
     Every square it lands on before the last must be empty; it captures on the last."""
 
@@ -125,7 +152,7 @@ class ZigZag:
         self.screened = False
         self.reach = UNBOUNDED
         # the squares reached after n steps, starting with either step
-        ends = set()
+        ends: set[tuple[int, int]] = set()
         for start in (0, 1):
             x = y = 0
             for n in range(2 * MAX_RIDE):
@@ -133,7 +160,8 @@ class ZigZag:
                 ends.add((x, y))
         self.capture_offsets = frozenset(ends) if self.captures else frozenset()
 
-    def targets(self, b, origin, colour, out, limit, unmoved=None):
+    def targets(self, b: list[int], origin: int, colour: int, out: Effects, limit: int,
+                unmoved: set[int] | None = None) -> None:
         offsets = [x + y * STRIDE for x, y in self.steps]
         for start in (0, 1):
             t = origin
@@ -171,7 +199,7 @@ NO_PIECES = Pieces()
 KING_STEPS = tuple(dx + dy * STRIDE for dx, dy in COMPASS)
 
 
-class RangeJump:
+class RangeJump(Generator):
     """A slider that jumps to capture (Tenjiku Shogi's jumping generals).
 
     Along each direction of its ``betza`` (single-leg riders: ``R``, ``B``, ``Q`` with direction
@@ -239,7 +267,7 @@ class RangeJump:
                 p = b[t]
 
 
-class Area:
+class Area(Generator):
     """Up to ``steps`` King steps in any directions (Tenjiku Shogi's area moves): every square
     before the last must be empty (the start square is not passed again), and a capture ends the
     move.  It never ends where it started.  XBetza's multi-leg moves say nearly this
@@ -279,7 +307,7 @@ class Area:
             frontier = nxt
 
 
-class Burning:
+class Burning(Generator):
     """A piece that burns (``burns = "adjacent-enemies"``): each move of its other generators is
     followed by the removal of every enemy piece next to the destination (on the board after the
     move; pieces of the codes in ``unburnable`` are spared).  The burned squares join the move's
@@ -318,21 +346,28 @@ def _end_offsets(g):
     worked out."""
     if isinstance(g, PatternGenerator):
         return g.ends
-    return getattr(g, "end_offsets", None)
+    return g.end_offsets
 
 
-NAMED = {"two-stage": TwoStage, "zigzag": ZigZag, "range-jump": RangeJump, "area": Area}
+NAMED: dict[str, Callable[..., Generator]] = {"two-stage": TwoStage, "zigzag": ZigZag, "range-jump": RangeJump, "area": Area}
 USES_PIECES = (RangeJump, Area)
 
 
-def named_generator(spec: dict, colour: int, pieces: Pieces = NO_PIECES):
+def named_generator(spec: dict, colour: int, pieces: Pieces = NO_PIECES) -> Generator:
     kind = spec.get("kind")
-    if kind not in NAMED:
+    maker = NAMED.get(kind) if isinstance(kind, str) else None
+    if maker is None:
         raise GeneratorError(f"unknown generator kind {kind!r} (known: {', '.join(sorted(NAMED))})")
-    cls = NAMED[kind]
-    if cls in USES_PIECES:
-        return cls(spec, colour, pieces)
-    return cls(spec, colour)
+    if maker in USES_PIECES:
+        return maker(spec, colour, pieces)
+    return maker(spec, colour)
+
+
+def _ends(g: PatternGenerator) -> Offsets:
+    """Where a stage of a two-stage move can end (a single-leg move: always worked out)."""
+    if g.ends is None:
+        raise GeneratorError(f"a stage of a two-stage move must be a single-leg XBetza move, not {g.pattern.text!r}")
+    return g.ends
 
 
 def _moving_only(p: Pattern) -> Pattern:
@@ -341,7 +376,8 @@ def _moving_only(p: Pattern) -> Pattern:
     return replace(p, legs=legs)
 
 
-def walk(b, origin, colour, pat, first, k, cur, prev, kills, rng, out, limit):
+def walk(b: list[int], origin: int, colour: int, pat: Pattern, first: Sequence[tuple[int, int]], k: int, cur: int,
+         prev: tuple[int, int] | None, kills: tuple[int, ...], rng: int, out: Effects, limit: int) -> None:
     """Follow leg ``k`` of a pattern from ``cur``; add each effect ``(to, kills)`` to ``out``.
 
     The board is not updated between legs (a victim still looks occupied), except that the origin
@@ -351,12 +387,12 @@ def walk(b, origin, colour, pat, first, k, cur, prev, kills, rng, out, limit):
     leg = legs[k]
     final = k == len(legs) - 1
     modes = leg.modes
-    vectors = first if k == 0 else [rotate(prev, turn) for turn in leg.directions]
+    vectors: Sequence[tuple[int, int]] = first if prev is None else [rotate(prev, turn) for turn in leg.directions]
     hopper = final and ("p" in modes or "g" in modes)
     for dx, dy in vectors:
         step = dx + dy * STRIDE
         n = max(abs(dx), abs(dy))
-        lame_sq = None
+        lame_sq: int | None = None
         if (leg.lame or leg.jump) and n > 1:
             ax, ay = abs(dx), abs(dy)
             if ax == 0 or ay == 0 or ax == ay:
@@ -406,7 +442,7 @@ def walk(b, origin, colour, pat, first, k, cur, prev, kills, rng, out, limit):
             break
 
 
-def emit(out, to, kills):
+def emit(out: Effects, to: int, kills: tuple[int, ...]) -> None:
     """Add an effect, normalised: no kill on the destination, each kill once, path order kept."""
     if to in kills:
         kills = tuple(k for k in kills if k != to)

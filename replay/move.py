@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .squares import CELLS, MAX_FILES, MAX_RANKS, square_file, square_name, square_rank
 
 __all__ = ["Move", "Piece", "Outcome", "IllegalReason", "Illegality", "IllegalMoveError", "FIRST", "SECOND"]
 
-FIRST = 0  # Sente, the player at the bottom who moves first
-SECOND = 1  # Gote
+FIRST: Final = 0  # Sente, the player at the bottom who moves first
+SECOND: Final = 1  # Gote
 
-_SQUARE_NAMES = tuple(square_name(sq) if 0 <= square_file(sq) < MAX_FILES and 0 <= square_rank(sq) < MAX_RANKS
+_SQUARE_NAMES: Final = tuple(square_name(sq) if 0 <= square_file(sq) < MAX_FILES and 0 <= square_rank(sq) < MAX_RANKS
                       else "?" for sq in range(CELLS))  # (a cell off every board has no name)
 
 
@@ -38,17 +38,18 @@ class Move(NamedTuple):
 
     from_square: int | None
     to_square: int
-    kills: tuple = ()
+    kills: tuple[int, ...] = ()
     promotion: bool | None = None
     drop: str | None = None
 
     def uci(self) -> str:
         """A compact machine form: ``h2h3``, ``e4f5f6`` (kills between), ``h2h3+``/``h2h3=``, ``P*e5``."""
         names = _SQUARE_NAMES  # (the archive writes one for every ply it stores)
-        if self.drop is not None:
+        origin = self.from_square
+        if self.drop is not None or origin is None:
             return f"{self.drop}*{names[self.to_square]}"
         kills = self.kills
-        text = names[self.from_square] + ("".join([names[k] for k in kills]) if kills else "") + names[self.to_square]
+        text = names[origin] + ("".join([names[k] for k in kills]) if kills else "") + names[self.to_square]
         promotion = self.promotion
         return text if promotion is None else text + ("+" if promotion else "=")
 

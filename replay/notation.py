@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple
+from collections.abc import Collection
+from typing import Final, NamedTuple
 
 from .board import Board
-from .move import IllegalReason, Illegality, Move
+from .move import IllegalReason, Illegality, Move, Piece
 from .squares import BYTE_OF_SQUARE, CELLS, square, square_name
+from .rules import Ruleset
 from .usi import UsiError, looks_like_usi_move, usi_to_move
 
 __all__ = ["move_notation", "notations", "parse_move", "quick_move", "NotationError", "check_move", "check_moves"]
@@ -62,10 +64,16 @@ class NotationError(ValueError):
 def _piece_id(board: Board, move: Move) -> str:
     if move.drop is not None:
         return move.drop
-    piece = board.piece_at(move.from_square)
+    return _mover(board, move).id
+
+
+def _mover(board: Board, move: Move) -> Piece:
+    """The piece that makes a move that is not a drop (ValueError when there is none)."""
+    fr = move.from_square
+    piece = board.piece_at(fr) if fr is not None else None
     if piece is None:
-        raise ValueError(f"no piece on {square_name(move.from_square)} for move {move}")
-    return piece.id
+        raise ValueError(f"no piece on {'no square' if fr is None else square_name(fr)} for move {move}")
+    return piece
 
 
 def _body(board: Board, move: Move) -> str:
@@ -88,7 +96,7 @@ def _suffix(move: Move) -> str:
     return {True: "+", False: "=", None: ""}[move.promotion]
 
 
-def _key(board: Board, move: Move) -> tuple:
+def _key(board: Board, move: Move) -> tuple[str, str]:
     return (_piece_id(board, move), _body(board, move))
 
 
@@ -98,7 +106,8 @@ def _needs_origin(move: Move) -> bool:
 
 def _write(board: Board, move: Move, with_origin: bool) -> str:
     pid, body = _key(board, move)
-    origin = square_name(move.from_square) if (with_origin or _needs_origin(move)) and move.drop is None else ""
+    fr = move.from_square
+    origin = square_name(fr) if (with_origin or _needs_origin(move)) and fr is not None and move.drop is None else ""
     return pid + origin + body + _suffix(move)
 
 
@@ -132,9 +141,7 @@ def _squares_of(board: Board, colour: int, piece_id: str | None) -> list[int]:
 def _rivals(board: Board, move: Move) -> bool:
     """Whether another piece with the mover's ID has a legal move with the same captures and
     destination (then the origin must be written)."""
-    piece = board.piece_at(move.from_square)
-    if piece is None:
-        raise ValueError(f"no piece on {square_name(move.from_square)} for move {move}")
+    piece = _mover(board, move)
     igui = move.to_square == move.from_square
     for sq in _squares_of(board, board.turn, piece.id):
         if sq == move.from_square:
@@ -270,10 +277,12 @@ def _resolve_text(board: Board, text: str) -> Move:
     raise NotationError(text, reason, expected, _suggest(board, text), code)
 
 
-# move texts whose plan is kept per rule set (about 250 bytes each; all are let go when full): the
-# texts of a variant's ordinary games, while a long game of new moves stays in bounded memory
-MAX_PLANS = 8192
-MAX_SYNTAX = 50_000  # readings of move texts kept per rule set (let go when full, as the plans)
+# move texts whose plan is kept per rule set (about 500 bytes each with their origins; all are let
+# go when full): the texts of a variant's ordinary games (200 self-play Dai Kagamigi games, 61,440
+# plies, hold 10,545 different ones: with room for fewer, a collection is read planning its texts
+# again and again), while a long game of new moves stays in bounded memory (8 MB)
+MAX_PLANS: Final = 16384
+MAX_SYNTAX: Final = 50_000  # readings of move texts kept per rule set (let go when full, as the plans)
 
 
 class DropPlan(NamedTuple):
@@ -282,6 +291,10 @@ class DropPlan(NamedTuple):
     type_index: int
     to: int
     move: Move
+
+
+# the board-independent reading of a move text (ReaderTables.reading)
+Syntax = tuple[str | None, int | None, str | None, int | None, tuple[tuple[str, int], ...], bool | None]
 
 
 class StepPlan:
@@ -295,23 +308,26 @@ class StepPlan:
 
     __slots__ = ("type_index", "to", "keep", "promotion", "origins")
 
-    def __init__(self, type_index: int, to: int, keep, promotion: bool | None):
+    def __init__(self, type_index: int, to: int, keep: Collection[int] | None, promotion: bool | None):
         self.type_index = type_index
         self.to = to
         self.keep = keep
         self.promotion = promotion
-        self.origins = [False, False]
+        self.origins: list[bytes | None | bool] = [False, False]
 
-    def __eq__(self, other) -> bool:  # (the same reading: the origins are worked out from it)
+    def __eq__(self, other: object) -> bool:  # (the same reading: the origins are worked out from it)
         if not isinstance(other, StepPlan):
             return NotImplemented
         return (self.type_index, self.to, self.keep, self.promotion) == (other.type_index, other.to, other.keep,
                                                                          other.promotion)
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # (equal by value but changed in place: unhashable)
 
     def __repr__(self) -> str:
         return f"StepPlan({self.type_index}, {square_name(self.to)}, keep={self.keep}, promotion={self.promotion})"
+
+
+Plan = DropPlan | StepPlan | None  # (None: the text takes the general way)
 
 
 class ReaderTables:
@@ -321,45 +337,46 @@ class ReaderTables:
 
     __slots__ = ("rules", "plans", "syntax", "ids", "squares", "buckets", "steps", "byte_on_board")
 
-    def __init__(self, rules):
+    def __init__(self, rules: Ruleset):
         self.rules = rules
-        self.plans: dict = {}
-        self.syntax: dict = {}
+        self.plans: dict[str, Plan] = {}
+        self.syntax: dict[tuple[str, str | None], Syntax | None] = {}
         index = rules.piece_index()
         # The IDs and aliases give a plan without _first_plan's search when each is written as
         # _ID_RE reads one: then no other of them can start a text that one of them starts and
         # that goes on with a separator or a square (a file letter is lower case), so it is the
         # one the search would take first (it tries the longest first).
-        self.ids = None
+        self.ids: dict[str, int] | None = None
         if all(_ID_RE.fullmatch(key) for key in index):
             self.ids = {key: rules.type_by_id[piece.id].index for key, piece in index.items()}
         self.squares = _square_table(rules.files, rules.ranks)
-        buckets: dict = {}
+        buckets: dict[str, list[str]] = {}
         for key in sorted(index, key=len, reverse=True):
             buckets.setdefault(key[0], []).append(key)
         self.buckets = buckets  # the IDs and aliases by their first character, longest first
         # the steps of each piece code as a tuple (None for a piece whose tables depend on its
         # square, or with moves they do not hold); each cell's byte when it is on the board, else
         # None, padded with CELLS cells off it so that a cell less any step needs no bounds check
-        self.steps = tuple(None if rules.zoned[code] is not None or rules.complex[code] or rules.by_delta[code] is None
+        self.steps = tuple(None if rules.zoned[code] is not None or rules.complex[code]
                            else tuple(d for d in rules.by_delta[code] if d) for code in range(len(rules.zoned)))
-        self.byte_on_board = ([BYTE_OF_SQUARE[sq] if on else None for sq, on in enumerate(rules.on_board)]
-                              + [None] * CELLS)
+        on_board = rules.on_board
+        self.byte_on_board = [BYTE_OF_SQUARE[sq] if on_board[sq] else None for sq in range(len(on_board))]
+        self.byte_on_board += [None] * CELLS
 
-    def plan(self, text: str):
+    def plan(self, text: str) -> Plan:
         """How :func:`quick_move` resolves ``text``, from the first reading of the first tier of
         :func:`_readings` when it is a drop or a move of one leg (no capture on the way, no igui):
         a :class:`DropPlan`, a :class:`StepPlan`, or None when the text takes the general way
         (kept per text)."""
         plans = self.plans
-        plan = plans.get(text, False)
-        if plan is not False:
-            return plan
-        plan = None
+        if text in plans:
+            return plans[text]
+        plan: Plan = None
         # the usual text, an ID and a destination (P-c4, Gxd5+): its plan without trying the IDs
-        simple = _ID_SIMPLE_RE.match(text) if self.ids is not None else None
-        if simple is not None:
-            t = self.ids.get(simple.group(1))
+        ids = self.ids
+        simple = _ID_SIMPLE_RE.match(text) if ids is not None else None
+        if ids is not None and simple is not None:
+            t = ids.get(simple.group(1))
             to = self.squares.get(simple.group(3))
             if t is not None and to is not None:
                 plan = StepPlan(t, to, None, _PROMO[simple.group(4)])
@@ -370,10 +387,10 @@ class ReaderTables:
         plans[text] = plan
         return plan
 
-    def _first_plan(self, text: str):
+    def _first_plan(self, text: str) -> Plan:
         """The plan of ``text`` (see :meth:`plan`) from the first reading that parses."""
         rules = self.rules
-        plan = None
+        plan: Plan = None
         index = rules.piece_index()
         for ident in self.buckets.get(text[0].upper(), ()):
             if not text.startswith(ident):
@@ -388,10 +405,13 @@ class ReaderTables:
             if syntax is None:
                 continue
             piece_id, drop_to, origin, full_origin, squares, promo = syntax
+            if piece_id is None:  # (not after an ID: the general way)
+                break
             t = rules.type_by_id[piece_id].index
             if drop_to is not None:
                 plan = DropPlan(t, drop_to, Move(None, drop_to, (), None, piece_id))
             elif len(squares) == 1 and squares[0][0] != "x!":
+                keep: Collection[int] | None
                 if full_origin is not None:
                     keep = (full_origin,)
                 elif origin:
@@ -403,7 +423,7 @@ class ReaderTables:
             break  # only the first reading: the general way decides when it does not give one move
         return plan
 
-    def reading(self, text: str, ident: str | None):
+    def reading(self, text: str, ident: str | None) -> Syntax | None:
         """The board-independent reading of a move text (kept per text): (piece ID, drop square,
         origin text, origin square when written in full, [(separator, square)], promotion
         suffix), or None."""
@@ -417,7 +437,7 @@ class ReaderTables:
         syntax[key] = result
         return result
 
-    def origins(self, code: int, to: int, keep) -> bytes | None:
+    def origins(self, code: int, to: int, keep: Collection[int] | None) -> bytes | None:
         """The squares from which the piece ``code`` may end a one-leg move on ``to`` (by its move
         tables, as :meth:`Board.may_make` says), among ``keep`` when given, one byte each; None
         when the piece has moves the tables do not hold (generators: any of its squares may be
@@ -431,11 +451,12 @@ class ReaderTables:
             return bytes([byte_of[fr] for d in steps if byte_on_board[fr := to - d] is not None and fr in keep])
         rules = self.rules
         zoned, complex_, by_delta = rules.zoned, rules.complex, rules.by_delta
-        if zoned[code] is None:
+        by_square = zoned[code]
+        if by_square is None:
             return None  # (complex: see steps)
         out = []
         for fr in rules.squares:
-            idx = zoned[code][fr]
+            idx = by_square[fr]
             if complex_[idx]:
                 return None
             if fr != to and (to - fr) in by_delta[idx] and (keep is None or fr in keep):
@@ -459,16 +480,16 @@ def quick_move(board: Board, text: str) -> Move | None:
     rules = board.rules
     tables = rules.kept.get(ReaderTables) or rules.derived(ReaderTables)  # (derived, written out: every ply)
     plan = tables.plans.get(text, False)  # (ReaderTables.plan's look-up, written out: this runs every ply)
-    if plan is False:
+    if isinstance(plan, bool):  # (False: not met yet)
         plan = tables.plan(text)
     if plan is None:
         return None
-    if plan.__class__ is DropPlan:
+    if isinstance(plan, DropPlan):
         move = plan.move
         return move if board.illegality(move) is None else None
     c = board.turn
     origins = plan.origins[c]
-    if origins is False:
+    if isinstance(origins, bool):  # (False: not worked out yet)
         origins = plan.origins[c] = tables.origins(plan.type_index * 2 + c, plan.to, plan.keep)
     if origins is None:  # a piece with generators: each of its squares, unless its tables rule it out
         keep, to = plan.keep, plan.to
@@ -560,13 +581,13 @@ def _square_table(files: int, ranks: int) -> dict:
     return {square_name(square(f, r)): square(f, r) for r in range(ranks) for f in range(files)}
 
 
-_PROMO = {"+": True, "=": False, "": None, None: None}
-_SIMPLE_RE = re.compile(rf"([-x]?)({_SQ})([+=]?)\Z")  # what _BODY_RE reads as one leg and no origin
-_ID_RE = re.compile(r"[+!]?[A-Z][A-Z0-9']*")  # an ID or alias as the variant files write them
-_ID_SIMPLE_RE = re.compile(rf"({_ID_RE.pattern})([-x]?)({_SQ})([+=]?)\Z")  # an ID, then _SIMPLE_RE
+_PROMO: Final = {"+": True, "=": False, "": None, None: None}
+_SIMPLE_RE: Final = re.compile(rf"([-x]?)({_SQ})([+=]?)\Z")  # what _BODY_RE reads as one leg and no origin
+_ID_RE: Final = re.compile(r"[+!]?[A-Z][A-Z0-9']*")  # an ID or alias as the variant files write them
+_ID_SIMPLE_RE: Final = re.compile(rf"({_ID_RE.pattern})([-x]?)({_SQ})([+=]?)\Z")  # an ID, then _SIMPLE_RE
 
 
-def _parse_syntax(tables: ReaderTables, text, ident):
+def _parse_syntax(tables: ReaderTables, text: str, ident: str | None) -> Syntax | None:
     squares_of = tables.squares
     rest = text[len(ident):] if ident else text
     piece = tables.rules.piece_index()[ident] if ident else None
@@ -623,20 +644,17 @@ def _candidates(board: Board, piece_id: str | None, origin: str | None, full_ori
     last_sep, last = squares[-1]
     out = []
     for fr in origins:
-        kills = list(kills_written)
+        written = list(kills_written)
         to = last
         if last_sep == "x!":  # igui: the last captured square, and the piece stays
-            kills.append(to)
+            written.append(to)
             to = fr
-        if kills:
-            kills = tuple(dict.fromkeys(k for k in kills if k != to))
-        else:
-            kills = ()
+        kills = tuple(dict.fromkeys(k for k in written if k != to)) if written else ()
         out.append(board.with_burns(Move(fr, to, kills, None)))
     return out, None
 
 
-_TELLING = (IllegalReason.PASS_WITHOUT_ORIGIN, IllegalReason.LEAVES_ROYAL_IN_CHECK, IllegalReason.DROP_MATE,
+_TELLING: Final = (IllegalReason.PASS_WITHOUT_ORIGIN, IllegalReason.LEAVES_ROYAL_IN_CHECK, IllegalReason.DROP_MATE,
             IllegalReason.PROMOTION_COMPULSORY, IllegalReason.PROMOTION_MUST_BE_CHOSEN, IllegalReason.CANNOT_PROMOTE,
             IllegalReason.PIECE_CANNOT_MOVE_SO)
 

@@ -31,7 +31,10 @@ from typing import TYPE_CHECKING
 from .squares import parse_square, square
 
 if TYPE_CHECKING:  # (only named in annotations: the variant module reads positions with this one)
+    from .rules import Ruleset
     from .variant import Variant
+
+    Shape = Variant | Ruleset  # what these functions read: the pieces, the board's size, the name
 
 __all__ = ["PositionError", "ParsedPosition", "parse_position", "format_position", "format_piece"]
 
@@ -52,7 +55,7 @@ class ParsedPosition:
 _TOKEN_RE = re.compile(r"\+?\([^()]*\)|\+?[A-Za-z]|\d+|.", re.S)
 
 
-def _piece_token(variant: Variant, token: str) -> tuple[int, int]:
+def _piece_token(variant: Shape, token: str) -> tuple[int, int]:
     """(type index, colour) of a piece token such as ``P``, ``+p``, ``(LD)``, ``+(ld)``."""
     body = token
     if body.startswith("+("):
@@ -74,14 +77,14 @@ def _piece_token(variant: Variant, token: str) -> tuple[int, int]:
     return piece.index, colour
 
 
-def format_piece(variant: Variant, type_index: int, colour: int) -> str:
+def format_piece(variant: Shape, type_index: int, colour: int) -> str:
     pid = variant.pieces[type_index - 1].id
     bare = len(pid) == 1 or (len(pid) == 2 and pid[0] == "+")
     text = pid if bare else f"({pid})"
     return text if colour == 0 else text.lower()
 
 
-def parse_position(variant: Variant, text: str) -> ParsedPosition:
+def parse_position(variant: Shape, text: str) -> ParsedPosition:
     """Parse a position string for ``variant``; raise :class:`PositionError` saying what is wrong."""
     fields = text.split()
     if 1 <= len(fields) <= 3:
@@ -139,7 +142,7 @@ def parse_position(variant: Variant, text: str) -> ParsedPosition:
 _SHOGI_SQUARE_RE = re.compile(r"(\d{1,2})([a-p])\Z")
 
 
-def _lion_square(variant: Variant, text: str) -> int:
+def _lion_square(variant: Shape, text: str) -> int:
     """The counter-strike square: ``e3`` (file letter from the left, rank from the bottom) or
     lishogi's ``8j`` (file number from the right, rank letter from the top)."""
     m = _SHOGI_SQUARE_RE.match(text)
@@ -155,7 +158,7 @@ def _lion_square(variant: Variant, text: str) -> int:
                             f"taken by a non-Lion ({exc})") from None
 
 
-def format_position(variant: Variant, cells, hands, turn: int, move_number: int) -> str:
+def format_position(variant: Shape, cells, hands, turn: int, move_number: int) -> str:
     """The canonical position string; ``cells(file, rank)`` gives ``(type index, colour)`` or None."""
     rows = []
     for rank in range(variant.ranks - 1, -1, -1):
@@ -176,7 +179,7 @@ def format_position(variant: Variant, cells, hands, turn: int, move_number: int)
     return f"{'/'.join(rows)} {'bw'[turn]} {format_hands(variant, hands)} {move_number}"
 
 
-def format_hands(variant: Variant, hands) -> str:
+def format_hands(variant: Shape, hands) -> str:
     """The hands field: Sente's pieces then Gote's, in the variant's piece order (``-``: none)."""
     hand = []
     for colour in (0, 1):

@@ -5,7 +5,7 @@ a tenth of a second or more per rule set, more than reading a one-game file; loa
 tables back takes a small part of that.  :func:`load_or_compile` keeps each compiled
 :class:`~replay.rules.Ruleset` in a file named by a hash of everything it is made from: the
 variant's definition as read (every field of the file), the chosen options, the Python version,
-daikifu's version, the name the rules core was imported under and its source (so that a changed
+daikifu's version and build (pure or compiled), the name the rules core was imported under and its source (so that a changed
 daikifu never reads tables an older one wrote, and a pickle names classes that this copy of the
 rules core defines).
 
@@ -54,6 +54,7 @@ def _fingerprint() -> bytes:
     name the rules core was imported under (a pickle refers to classes by it) and its source."""
     h = hashlib.sha256(sys.version.encode())
     h.update(b"\0" + daikifu.__version__.encode() + b"\0" + __name__.encode())
+    h.update(b"\0" + daikifu.build().encode())  # a compiled build's classes pickle otherwise
     here = Path(__file__).parent
     for name in SOURCES:
         h.update(name.encode())

@@ -23,25 +23,36 @@ from __future__ import annotations
 
 import hashlib
 from array import array
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain
+from typing import Any, Callable, Final, NoReturn, TypeVar
 
-from .generators import Burning, GeneratorError, PatternGenerator, Pieces, named_generator
+from .generators import Burning, Generator, GeneratorError, PatternGenerator, Pieces, named_generator
 from .move import Move
-from .position import format_piece, parse_position
+from .position import ParsedPosition, format_piece, parse_position
 from .rulecache import load_or_compile
 from .squares import CELLS, PAD, STRIDE, square, square_name
-from .variant import Variant, VariantError
-from .xbetza import COMPASS, XBetzaError, parse as parse_betza, rotate
+from .variant import PieceType, Variant, VariantError
+from .xbetza import COMPASS, Pattern, XBetzaError, parse as parse_betza, rotate
 
-EMPTY = 0
-OFF = 1
-MAX_TYPES = 2047  # piece types a variant may have: (types + 1) * 2 piece codes below 4096
+EMPTY: Final = 0
+OFF: Final = 1
+MAX_TYPES: Final = 2047  # piece types a variant may have: (types + 1) * 2 piece codes below 4096
 ZONE_TABLE, ZONE_MOVES = 1, 2  # Ruleset.verify: how an attack of a piece that moves by zone is confirmed
-MOVE = 1  # mode bit: may end on an empty square
-CAPTURE = 2  # mode bit: may capture an enemy piece
+MOVE: Final = 1  # mode bit: may end on an empty square
+CAPTURE: Final = 2  # mode bit: may capture an enemy piece
 
-DIRECTIONS = tuple(dx + dy * STRIDE for dx, dy in COMPASS)
+DIRECTIONS: Final = tuple(dx + dy * STRIDE for dx, dy in COMPASS)
+
+# the shapes of the tables (see Ruleset)
+Leaps = tuple[tuple[int, int], ...]  # (offset, modes) per leap
+Rays = tuple[tuple[int, tuple[int, ...]], ...]  # (offset, modes per distance) per slide
+Step = tuple[str, int, int, int]  # ("leap" or "slide", offset of one step, steps, modes)
+MoveEntry = tuple[int, int, tuple[Move, ...]]  # (to, modes, moves) in a ready-made move table
+MoveTable = tuple[tuple[MoveEntry, ...], tuple[tuple[MoveEntry, ...], ...]]  # (leaps, rays)
+DropTable = tuple[tuple[Move | None, ...], bool]
+T = TypeVar("T")
 
 
 def _key(*parts) -> int:
@@ -88,10 +99,14 @@ class Ruleset:
                 self.zone_of[colour][sq] = next((i for i, b in enumerate(bounds) if own_rank < b), 0)
 
         # tables are indexed by a "table index": the piece code, or an extra index per zone
-        self.leaps, self.rays, self.complex, self.dedupe, self.by_delta = [], [], [], [], []
-        self.ray_attack = [[], []]
-        self.leap_attack = [(), ()]
-        self.zoned = [None] * ncodes
+        self.leaps: list[Leaps] = []
+        self.rays: list[Rays] = []
+        self.complex: list[tuple[Generator, ...]] = []
+        self.dedupe: list[bool] = []
+        self.by_delta: list[dict[int, Sequence[Step]]] = []
+        self.ray_attack: list[list[tuple[int, ...]]] = [[], []]  # [colour][table]: reach in each direction
+        self.leap_attack: list[tuple[tuple[int, frozenset[int]], ...]] = [(), ()]  # [colour]: (offset, codes)
+        self.zoned: list[tuple[int, ...] | None] = [None] * ncodes
         # a piece that moves by zone has attack tables that hold the union of its zones': an attack
         # found in them is confirmed by its zone's table (ZONE_TABLE), or by generating its moves
         # when one of its zones has generators (ZONE_MOVES); 0 for every other piece
@@ -105,21 +120,21 @@ class Ruleset:
 
         promoted_from = {p.promotes: p.id for p in self.types if p.promotes}
         self.promoted_types = frozenset(self.type_by_id[i].index for i in promoted_from)
-        leap_attackers = [{}, {}]
-        self.complex_attackers = [set(), set()]
+        leap_attackers: list[dict[int, set[int]]] = [{}, {}]
+        self.complex_attackers: list[set[int]] = [set(), set()]
         # what range jumps and burns need to know of the pieces, by code
-        rank_of = [0] * ncodes
+        rank_of: list[int] = [0] * ncodes
         for p in self.types:
             rank_of[p.index * 2] = rank_of[p.index * 2 + 1] = p.rank
         spared = frozenset(self.type_by_id[i].index * 2 + c for i in r["burn_spared"] for c in (0, 1))
-        self.burns = [False] * ncodes  # whether a piece's moves burn the enemy pieces next to where it ends
+        self.burns: list[bool] = [False] * ncodes  # whether a piece's moves burn the enemy pieces next to where it ends
         self.burn_spared = spared  # the codes a burn never removes
         for p in self.types:
             spec = self.betza[p.id]
             strings = spec if isinstance(spec, list) else [spec]
             if isinstance(spec, list) and len(spec) != len(zones):
                 self._fail(f"piece {p.id}: {len(spec)} zone move strings for {len(zones)} zones")
-            patterns = []
+            patterns: list[tuple[Pattern, ...]] = []
             for text in strings:
                 try:
                     patterns.append(parse_betza(text) if text else ())
@@ -209,14 +224,14 @@ class Ruleset:
         # whether the ready-made move tables (move_table) give every non-complex piece's moves: not
         # with promotions that depend on capturing, nor with the Lion-trading rules
         self.table_moves = not (self.promote_on_entry or self.promote_last_rank or self.lion_rules)
-        self.dead = [frozenset()] * ncodes
+        self.dead: list[frozenset[int]] = [frozenset()] * ncodes
         for p in self.types:
             for colour in (0, 1):
                 code = p.index * 2 + colour
                 self.dead[code] = frozenset(sq for sq in self.squares if not self._can_ever_move(code, sq))
         # drop caps: nifu is a cap of one unpromoted piece per file
         caps = [{"pieces": [pid], "per": "file", "max": 1} for pid in r["drop_nifu"]] + list(r["drop_caps"])
-        self.drop_caps = [[] for _ in range(ntypes + 1)]
+        self.drop_caps: list[list[tuple[frozenset[int], str, int]]] = [[] for _ in range(ntypes + 1)]
         for cap in caps:
             types = frozenset(self.type_by_id[pid].index for pid in cap["pieces"])
             for t in types:
@@ -231,7 +246,9 @@ class Ruleset:
 
         # hashing keys: stable across versions (derived from slug, piece ID and square name)
         slug = variant.slug
-        self.z_square = [(0,) * CELLS] * ncodes  # (tuples: the collector stops tracking them)
+        # (tuples: the collector stops tracking them; not (0,) * CELLS, which a checker types as a
+        # tuple of CELLS ints: a compiled build then holds a struct of them)
+        self.z_square: list[tuple[int, ...]] = [tuple([0] * CELLS)] * ncodes
         for p in self.types:
             for colour in (0, 1):
                 code = p.index * 2 + colour
@@ -239,7 +256,7 @@ class Ruleset:
                 for sq in self.squares:
                     row[sq] = _key(slug, p.id, colour, square_name(sq))
                 self.z_square[code] = tuple(row)
-        self.z_hand = [[[] for _ in range(ntypes + 1)] for _ in range(2)]
+        self.z_hand: list[list[list[int]]] = [[[] for _ in range(ntypes + 1)] for _ in range(2)]
         self.z_turn = _key(slug, "second player to move")
         # the square of a Lion just taken by a non-Lion (counter-strike rule), when there is one
         z_lion = [0] * CELLS
@@ -254,45 +271,55 @@ class Ruleset:
         tables)."""
         # the ready-made moves of a piece on a square, by code * CELLS + square (see move_table:
         # the board reads this dict itself first, which saves the call for every piece it asks)
-        self.move_tables: dict = {}
+        self.move_tables: dict[int, MoveTable] = {}
         # the drops of a piece code (see drop_table; read first by the board, like move_tables)
-        self.drop_tables: dict = {}
-        self._attack_deltas: dict = {}
-        self._regions: dict = {}
+        self.drop_tables: dict[int, DropTable] = {}
+        self._attack_deltas: dict[int, frozenset[int] | None] = {}
+        self._regions: dict[str, dict[int, frozenset[int]]] = {}
         # what other modules work out from this rule set, by the function that made it (see
         # derived; a hot path reads this dict first, as the board reads move_tables)
-        self.kept: dict = {}
+        self.kept: dict[Callable[[Ruleset], Any], Any] = {}
+        self._parsed_start: ParsedPosition | None = None
+        self._position_tables: tuple[list[list[int]], list[str | None]] | None = None
         # for each piece code: (its steps by delta (by_delta), its promotion zone or None when it
         # cannot promote, whether its moves must be tested for the safety of the royal piece)
         # when the move tables hold all its moves (no generators, no tables by zone, no promotion
         # on entering, no Lion-trading rules), else None: what Board.step_move checks a move by
         guard = not self.royal_capture
-        self.plain_steps = [
+        self.plain_steps: list[tuple[dict[int, Sequence[Step]], bytearray | None, bool] | None] = [
             None if not self.table_moves or self.zoned[code] is not None or self.complex[code]
             else (self.by_delta[code], self.zone[code & 1] if self.promote[code] else None, guard and not self.royal[code])
             for code in range(len(self.zoned))]
 
-    def _fail(self, message):
+    def _fail(self, message: str) -> NoReturn:
         raise VariantError(f"{self.variant.path}: {message}")
 
-    # what is built on first use, and the variant, are not stored with the compiled tables
-    _LAZY = ("move_tables", "drop_tables", "_attack_deltas", "_regions", "plain_steps", "kept", "_parsed_start",
-             "_position_tables", "_empty_board")
-    _VARIANT = ("variant", "pieces", "types", "type_by_id")
+    # What is stored with the compiled tables, by name: every attribute but the variant's own objects
+    # (set again by attach) and what _set_lazy makes.  Named here rather than read from __dict__,
+    # which a compiled build's objects do not have (tests/test_rulecache.py checks the list).
+    STORED = ("name", "options", "betza", "rules", "files", "ranks", "start", "ncodes", "squares", "on_board",
+              "zone_of", "leaps", "rays", "complex", "dedupe", "by_delta", "ray_attack", "leap_attack", "zoned",
+              "verify", "royal", "promote", "unpromoted", "uses_initial", "promoted_types", "complex_attackers",
+              "complex_offsets", "leap_captures", "drops", "drops_may_expose", "zone", "last_rank",
+              "forced_last_rank", "forced_stuck", "promote_on_entry", "promote_last_rank", "royal_capture",
+              "bare_royal", "bare_uncounted", "lion", "lion_protected", "lion_cheap", "counter_strike", "lion_rules",
+              "table_moves", "dead", "drop_caps", "drop_mate_forbidden", "drop_no_dead", "null_move", "repetition",
+              "stalemate_loses", "droppable", "z_square", "z_hand", "z_turn", "z_lion", "burns", "burn_spared")
 
-    def __getstate__(self) -> dict:
-        state = {k: v for k, v in self.__dict__.items() if k not in self._LAZY and k not in self._VARIANT}
+    def __getstate__(self) -> dict[str, Any]:
+        state = {name: getattr(self, name) for name in self.STORED}
         # the hashing keys as 8 bytes each: a pickled int is an object to make, and the keys are
         # most of a rule set (a new process loads a 15x15 variant's in a fifth of the time)
         state["z_square"] = array("Q", chain.from_iterable(self.z_square)).tobytes()
         return state
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         keys = array("Q")
         keys.frombytes(state.pop("z_square"))
         flat = keys.tolist()
-        state["z_square"] = [tuple(flat[i:i + CELLS]) for i in range(0, len(flat), CELLS)]
-        self.__dict__.update(state)
+        self.z_square = [tuple(flat[i:i + CELLS]) for i in range(0, len(flat), CELLS)]
+        for name, value in state.items():
+            setattr(self, name, value)
         self._set_lazy()
 
     def attach(self, variant: Variant) -> None:
@@ -301,39 +328,41 @@ class Ruleset:
         self.pieces = self.types = variant.pieces
         self.type_by_id = {p.id: p for p in variant.pieces}
 
-    def piece_index(self) -> dict:
+    def piece_index(self) -> dict[str, PieceType]:
         return self.variant.piece_index()
 
-    def derived(self, make):
+    def derived(self, make: Callable[[Ruleset], T]) -> T:
         """``make(self)``, made once per rule set and kept on it: where another module keeps what
         it works out from a rule set (a board in the start position, the move reader's plans, the
         viewer's tables), so that it lives and goes with the rule set.  ``make`` is the key: a
         function of the rule set alone.  Not stored with the compiled tables."""
         kept = self.kept
         if make in kept:
-            return kept[make]
+            found: T = kept[make]
+            return found
         value = kept[make] = make(self)
         return value
 
-    def parsed_start(self):
+    def parsed_start(self) -> ParsedPosition:
         """The start position, parsed once (boards are set up from it for every game replayed)."""
-        parsed = getattr(self, "_parsed_start", None)
+        parsed = self._parsed_start
         if parsed is None:
             parsed = self._parsed_start = parse_position(self, self.start)
         return parsed
 
-    def position_tables(self) -> tuple[list, list]:
+    def position_tables(self) -> tuple[list[list[int]], list[str | None]]:
         """(rows, tokens) for writing position strings fast: the squares of each rank from the top
         rank down, files a, b, c ...; and each board code's piece as written (None: empty)."""
-        tables = getattr(self, "_position_tables", None)
+        tables = self._position_tables
         if tables is None:
             rows = [[square(f, r) for f in range(self.files)] for r in range(self.ranks - 1, -1, -1)]
-            tokens = [None, None] + [format_piece(self, code >> 1, code & 1)
+            tokens: list[str | None] = [None, None]
+            tokens += [format_piece(self, code >> 1, code & 1)
                                      for code in range(2, 2 * len(self.variant.pieces) + 2)]
             tables = self._position_tables = (rows, tokens)
         return tables
 
-    def move_table(self, code: int, sq: int) -> tuple:
+    def move_table(self, code: int, sq: int) -> MoveTable:
         """The ready-made moves of the piece ``code`` on ``sq``, for fast move generation.
 
         ``(leaps, rays)``: ``leaps`` holds ``(to, modes, moves)`` for each leap that stays on the
@@ -348,7 +377,7 @@ class Ruleset:
             table = self.move_tables[key] = self._build_move_table(code, sq)
         return table
 
-    def _build_move_table(self, code: int, sq: int) -> tuple:
+    def _build_move_table(self, code: int, sq: int) -> MoveTable:
         idx = self.table_of(code, sq)
         on = self.on_board
         colour = code & 1
@@ -380,32 +409,33 @@ class Ruleset:
                 rays.append(tuple(ray))
         return leaps, tuple(rays)
 
-    def drop_table(self, code: int) -> tuple[tuple, bool]:
+    def drop_table(self, code: int) -> DropTable:
         """The drops of the piece ``code``: a tuple indexed by square of the drop move there, or None
         where it may never be dropped (a square where it could never move, when the rules say
         so); and whether there is such a square."""
         table = self.drop_tables.get(code)
-        if table is None:
-            # the moves are the same for both sides: made once per piece type (kept under minus
-            # the type's index: a piece code is 2 or more)
-            everywhere = self.drop_tables.get(-(code >> 1))
-            if everywhere is None:
-                pid = self.types[(code >> 1) - 1].id
-                moves = [None] * CELLS
-                for sq in self.squares:
-                    moves[sq] = tuple.__new__(Move, (None, sq, (), None, pid))  # Move(None, sq, (), None, pid)
-                everywhere = self.drop_tables[-(code >> 1)] = tuple(moves)
-            dead = self.dead[code] if self.drop_no_dead else ()
-            moves = everywhere
-            if dead:
-                moves = list(everywhere)
-                for sq in dead:
-                    moves[sq] = None
-                moves = tuple(moves)
-            table = self.drop_tables[code] = (moves, bool(dead))
+        if table is not None:
+            return table
+        # the moves are the same for both sides: made once per piece type (kept under minus the
+        # type's index: a piece code is 2 or more)
+        shared = self.drop_tables.get(-(code >> 1))
+        if shared is None:
+            pid = self.types[(code >> 1) - 1].id
+            made: list[Move | None] = [None] * CELLS
+            for sq in self.squares:
+                made[sq] = tuple.__new__(Move, (None, sq, (), None, pid))  # Move(None, sq, (), None, pid)
+            shared = self.drop_tables[-(code >> 1)] = (tuple(made), False)
+        moves = shared[0]
+        dead = self.dead[code] if self.drop_no_dead else frozenset()
+        if dead:
+            some = list(moves)
+            for sq in dead:
+                some[sq] = None
+            moves = tuple(some)
+        table = self.drop_tables[code] = (moves, bool(dead))
         return table
 
-    def region_squares(self, per: str) -> dict:
+    def region_squares(self, per: str) -> dict[int, frozenset[int]]:
         """Region -> the squares in it (a frozenset), for a drop cap counted ``per`` file, group
         of alternate files, square colour or the whole board (see :func:`drop_region`)."""
         regions = self._regions.get(per)
@@ -422,20 +452,23 @@ class Ruleset:
         the zone, those of every zone).  Used to skip the mate test of drops that cannot check."""
         if code in self._attack_deltas:
             return self._attack_deltas[code]
-        indices = {code} if self.zoned[code] is None else set(self.zoned[code][sq] for sq in self.squares)
-        found: set | None = set()
+        zoned = self.zoned[code]
+        indices = {code} if zoned is None else set(zoned[sq] for sq in self.squares)
+        found: set[int] = set()
+        deltas: frozenset[int] | None = None
         for idx in indices:
-            if self.complex[idx] and self.complex_offsets[idx] is None:
-                found = None
+            offsets = self.complex_offsets[idx]
+            if self.complex[idx] and offsets is None:
                 break
             found.update(off for off, m in self.leaps[idx] if m & CAPTURE)
             for off, ms in self.rays[idx]:
                 found.update(off * k for k, m in enumerate(ms, start=1) if m & CAPTURE)
-            if self.complex[idx]:
-                found.update(dx + dy * STRIDE for dx, dy in self.complex_offsets[idx])
-        found = None if found is None else frozenset(found)
-        self._attack_deltas[code] = found
-        return found
+            if offsets:
+                found.update(dx + dy * STRIDE for dx, dy in offsets)
+        else:
+            deltas = frozenset(found)
+        self._attack_deltas[code] = deltas
+        return deltas
 
     def table_of(self, code: int, sq: int) -> int:
         """The table index for a piece on a square (the code itself unless moves depend on zones)."""
@@ -462,14 +495,15 @@ class Ruleset:
 
     # --- compiling patterns ----------------------------------------------------------------------
 
-    def _compile(self, code: int, colour: int, patterns, generators, burning: Pieces | None = None) -> None:
+    def _compile(self, code: int, colour: int, patterns: Sequence[Pattern], generators: list[Generator],
+                 burning: Pieces | None = None) -> None:
         """Fill the tables at index ``code`` from XBetza patterns and named generators; for a piece
         that burns (``burning``: what the burn needs to know), every move is one of a
         :class:`~replay.generators.Burning` generator (its captures are not those of the tables)."""
         sign = 1 if colour == 0 else -1
         leaps: dict[int, int] = {}
         rays: dict[int, list[int]] = {}
-        complex_ = list(generators)
+        complex_: list[Generator] = list(generators)
         for pat in patterns:
             leg = pat.legs[0]
             simple = (len(pat.legs) == 1 and not pat.is_hopper and not leg.lame and not leg.jump
@@ -500,12 +534,13 @@ class Ruleset:
         self.leaps[code] = tuple(leaps.items())
         self.rays[code] = tuple((off, tuple(m)) for off, m in rays.items())
         self.complex[code] = tuple(complex_)
-        table = self.by_delta[code]
+        table: dict[int, list[Step]] = {}
         for off, m in leaps.items():
             table.setdefault(off, []).append(("leap", off, 1, m))
         for off, ms in rays.items():
             for k, m in enumerate(ms, start=1):
                 table.setdefault(off * k, []).append(("slide", off, k, m))
+        self.by_delta[code] = dict(table)
         # reverse table for check detection: direction index from the target towards the attacker
         attack = [0] * 8
         for off, ms in rays.items():
@@ -514,7 +549,8 @@ class Ruleset:
         self.ray_attack[colour][code] = tuple(attack)
 
     def _collect_attackers(self, code: int, colour: int, leap_attackers: dict) -> None:
-        indices = {code} if self.zoned[code] is None else set(self.zoned[code][sq] for sq in self.squares)
+        zoned = self.zoned[code]
+        indices = {code} if zoned is None else set(zoned[sq] for sq in self.squares)
         for idx in indices:
             for off, m in self.leaps[idx]:
                 if m & CAPTURE:
@@ -578,7 +614,7 @@ def _ends_on_board(pattern, first, sq: int, files: int, ranks: int) -> bool:
     return follow(0, f0, r0, first, pattern.range)
 
 
-def drop_region(per: str, sq: int):
+def drop_region(per: str, sq: int) -> int:
     """The region of a square that a drop cap counts in: its file, its group of alternate files,
     its square colour, or 0 for the whole board."""
     f, r = sq % STRIDE, sq // STRIDE
@@ -616,13 +652,16 @@ def _compiled(variant: Variant, options: tuple) -> Ruleset:
     return load_or_compile(variant, dict(options), Ruleset)
 
 
-def _shared(objects: dict, value):
+def _shared(objects: dict[Any, Any], value: T) -> T:
     """``value``, or the equal object met before (kept in ``objects``)."""
     return objects.setdefault(value, value)
 
 
-def _capture_offsets(generators) -> frozenset | None:
-    capturing = [g for g in generators if g.captures]
-    if any(g.capture_offsets is None for g in capturing):
-        return None
-    return frozenset().union(*(g.capture_offsets for g in capturing))
+def _capture_offsets(generators: Sequence[Generator]) -> frozenset[tuple[int, int]] | None:
+    found: set[tuple[int, int]] = set()
+    for g in generators:
+        if g.captures:
+            if g.capture_offsets is None:
+                return None
+            found.update(g.capture_offsets)
+    return frozenset(found)

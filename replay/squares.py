@@ -11,16 +11,18 @@ the first player's side (``a1`` is the first player's lower-left corner; ``o15``
 
 from __future__ import annotations
 
+from typing import Final
+
 import re
 
-MAX_FILES = 16
-MAX_RANKS = 16
-PAD = 3
-STRIDE = 32  # > 2 * MAX_FILES, so every (dx, dy) with |dx| < 16 has its own offset dx + dy * STRIDE
-CELLS = STRIDE * (MAX_RANKS + 2 * PAD)
-FILE_LETTERS = "abcdefghijklmnop"
+MAX_FILES: Final = 16
+MAX_RANKS: Final = 16
+PAD: Final = 3
+STRIDE: Final = 32  # > 2 * MAX_FILES, so every (dx, dy) with |dx| < 16 has its own offset dx + dy * STRIDE
+CELLS: Final = STRIDE * (MAX_RANKS + 2 * PAD)
+FILE_LETTERS: Final = "abcdefghijklmnop"
 
-_SQUARE_RE = re.compile(r"([a-p])(\d{1,2})\Z")
+_SQUARE_RE: Final = re.compile(r"([a-p])(\d{1,2})\Z")
 
 
 def square(file: int, rank: int) -> int:
@@ -60,8 +62,8 @@ def offset(dx: int, dy: int) -> int:
 
 # A square in one byte (its file and rank, 16 of each at most): lists of squares kept a long time
 # (the origins of the move texts a reader has met) take an eighth of the room of a tuple of ints.
-SQUARE_OF_BYTE = tuple(square(f, r) for r in range(MAX_RANKS) for f in range(MAX_FILES))
-BYTE_OF_SQUARE = [0] * CELLS  # (a cell off every board: 0)
+SQUARE_OF_BYTE: Final = tuple(square(f, r) for r in range(MAX_RANKS) for f in range(MAX_FILES))
+BYTE_OF_SQUARE: Final = [0] * CELLS  # (a cell off every board: 0)
 for _n, _sq in enumerate(SQUARE_OF_BYTE):
     BYTE_OF_SQUARE[_sq] = _n
 del _n, _sq

@@ -5,7 +5,9 @@
   the royal piece (``reference_legal_moves``);
 * the quick end-of-game test (stop at the first legal move) agrees with counting every move;
 * ``may_make``, the first test move readers narrow candidates with, never refuses a legal move;
-* the attack confirmation by step look-up (``_reaches``) agrees with generating the piece's moves.
+* the attack confirmation by step look-up (``_reaches``) agrees with generating the piece's moves;
+* ``step_move`` and ``play`` along moves they found legal (where the board knows its royal piece
+  was not left attacked, and looks only at the line a move leaves) agree with ``illegality``.
 
 On positions from random games (where checks, pins and drops arise) and on random piece
 placements (where checks and discovered lines are frequent), in every playable variant.
@@ -13,10 +15,12 @@ placements (where checks and discovered lines are frequent), in every playable v
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from daikifu.replay import Board, list_variants
-from daikifu.replay.squares import square_name
+from daikifu.replay import Board, IllegalMoveError, IllegalReason, list_variants
+from daikifu.replay.squares import BYTE_OF_SQUARE, square_name
 
 from test_consistency import _random_game, random_positions
 
@@ -29,7 +33,7 @@ def _check_agrees(board: Board) -> None:
     where = board.position()
     assert len(set(fast)) == len(fast), where
     assert sorted(fast, key=str) == sorted(plain, key=str), where
-    assert board._has_legal_move() == bool(plain), where
+    assert board.has_legal_move() == bool(plain), where
     # the cheap first test of move readers never refuses a legal move
     assert all(board.may_make(m) for m in fast if m.drop is None), where
 
@@ -145,3 +149,65 @@ def test_quick_move_agrees_with_the_general_reading(variant):
         _quick_agrees(board)
     for board in random_positions(variant, seed=15, count=6, density=0.25):
         _quick_agrees(board)
+
+
+def _one_leg_moves_agree(board: Board) -> int:
+    """``step_move`` accepts exactly the one-leg moves of the side to move that ``illegality``
+    finds legal, and ``play`` refuses those that leave the royal piece attacked, leaving the board
+    as it was; returns how many moves leave it attacked."""
+    where = board.position()
+    exposing = []
+    for chunk in board._pseudo_chunks():
+        for m in chunk:
+            if m.drop is not None or m.kills or m.from_square == m.to_square:
+                continue
+            reason = board.illegality(m)
+            t = board.rules.type_by_id[board.piece_at(m.from_square).id].index
+            found = board.step_move(t, m.to_square, bytes([BYTE_OF_SQUARE[m.from_square]]), m.promotion)
+            assert (found == m) == (reason is None), (where, m, reason, found)
+            if reason is not None and reason.code is IllegalReason.LEAVES_ROYAL_IN_CHECK:
+                exposing.append(m)
+    for m in exposing:
+        with pytest.raises(IllegalMoveError):
+            board.play(m)
+        assert board.position() == where
+    return len(exposing)
+
+
+def _checked_lines_agree(variant) -> int:
+    """Along lines of moves each checked by ``step_move`` or ``play`` (from the start and from
+    random placements, where discovered checks and pins are frequent), every one-leg move agrees;
+    returns how many moves that leave the royal piece attacked were met where the board knew the
+    side to move not in check (and so looked at one line only)."""
+    rng = random.Random(16)
+    exposing = 0
+    for board in [Board(variant), *random_positions(variant, seed=16, count=4, density=0.25)]:
+        for ply in range(24):
+            legal = board.legal_moves()
+            if not legal:
+                break
+            royals = board.royal_squares(board.turn)
+            known = len(royals) == 1 and board._marks is not None and board._known_unchecked(board.turn, royals[0])
+            found = _one_leg_moves_agree(board)
+            if known:
+                exposing += found
+            move = rng.choice(legal)
+            if ply % 2 and move.drop is None and not move.kills and move.from_square != move.to_square:
+                t = board.rules.type_by_id[board.piece_at(move.from_square).id].index
+                origin = bytes([BYTE_OF_SQUARE[move.from_square]])
+                assert board.step_move(t, move.to_square, origin, move.promotion) == move
+                board.push(move)
+            else:
+                board.play(move)
+    return exposing
+
+
+@pytest.mark.parametrize("variant", PLAYABLE, ids=lambda v: v.slug)
+def test_checked_moves_agree_with_the_plain_check_along_a_game(variant):
+    _checked_lines_agree(variant)
+
+
+def test_the_checked_lines_meet_pinned_pieces():
+    """The comparison above is only worth something where the board looked at one line."""
+    for slug in ("shogi", "dai-kagamigi"):
+        assert _checked_lines_agree(next(v for v in PLAYABLE if v.slug == slug)) > 0, slug

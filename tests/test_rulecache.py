@@ -141,3 +141,20 @@ def test_loaded_tables_are_immutable_and_not_tracked_by_the_collector(cache_dir)
         entries = [e for table in rules.by_delta for v in table.values() for e in v]
         assert all(type(v) is tuple for table in rules.by_delta for v in table.values())
         assert len({id(e) for e in entries}) == len(set(entries)) < len(entries) / 4
+
+
+@pytest.mark.parametrize("slug", ["shogi", "chu-shogi"])
+def test_what_is_stored_is_every_attribute_but_the_lazy_ones_and_the_variant(slug):
+    """Ruleset.STORED names what a pickle holds: every attribute __init__ sets, less the
+    variant's own objects (set again by attach) and what _set_lazy makes (a missing name would
+    be lost between processes)."""
+    if not hasattr(Ruleset(load_variant(slug)), "__dict__"):
+        pytest.skip("the compiled build's objects have no __dict__: the pure build checks the list")
+    rules = Ruleset(load_variant(slug))
+    lazy = Ruleset.__new__(Ruleset)
+    for name in ("royal_capture", "table_moves", "zoned", "complex", "by_delta", "zone", "promote", "royal"):
+        setattr(lazy, name, getattr(rules, name))
+    before = set(vars(lazy))
+    lazy._set_lazy()
+    made_lazily = set(vars(lazy)) - before
+    assert set(Ruleset.STORED) == set(vars(rules)) - made_lazily - {"variant", "pieces", "types", "type_by_id"}

@@ -59,9 +59,10 @@ class _Following:
 
 
 class _Ki2Reader(KifReader):
-    def __init__(self, *args):
-        super().__init__(*args)
+    def __init__(self, text: str, source, variant, lenient: bool, replaced: bool, variants=None):
+        super().__init__(text, source, variant, lenient, replaced, variants)
         self.budget = [LOOK_AHEAD_BUDGET]  # shared by every look-ahead of the record
+        self._move_re: re.Pattern[str] | None = None  # (made on first use: the style is known then)
 
     def line_items(self, line: str, number: int) -> list:
         """KIF's items, a KI2 move line (``▲７六歩　△３四歩``) as one move item per move."""
@@ -91,7 +92,7 @@ class _Ki2Reader(KifReader):
     def following(self, it: Item) -> "_Following":
         """The move items after ``it`` in its line of play (at most :data:`LOOK_AHEAD`)."""
         index = self.index
-        found = []
+        found: list[int] = []
         move, ends = KIND_CODE["move"], (KIND_CODE["variation"], KIND_CODE["result"])
         for k in range(it.index + 1, len(index)):
             code = index.kinds[k]
@@ -156,7 +157,7 @@ class _Ki2Reader(KifReader):
             raise _Problem(message, "a relative marker (右 左 上 引 寄 直) or 打", moves[0].to_square)
         return [chosen]
 
-    def quiet_depth(self, board: Board, items: list, prev_to, budget: list | None = None) -> int:
+    def quiet_depth(self, board: Board, items: _Following | list[Item], prev_to, budget: list | None = None) -> int:
         """How many of ``items`` can be read one after the other, trying every candidate of an
         ambiguous one (within ``budget`` moves resolved); the board is left as it was."""
         budget = budget if budget is not None else self.budget
@@ -221,7 +222,7 @@ class _Ki2Reader(KifReader):
             if reason is not None:
                 raise _Problem(f"cannot drop {name} on {dest}: {reason}", "a legal move", to)
             return [move]
-        found = origins_of(board, pid, to)
+        found = origins_of(board, pid, to) if pid is not None else {}  # (no such piece: no origin)
         if not found and promo is None:  # 馬 for 角成: the promoted name of a promotion
             for p in board.variant.pieces:
                 if p.promotes == pid:
@@ -255,8 +256,8 @@ class _Ki2Reader(KifReader):
         return out
 
     @property
-    def move_re(self):
-        pattern = getattr(self, "_move_re", None)
+    def move_re(self) -> re.Pattern[str]:
+        pattern = self._move_re
         if pattern is None:
             names = "|".join(re.escape(n) for n in sorted(self.style.names, key=len, reverse=True))
             pattern = self._move_re = re.compile(
@@ -273,7 +274,7 @@ class _Ki2Reader(KifReader):
             return []
 
 
-def read_ki2(data: bytes | str, *, source: str | None = None, variant=None, lenient: bool = False,
+def read_ki2(data: object, *, source: str | None = None, variant=None, lenient: bool = False,
              variants=None, visitor=None) -> list:
     """Read a KI2 record into a list of games (a KI2 file holds one game), as
     :func:`formats.kif.read_kif` reads KIF: problems are recorded in ``game.errors``; input that is

@@ -34,10 +34,13 @@ class KifReader:
         self.replaced = replaced
         self.errors: list[GameError] = []
         self.dead = False
-        self.termination = None
+        self.termination: str | None = None
         self.truncated = False  # the main line was cut short by an error
         self.dropped = False  # some variation (or part of one) was not read
         self.implied = "shogi"  # the variant when the record names none (see implied_variant)
+        # the items of the last line made again from the text (see item), and where it starts
+        self._cached_start = -1
+        self._cached: list[Item] = []
 
     def line_items(self, line: str, number: int) -> list:
         """What line ``number`` says: no item, or one (a KI2 move line says several)."""
@@ -234,7 +237,7 @@ class KifReader:
                 game = Game(variant, options)
                 game.rules  # noqa: B018 - compile now, so that an incomplete variant fails here
             except VariantError as exc:
-                if not options:
+                if not options or opt is None:
                     raise
                 self.problem(f"variant options {opt.value!r}: {exc}", line=opt.line)
                 game = Game(variant)
@@ -306,7 +309,9 @@ class KifReader:
                          line=(rows or borders)[0].line, expected=f"{ranks} rows between two borders")
             return None
         cells = self.diagram_cells(game, rows)
-        hands = self.diagram_hands(game, hands_items) if cells is not None else None
+        if cells is None:
+            return None
+        hands = self.diagram_hands(game, hands_items)
         if hands is None:
             return None
         turn = turn_items[-1].number if turn_items else 0
@@ -342,7 +347,7 @@ class KifReader:
                     continue
                 name = self.board_name(text, i)
                 ids = style.piece_ids(name) if name else []
-                if len(ids) != 1:
+                if name is None or len(ids) != 1:
                     what = (f"the name {name!r} is shared by {' and '.join(ids)}: the diagram cannot tell them "
                             f"apart (use 初期局面)") if ids else f"unknown piece {text[i:i + 2]!r} in the board diagram"
                     self.problem(what, line=row.line, column=row.column + i)
@@ -583,13 +588,15 @@ class KifReader:
             self.problem(f"variation with no move before {word} dropped", kind="warning", line=it.line,
                          ply=ply, move=it.text)
 
-    def start_variation(self, it: Item, game: Game, tree: MoveTree, lines: list, cur: PlayLine, board: Board,
+    def start_variation(self, it: Item, game: Game, tree: MoveTree, lines: list[PlayLine], cur: PlayLine, board: Board,
                         positions: dict):
         """A 変化：N手 item: (the line of play it starts, the board before its first move, the
         destination of the move before), the line just read ending at ``board``; None when it
         branches from no line read so far (then its block is skipped)."""
         n = it.number
-        parent_line = next((ln for ln in reversed(lines) if ln.covers(n)), None) if n >= 1 else None
+        parent_line: PlayLine | None = None
+        if n >= 1:
+            parent_line = next((ln for ln in reversed(lines) if ln.covers(n)), None)
         if parent_line is None and n >= 1:
             # a 変化 one ply after the end of a line (激指 writes these): its continuation
             parent_line = next((ln for ln in reversed(lines) if ln.special is None and ln.count
@@ -709,6 +716,7 @@ class KifReader:
                              f"not {m.group('piece')}", suggestions=self.suggest(board, to, prev_to),
                              expected="a legal move", **where)
                 return None
+            promotion: bool | None
             if promo_text == "成":
                 promotion = True
             elif promo_text:
@@ -744,7 +752,8 @@ class KifReader:
         destination (lishogi's USI ``7g6f7g``)."""
         style = self.style
         first, second = it, it.second
-        if RE_LION_STEP.match(it.text).group(1) == "二":
+        step = RE_LION_STEP.match(it.text)
+        if step is not None and step.group(1) == "二":
             self.problem("a second step (二歩目) with no first step (一歩目) on the line before",
                          expected="一歩目 on the move line before", line=it.line, column=it.column, ply=ply,
                          move=it.text)
@@ -872,6 +881,7 @@ class KifReader:
             termination, rel = SPECIALS[ln.special]
             from_special = (termination, result_for(rel, mover))
         from_line = None
+        result_line = ln.result_item.line if ln.result_item is not None else None
         if ln.result_item is not None:
             from_line = _parse_made(ln.result_item.text, mover)
             n_moves = ln.start - 1 + ln.count
@@ -881,7 +891,7 @@ class KifReader:
         if from_special is not None:
             if from_line is not None and from_line[1] is not None and from_line[1] != from_special[1]:
                 self.problem(f"the まで line says {from_line[1]}, {ln.special} means {from_special[1]}",
-                             kind="warning", line=ln.result_item.line)
+                             kind="warning", line=result_line)
             return from_special[0], from_special[1], ln.special_item
         if from_line is not None and from_line[1] is not None:
             return from_line[0], from_line[1], ln.result_item
@@ -1024,7 +1034,8 @@ def _branch_points(index: LineIndex, board: Board) -> tuple[set, dict]:
     positions of the nodes that variations may branch from are kept, so that a variation does not
     replay its whole path (a record may hold thousands of 変化 blocks)."""
     variation = KIND_CODE["variation"]
-    targets = {index.number(k) - 1 for k, code in enumerate(index.kinds) if code == variation}
+    kinds = index.kinds
+    targets = {index.number(k) - 1 for k in range(len(kinds)) if kinds[k] == variation}
     return targets, ({ROOT: board.position()} if targets else {})
 
 
@@ -1056,9 +1067,10 @@ def _parse_made(text: str, mover: int):
     return None, None
 
 
-def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Variant | None = None,
+def read_kif(data: object, *, source: str | None = None, variant: str | Variant | None = None,
              lenient: bool = False, variants: VariantRegistry | None = None, visitor=None) -> list:
-    """Read a KIF file (bytes or text) into a list of games (a KIF file holds one game).
+    """Read a KIF file (bytes or text; anything else raises KifError) into a list of games (a KIF
+    file holds one game).
 
     ``variant`` names the variant when the file does not (a ``変種：`` line); by default shogi, or
     Chu Shogi for a record with a 12-rank diagram or lishogi's Chu move lines.
@@ -1091,11 +1103,14 @@ def read_kif(data: bytes | str, *, source: str | None = None, variant: str | Var
     return read_with(KifReader, "KIF", data, source, variant, lenient, variants, visitor)
 
 
-def read_with(reader: type, title: str, data: bytes | str, source, variant, lenient: bool, variants,
+def read_with(reader: type, title: str, data: object, source, variant, lenient: bool, variants,
               visitor=None) -> list:
     """The one game of a KIF-family record read by ``reader`` (:class:`KifReader` or KI2's) and
     given to ``visitor`` (see :func:`read_kif`): bytes decoded by the pipeline's policy, and no
     exception but :class:`KifError` escaping."""
+    if not isinstance(data, (bytes, str)):
+        raise KifError(GameError(f"not a {title} record: bytes or text expected, not {type(data).__name__}",
+                                 file=source))
     try:
         text, _encoding, replaced = decode(data)
         return [reader(text, source, variant, lenient, replaced, variants).read(visitor)]
