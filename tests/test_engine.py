@@ -467,6 +467,22 @@ def test_tenjiku_lift_agrees_in_the_start_position_and_a_few_random_positions(te
     assert not problems, problems
 
 
+def test_the_analysis_board_asks_the_tenjiku_build_about_a_tenjiku_position(tmp_path, tenjiku_engine):
+    """The viewer started with the default HaChu (Debian's, which crashes on Tenjiku) sends a
+    Tenjiku position to the engine found for Tenjiku (the fixture skips when there is none)."""
+    from daikifu.web import create_app
+    db = tmp_path / "a.db"
+    Archive(db).close()
+    client = create_app(db, config={"DAIKIFU_ENGINE": find_engine(), "DAIKIFU_ENGINE_MOVETIME": 200}).test_client()
+    board = Board("tenjiku-shogi")
+    board.push(board.legal_moves()[0])
+    answer = client.get("/api/engine", query_string={"variant": "tenjiku-shogi", "position": board.position()})
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    assert answer.get_json()["source"] == "engine"
+    best = board.parse_uci(answer.get_json()["best"])
+    assert best in board.legal_moves() and board.piece_at(best.from_square).colour == 1
+
+
 @pytest.mark.slow
 def test_tenjiku_lift_agrees_in_30_random_positions(tenjiku_engine):
     seeds, compared, problems = iter(range(1000, 3000)), 0, []
