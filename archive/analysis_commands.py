@@ -30,7 +30,8 @@ __all__ = ["analyse_command"]
 @click.option("--jobs", "-j", type=click.IntRange(1, 16), default=1, show_default=True,
               help="Engine processes run at once (one per worker).")
 @click.option("--engine", "engine_path", metavar="PATH",
-              help="The XBoard engine to run (default: hachu on PATH or in /usr/games; also $DAIKIFU_ENGINE).")
+              help="The XBoard engine to run (default: per variant, $DAIKIFU_ENGINE_TENJIKU and the like, else "
+                   "$DAIKIFU_ENGINE, else hachu (crazywa for shogi) on PATH or in /usr/games: docs/engine.md).")
 @json_option
 @click.pass_context
 def analyse_command(ctx, ids, db_path, variant, player, event, position, position_variant, depth, movetime, jobs,

@@ -37,13 +37,15 @@ from .squares import parse_square, square, square_file, square_name, square_rank
 
 __all__ = ["EngineError", "EngineNotFound", "EngineCrashed", "EngineTimeout", "EngineUnsupported", "Analysis",
            "XBoardEngine", "find_engine", "hachu_fen", "engine_move_text", "referee_line", "ENGINE_VARIANTS",
-           "NO_ENGINE", "ENGINE_TABLE", "EngineVariant"]
+           "NO_ENGINE", "ENGINE_TABLE", "EngineVariant", "engine_cache_directory", "engine_setting"]
 
 NO_ENGINE = "no engine found: install hachu"
 MOVES_PER_SYNC = 8  # game moves sent between two pings
 # Debian installs games under /usr/games, which is often not on PATH
 ENGINE_DIRS = ("/usr/games", "/usr/local/games")
 ENGINE_NAMES = ("hachu",)
+# the HaChu source scripts/_engine.sh builds (Debian's hachu_0.21-29-gdf26f4a.orig.tar.gz)
+HACHU_BUILD = "0.21-29-gdf26f4a"
 
 @dataclass(frozen=True)
 class EngineVariant:
@@ -53,6 +55,10 @@ class EngineVariant:
     letters: dict  # daikifu's piece IDs -> the letters of the engine's FEN (a promoted piece: "+" and its letter)
     start: str  # the board part of the engine's own start position, reached by `new` and `variant`
     engines: tuple = ("hachu",)  # the engines looked for, best first
+    # engines built by scripts/_engine.sh that play it where the installed one does not, looked for
+    # first (paths in engine_cache_directory())
+    builds: tuple = ()
+    advice: str = ""  # what to do when the engine found cannot play it
 
 
 # One entry per variant an engine plays: HaChu's names, letters and start arrays are those of its
@@ -91,7 +97,13 @@ ENGINE_TABLE = {
          "FE": "q'", "LH": "h!", "BG": "b!", "RG": "r!", "VG": "v!", "GG": "q!", "P": "p", "D": "d'"},
         "lnficsgekgscifnl/a1c!c!1txql!ot1c!c!1a/s'v'bhdw!d!q!h!d!w!dhbv's'/mvrf!e!b!r!v!q!r!b!e!f!rvm/"
         "pppppppppppppppp/4d6d4/16/16/16/16/4D6D4/PPPPPPPPPPPPPPPP/MVRF!E!B!R!Q!V!R!B!E!F!RVM/"
-        "S'V'BHDW!D!H!Q'D!W!DHBV'S'/A1C!C!TOL!QXT1C!C!1A/LNFICSGKEGSCIFNL"),
+        "S'V'BHDW!D!H!Q'D!W!DHBV'S'/A1C!C!TOL!QXT1C!C!1A/LNFICSGKEGSCIFNL",
+        # Debian's build of HaChu 0.21 crashes when it selects tenjiku after `memory`; a build of the
+        # same source with ordinary flags plays it (docs/engine.md, "Tenjiku Shogi")
+        builds=(f"hachu-{HACHU_BUILD}/hachu",),
+        advice=("Debian's build of HaChu 0.21 crashes on Tenjiku Shogi, a build of the same source plays it: "
+                "scripts/test and scripts/demo build one into the engine cache, or set "
+                "DAIKIFU_ENGINE_TENJIKU to one; see docs/engine.md, Tenjiku Shogi")),
 }
 # daikifu's variant slug -> the engine's variant names
 ENGINE_VARIANTS = {slug: e.names for slug, e in ENGINE_TABLE.items()}
@@ -128,12 +140,35 @@ class EngineUnsupported(EngineError):
     code = "engine-unsupported"
 
 
+def engine_cache_directory() -> str:
+    """Where the engines scripts/_engine.sh builds are: ``$XDG_CACHE_HOME/daikifu/engines`` (else
+    ``~/.cache/daikifu/engines``).  Not ``$DAIKIFU_CACHE_DIR``: that is the rule-set cache, which the
+    tests point elsewhere and may turn off."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "daikifu", "engines")
+
+
+def engine_setting(variant: str) -> str:
+    """The environment variable naming the engine for one variant: ``DAIKIFU_ENGINE_TENJIKU`` for
+    ``tenjiku-shogi``, ``DAIKIFU_ENGINE_CHU``, ``DAIKIFU_ENGINE_SHOGI``..."""
+    short = variant.removesuffix("-shogi") if variant != "shogi" else variant
+    return "DAIKIFU_ENGINE_" + re.sub(r"\W", "_", short).upper()
+
+
 def find_engine(name: str | None = None, variant: str | None = None) -> str | None:
-    """The path of the engine to run: ``name`` (a path or a command name), else ``$DAIKIFU_ENGINE``,
-    else the engines that play ``variant`` (:data:`ENGINE_TABLE`; HaChu by default) on PATH or in
-    /usr/games; None when there is none."""
-    name = name or os.environ.get("DAIKIFU_ENGINE")
-    names = (name,) if name else (ENGINE_TABLE[variant].engines if variant in ENGINE_TABLE else ENGINE_NAMES)
+    """The path of the engine to run: ``name`` (a path or a command name), else the variant's own
+    setting (``$DAIKIFU_ENGINE_TENJIKU``: :func:`engine_setting`), else ``$DAIKIFU_ENGINE``, else
+    the engines that play ``variant`` (:data:`ENGINE_TABLE`; HaChu by default): its builds in
+    :func:`engine_cache_directory`, then the engines on PATH or in /usr/games; None when there is
+    none."""
+    name = name or (os.environ.get(engine_setting(variant)) if variant else None) or os.environ.get("DAIKIFU_ENGINE")
+    if name:
+        names = (name,)
+    elif variant in ENGINE_TABLE:
+        entry = ENGINE_TABLE[variant]
+        names = tuple(os.path.join(engine_cache_directory(), b) for b in entry.builds) + entry.engines
+    else:
+        names = ENGINE_NAMES
     for n in names:
         if os.sep in n:
             if os.access(n, os.X_OK):
@@ -511,7 +546,8 @@ class XBoardEngine:
         except EngineCrashed:
             answer = ["the engine process ended when the variant was selected"]
             self.restart()
-            answer = [f"tellusererror {answer[0]}"]
+            advice = ENGINE_TABLE[board.variant.slug].advice
+            answer = [f"tellusererror {answer[0]}" + (f" ({advice})" if advice else "")]
         refused = [x for x in answer if x.startswith(("tellusererror", "Error"))]
         if refused:
             # (HaChu 0.21 refuses 9x9+0_shogi: "Unknown piece 'LN' in setup")
