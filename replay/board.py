@@ -1288,7 +1288,9 @@ class Board:
 
     def _opened(self, royal: int, fr: int, by: int) -> bool:
         """Whether a slider of ``by`` attacks ``royal`` along the line from there through ``fr``
-        (none when ``fr`` is on none of its lines): the one attack a move from ``fr`` can open."""
+        (none when ``fr`` is on none of its lines): the one attack a move from ``fr`` can open.
+        (The scan is :meth:`is_attacked`'s for one direction, written out again: this runs for
+        every move read, and a shared helper would cost a call per direction there.)"""
         d = _LINE[fr - royal + CELLS]
         if d < 0:
             return False
