@@ -1,5 +1,5 @@
-"""Everything the other variants have, for the variants added last (Dai Shogi, Sho Shogi,
-minishogi): listed as playable, self-play written as LSN, validated and imported, then found by
+"""Everything the other variants have, for the variants added last (Dai Shogi, Tenjiku Shogi,
+Sho Shogi, minishogi): listed as playable, self-play written as LSN, validated and imported, then found by
 position search, counted by the explorer and the statistics, and shown by the viewer (the game,
 the position search, the analysis board's moves, the variant page with a move diagram for every
 piece type).
@@ -29,6 +29,7 @@ from daikifu.web import create_app
 VARIANTS = {
     "dai-shogi": (2, 1, 40),
     "sho-shogi": (3, 2, 60),
+    "tenjiku-shogi": (2, 3, 40),
     "minishogi": (3, 2, 60),
 }
 
