@@ -20,7 +20,7 @@ from .detection import CONTROL_RE
 
 __all__ = ["Headers", "GameNode", "Game", "GameError", "RESULTS", "SEVEN_TAG_ROSTER", "shared_move", "ERROR_CODES",
            "UNKNOWN_VARIANT", "VARIANT_MISMATCH", "CONTROL_CHARACTER", "TOO_DEEP", "MOVE_AFTER_END", "after_end",
-           "parse_ruleset", "format_ruleset"]
+           "parse_ruleset", "format_ruleset", "IMPORT_STATUS", "TRUNCATED", "VARIATIONS_DROPPED"]
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # GameError.code values: a variant no variant file defines; a record whose own header names another
@@ -29,6 +29,9 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 UNKNOWN_VARIANT, VARIANT_MISMATCH, CONTROL_CHARACTER, TOO_DEEP, MOVE_AFTER_END = (
     "unknown-variant", "variant-mismatch", "control-character", "too-deep", "move-after-end")
 ERROR_CODES = (UNKNOWN_VARIANT, VARIANT_MISMATCH, CONTROL_CHARACTER, TOO_DEEP, MOVE_AFTER_END)
+# the tag a lenient reader sets on a game it kept only in part: its moves after an error were left
+# out (TRUNCATED), or variations with an error were (VARIATIONS_DROPPED)
+IMPORT_STATUS, TRUNCATED, VARIATIONS_DROPPED = "ImportStatus", "truncated", "variations-dropped"
 # the tags every game carries, in this order, before any others (PGN's seven-tag roster, shogi-style)
 SEVEN_TAG_ROSTER = ("Variant", "Event", "Site", "Date", "Round", "Sente", "Gote", "Result")
 

@@ -34,7 +34,7 @@ from .dialects import find_dialect
 from .evals import with_eval
 from .longline import LongLine, long_line
 from .limits import DEFAULT_LIMITS, ReadLimits, check_number
-from .game import (MOVE_AFTER_END, RESULTS, SEVEN_TAG_ROSTER, Game, GameError, GameNode, after_end, format_ruleset,
+from .game import (IMPORT_STATUS, MOVE_AFTER_END, RESULTS, TRUNCATED, VARIATIONS_DROPPED, SEVEN_TAG_ROSTER, Game, GameError, GameNode, after_end, format_ruleset,
                    parse_ruleset)
 from .visitor import (COLOUR_TAGS, MODEL_TAGS, ROSTER_UNKNOWN, GameBuilder, Visitor,
                       game_from_headers, join_comments, make_visitor)
@@ -69,9 +69,6 @@ _GLYPHS: Final = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 _TRAILING_GLYPH_RE: Final = re.compile(r"(.*?[0-9+=])([!?]{1,2})\Z", re.S)
 _TRAILING_NAGS_RE: Final = re.compile(r"(.*?)((?:\$\d+)+)\Z", re.S)
 _MAX_MOVE: Final = 64  # longer words are not moves (and are not matched against the notation)
-IMPORT_STATUS = "ImportStatus"
-TRUNCATED = "truncated"
-VARIATIONS_DROPPED = "variations-dropped"
 
 
 class LSNError(ValueError):

@@ -21,14 +21,13 @@ from typing import Callable, Iterator
 
 from daikifu.replay import Board, IllegalMoveError, Move, VariantRegistry
 
-from .game import MOVE_AFTER_END, Game, GameError, after_end
+from .game import IMPORT_STATUS, MOVE_AFTER_END, TRUNCATED, VARIATIONS_DROPPED, Game, GameError, after_end
 from .visitor import Visitor, make_visitor
 
 __all__ = ["RawMove", "RawMoves", "RawGame", "MoveTextError", "play", "time_prefix", "result_for", "iter_lines",
            "WIN", "LOSS", "DRAW", "NONE"]
 
 WIN, LOSS, DRAW, NONE = "win", "loss", "draw", "none"  # the result for the side to move at the end
-IMPORT_STATUS = "ImportStatus"
 
 
 class MoveTextError(ValueError):
@@ -317,6 +316,6 @@ def play(raw: RawGame, variant: str, *, visitor: type[Visitor] | Visitor | None 
     if isinstance(out, Game):
         out.source_file = file
         if lenient and out.valid and (player.truncated or player.dropped) and board is not None:
-            out.headers[IMPORT_STATUS] = "truncated" if player.truncated else "variations-dropped"
+            out.headers[IMPORT_STATUS] = TRUNCATED if player.truncated else VARIATIONS_DROPPED
         out.number = raw.number
     return out

@@ -44,7 +44,8 @@ from daikifu.replay.usi import UsiError, parse_usi_square, usi_square
 
 from .detection import TNJ_MOVE_RE, looks_like_tnj
 from .game import GameError
-from .playback import IMPORT_STATUS, MoveTextError, RawGame, RawMoves, iter_lines, play
+from .game import IMPORT_STATUS, TRUNCATED
+from .playback import MoveTextError, RawGame, RawMoves, iter_lines, play
 
 __all__ = ["read_tnj", "looks_like_tnj", "PIECES", "abbreviation", "VARIANT", "MOVE_EXAMPLE", "RULE_WORDS",
            "PROGRAM_RULES"]
@@ -291,7 +292,7 @@ def read_tnj(text: str, *, file: str | None = None, variant: str | None = None, 
             ply = len(raw.moves) + 1
             refused = not raw.moves  # nothing read: the text is no record, even when read leniently
             if lenient and not refused:
-                raw.headers.append((IMPORT_STATUS, "truncated"))  # the moves after the line are not read
+                raw.headers.append((IMPORT_STATUS, TRUNCATED))  # the moves after the line are not read
             raw.problems.append(GameError(
                 f"not a move line: {_why_not_a_move(stripped, text, not raw.moves)}", file=file, game=1, line=n,
                 column=len(line) - len(line.lstrip()) + 1, ply=ply, move=stripped[:80], expected=MOVE_EXAMPLE))

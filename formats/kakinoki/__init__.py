@@ -45,7 +45,8 @@ when a file's total differs from the sum).  KIF keys map to tags: 棋戦→Event
 from __future__ import annotations
 
 from .builder import KifGameBuilder, kif_visitor
-from .common import HANDICAPS, IMPORT_STATUS, SPECIALS, KifError
+from ..game import IMPORT_STATUS
+from .common import HANDICAPS, SPECIALS, KifError
 from .detect import looks_like_ki2, looks_like_kif, move_lines
 from .ki2_moves import japanese_move_text, ki2_move_text
 from .ki2_reader import read_ki2

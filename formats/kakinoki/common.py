@@ -12,7 +12,6 @@ from ..decoding import decode_record
 from ..game import Game, GameError
 
 
-IMPORT_STATUS = "ImportStatus"  # set in lenient mode when moves were left out (as formats/lsn.py)
 
 
 class KifError(ValueError):

@@ -11,11 +11,11 @@ from daikifu.replay.position import format_position
 from daikifu.replay.usi import UsiError, usi_square, usi_to_move
 from daikifu.replay.variant import OptionSyntaxError, Variant, VariantError, VariantRegistry, parse_options
 
-from ..game import MOVE_AFTER_END, SEVEN_TAG_ROSTER, Game, GameError, after_end, format_ruleset, shared_move
+from ..game import IMPORT_STATUS, MOVE_AFTER_END, SEVEN_TAG_ROSTER, TRUNCATED, VARIATIONS_DROPPED, Game, GameError, after_end, format_ruleset, shared_move
 from ..reading import finish_errors
 from ..visitor import Visitor
 from .builder import KifGameBuilder, collects_tags
-from .common import (EMT, HANDICAPS, HANDICAP_ALIASES, HAND_KEYS, IMPORT_STATUS, KANJI_ALIASES, KEY_TO_TAG, KifError,
+from .common import (EMT, HANDICAPS, HANDICAP_ALIASES, HAND_KEYS, KANJI_ALIASES, KEY_TO_TAG, KifError,
                      LISHOGI_12X12, RE_DATE, RE_KIF_MAGIC, RE_LION_STEP, RE_LISHOGI_MOVE, RE_PGN_DATE, SPACE, SPECIALS,
                      decode, first_mover, hms, japanese_number, kif_date, result_for)
 from .feeder import OnePassFeeder
@@ -449,7 +449,7 @@ class KifReader:
         pairs set."""
         added = []
         if self.lenient and (self.truncated or self.dropped):
-            added.append((IMPORT_STATUS, "truncated" if self.truncated else "variations-dropped"))
+            added.append((IMPORT_STATUS, TRUNCATED if self.truncated else VARIATIONS_DROPPED))
         if self.termination:
             added.append(("Termination", self.termination))
         for name, value in added:
