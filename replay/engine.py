@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass, field
 
 from .board import FIRST, Board, Move
+from .position import board_rows
 from .squares import parse_square, square, square_file, square_name, square_rank
 
 __all__ = ["EngineError", "EngineNotFound", "EngineCrashed", "EngineTimeout", "EngineUnsupported", "Analysis",
@@ -244,30 +245,19 @@ def hachu_fen(board: Board, turned: bool = False) -> str:
     if entry is None:
         raise EngineUnsupported(f"{board.variant.name}: no FEN letters for the engine")
     files, ranks = board.rules.files, board.rules.ranks
-    rows = []
-    for r in range(ranks - 1, -1, -1):
-        out, empty = [], 0
-        for f in range(files):
-            sq = square(f, r)
-            if turned:
-                sq = _turned(sq, files, ranks)
-            piece = board.piece_at(sq)
-            if piece is None:
-                empty += 1
-                continue
-            if empty:
-                out.append(str(empty))
-                empty = 0
-            pid, promoted = (piece.id[1:], "+") if piece.id.startswith("+") else (piece.id, "")
-            letter = entry.letters.get(pid)
-            if letter is None:
-                raise EngineUnsupported(f"{board.variant.name}: the engine has no letter for piece {piece.id}")
-            first = (piece.colour == FIRST) != turned
-            out.append(promoted + (letter.upper() if first else letter))
-        if empty:
-            out.append(str(empty))
-        rows.append("".join(out))
-    return "/".join(rows)
+
+    def token(f: int, r: int) -> str | None:
+        sq = square(f, r)
+        piece = board.piece_at(_turned(sq, files, ranks) if turned else sq)
+        if piece is None:
+            return None
+        pid, promoted = (piece.id[1:], "+") if piece.id.startswith("+") else (piece.id, "")
+        letter = entry.letters.get(pid)
+        if letter is None:
+            raise EngineUnsupported(f"{board.variant.name}: the engine has no letter for piece {piece.id}")
+        first = (piece.colour == FIRST) != turned
+        return promoted + (letter.upper() if first else letter)
+    return board_rows(files, ranks, token)
 
 
 def _letters(board: Board) -> dict:

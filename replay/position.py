@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # (only named in annotations: the variant module reads positi
 
     Shape = Variant | Ruleset  # what these functions read: the pieces, the board's size, the name
 
-__all__ = ["PositionError", "ParsedPosition", "parse_position", "format_position", "format_piece"]
+__all__ = ["PositionError", "ParsedPosition", "parse_position", "format_position", "format_piece", "board_rows"]
 
 
 class PositionError(ValueError):
@@ -160,23 +160,36 @@ def _lion_square(variant: Shape, text: str) -> int:
 
 def format_position(variant: Shape, cells, hands, turn: int, move_number: int) -> str:
     """The canonical position string; ``cells(file, rank)`` gives ``(type index, colour)`` or None."""
+    def token(f: int, rank: int) -> str | None:
+        piece = cells(f, rank)
+        return None if piece is None else format_piece(variant, *piece)
+    return f"{board_rows(variant.files, variant.ranks, token)} {'bw'[turn]} {format_hands(variant, hands)} {move_number}"
+
+
+def board_rows(files: int, ranks: int, token) -> str:
+    """The board part of a FEN-like text: the ranks from the top, ``/`` between them, each square's
+    ``token(file, rank)`` and a run of empty squares (token None) as its length.
+
+    >>> board_rows(3, 2, lambda f, r: "K" if (f, r) == (1, 0) else None)
+    '3/1K1'
+    """
     rows = []
-    for rank in range(variant.ranks - 1, -1, -1):
+    for rank in range(ranks - 1, -1, -1):
         out = []
         empty = 0
-        for f in range(variant.files):
-            piece = cells(f, rank)
-            if piece is None:
+        for f in range(files):
+            text = token(f, rank)
+            if text is None:
                 empty += 1
                 continue
             if empty:
                 out.append(str(empty))
                 empty = 0
-            out.append(format_piece(variant, *piece))
+            out.append(text)
         if empty:
             out.append(str(empty))
         rows.append("".join(out))
-    return f"{'/'.join(rows)} {'bw'[turn]} {format_hands(variant, hands)} {move_number}"
+    return "/".join(rows)
 
 
 def format_hands(variant: Shape, hands) -> str:
