@@ -78,7 +78,7 @@ Move(from_square=None, to_square=200, kills=(), promotion=None, drop='P')])
     __slots__ = ("_ints", "_odd", "_ids", "_index")
 
     def __init__(self, drop_ids: Iterable[str] = ()):
-        self._ints = array("i")
+        self._ints = array("I")  # (unsigned: appending one is cheaper than to a signed array)
         self._odd: dict[int, Move] = {}  # index -> a move that takes on the way
         # the dropped pieces' IDs by their number (a board: type index; none is number 0)
         self._ids: list[str | None] = [None, *drop_ids]
@@ -294,7 +294,7 @@ class Board:
     def _start_history(self, zobrist: int) -> None:
         """No moves played yet, in the position of hash ``zobrist``."""
         R = self.rules
-        self._undo = array("q")  # one int per move played (see push)
+        self._undo = array("Q")  # one int per move played (see push; unsigned: cheaper to append)
         self._rare = []  # the undo entries that do not fit in an int
         self.move_stack = MoveStack(p.id for p in R.types)  # a drop's number: its type's index
         self._moves = self.move_stack._ints  # (push and _pop write these themselves)
