@@ -68,6 +68,9 @@ _MOVE_NUMBER_RE: Final = re.compile(r"(\d+)\.+(.*)\Z", re.S)
 _GLYPHS: Final = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 _TRAILING_GLYPH_RE: Final = re.compile(r"(.*?[0-9+=])([!?]{1,2})\Z", re.S)
 _TRAILING_NAGS_RE: Final = re.compile(r"(.*?)((?:\$\d+)+)\Z", re.S)
+# a character that begins or ends a token other than a word (a comment, a variation, a NAG, an
+# escape, a stray '}'): a line without any is read by splitting it at white space (_Context.run)
+_NOT_WORDS_RE: Final = re.compile(r"[{}();$%]")
 _MAX_MOVE: Final = 64  # longer words are not moves (and are not matched against the notation)
 
 
@@ -501,13 +504,19 @@ class _Context:
     def run(self, body: str, first_line: int, line_start: int = 0, pos: int = 0):
         """Read the movetext: one pass over ``body`` from ``pos`` (on line ``first_line``, which
         starts at ``line_start``), comments found with :func:`_find_close`, so time and memory
-        are linear in its length."""
+        are linear in its length.
+
+        The rest of a line that holds only words (move texts and move numbers: none of the
+        characters of :data:`_NOT_WORDS_RE`) is split at white space, which gives the tokens
+        the token pattern gives there, more cheaply; any other line is read token by token.
+        Either way every word is read in one place (the loop over ``words``)."""
         self.claim_errors()
         line = first_line
         end = len(body)
         # a move number followed by white space is skipped with the white space before a token
         # (it does nothing) unless the reader stops at a ply, where numbers are counted (word())
         match = (_TOKEN_RE if self.until_ply is not None else _TOKEN_SKIPPING_NUMBERS_RE).match
+        not_words = _NOT_WORDS_RE.search
         visit_move = self.visitor.visit_move
         board = self.board
         # a move text found by quick_move is played here; anything else, and every move while the
@@ -515,24 +524,100 @@ class _Context:
         # notation), goes through _play or word()
         plain = (self.parse_move is _parse_move and not self.stopped and self.skip_level is None and self.result is None
                  and self.until_ply is None)
+        blocked = -1  # a character of _NOT_WORDS_RE found here: lines are split again only after it
         while pos < end:
-            m = match(body, pos)
-            if m is None:  # only whitespace is left
-                start = end
-            else:
-                kind = m.lastgroup or ""
-                start = m.start(kind)
-            if start > pos:  # line ends in the whitespace before the token
-                newlines = body.count("\n", pos, start)
-                if newlines:
-                    line += newlines
-                    line_start = body.rfind("\n", pos, start) + 1
-            if m is None:
-                break
-            pos = m.end()
-            column = start - line_start + 1
-            if kind == "word" and self.result is None:
-                tok = m.group(kind)
+            words: list[str] | tuple[str] | None = None
+            if plain and pos > blocked:
+                stop = body.find("\n", pos)
+                if stop < 0:
+                    stop = end
+                found = not_words(body, pos, stop)
+                if found is None:
+                    words = body[pos:stop].split()
+                    at = pos  # where the next word is looked for (its column)
+                    # once every word is read: the next line (its line end counted, as the token
+                    # pattern counts the line ends in the white space it skips)
+                    after, next_line = (stop + 1, True) if stop < end else (end, False)
+                else:
+                    blocked = found.start()
+            if words is None:
+                m = match(body, pos)
+                if m is None:  # only whitespace is left
+                    start = end
+                else:
+                    kind = m.lastgroup or ""
+                    start = m.start(kind)
+                if start > pos:  # line ends in the whitespace before the token
+                    newlines = body.count("\n", pos, start)
+                    if newlines:
+                        line += newlines
+                        line_start = body.rfind("\n", pos, start) + 1
+                if m is None:
+                    break
+                pos = m.end()
+                column = start - line_start + 1
+                if kind == "word" and self.result is None:
+                    words = (m.group(kind),)
+                    at, after, next_line = start, pos, False
+                elif kind == "word":
+                    if self.active:
+                        self.error(f"text after the result: {m.group(kind)[:30]!r}", line, column,
+                                   expected="the end of the game")
+                        self.stop()
+                    break
+                else:
+                    if kind == "comment":
+                        close = body.find("}", pos)
+                        if close > 0 and body[close - 1] == "\\":  # an escaped brace, or an escaped backslash
+                            close = _find_close(body, "}", pos)
+                        pos = end if close < 0 else close + 1
+                        if self.active:
+                            if close < 0:
+                                self.error("comment not closed", line, column, expected="'}'")
+                                self.stop()
+                            elif close - start - 1 > self.limits.max_comment:
+                                self.error(f"a comment of {close - start - 1} characters, over the limit of "
+                                           f"{self.limits.max_comment}", line, column,
+                                           expected="a comment within the limit (--limit comment=N raises it)",
+                                           kind="error")
+                                self.stop()
+                            else:
+                                self.visitor.visit_comment(_unescape_comment(body[start + 1:close]), self.moves == 0)
+                        newlines = body.count("\n", start, pos)  # a comment may span lines
+                        if newlines:
+                            line += newlines
+                            line_start = body.rfind("\n", start, pos) + 1
+                    elif kind == "line_comment" or kind == "escape":
+                        pass
+                    elif self.result is not None:
+                        if self.active:
+                            self.error(f"text after the result: {m.group(kind)[:30]!r}", line, column,
+                                       expected="the end of the game")
+                            self.stop()
+                        break
+                    elif kind == "open":
+                        self.open_variation(line, column)
+                    elif kind == "close":
+                        self.close_variation(line, column)
+                    elif kind == "nag":
+                        if self.active:
+                            nag = self.nag(m.group(kind), line, column)
+                            if nag is not None and self.moves:
+                                self.visitor.visit_nag(nag)
+                    elif self.active:
+                        self.error(f"unexpected {m.group(kind)!r}", line, column, expected="a move")
+                        if not self.lenient:
+                            self.stop()
+                    # what the token did may have stopped the reading, begun a skip or ended the movetext
+                    plain = (self.parse_move is _parse_move and not self.stopped and self.skip_level is None
+                             and self.result is None and self.until_ply is None)
+                    if self.result is not None:
+                        match = _TOKEN_RE.match  # a move number after the result is reported, not skipped
+                    continue
+            for tok in words:
+                at = body.find(tok, at)
+                column = at - line_start + 1
+                at += len(tok)
                 if tok[0].isalpha():  # most words are moves: the checks of word(), in short
                     if tok[-1] not in "!?" and "$" not in tok and len(tok) <= _MAX_MOVE:
                         if plain and board is not None and board.ended is None:
@@ -549,54 +634,22 @@ class _Context:
                     else:
                         self.word(tok, line, column)
                 elif tok[-1] != "." or self.until_ply is not None or not tok.rstrip(".").isdecimal():
-                    self.word(tok, line, column)  # (a move number alone does nothing)
-            elif kind == "comment":
-                close = body.find("}", pos)
-                if close > 0 and body[close - 1] == "\\":  # an escaped brace, or an escaped backslash
-                    close = _find_close(body, "}", pos)
-                pos = end if close < 0 else close + 1
-                if self.active:
-                    if close < 0:
-                        self.error("comment not closed", line, column, expected="'}'")
-                        self.stop()
-                    elif close - start - 1 > self.limits.max_comment:
-                        self.error(f"a comment of {close - start - 1} characters, over the limit of "
-                                   f"{self.limits.max_comment}", line, column,
-                                   expected="a comment within the limit (--limit comment=N raises it)",
-                                   kind="error")
-                        self.stop()
-                    else:
-                        self.visitor.visit_comment(_unescape_comment(body[start + 1:close]), self.moves == 0)
-                newlines = body.count("\n", start, pos)  # a comment may span lines
-                if newlines:
-                    line += newlines
-                    line_start = body.rfind("\n", start, pos) + 1
-            elif kind == "line_comment" or kind == "escape":
-                pass
-            elif self.result is not None:
-                if self.active:
-                    self.error(f"text after the result: {m.group(kind)[:30]!r}", line, column,
-                               expected="the end of the game")
-                    self.stop()
-                break
-            elif kind == "open":
-                self.open_variation(line, column)
-            elif kind == "close":
-                self.close_variation(line, column)
-            elif kind == "nag":
-                if self.active:
-                    nag = self.nag(m.group(kind), line, column)
-                    if nag is not None and self.moves:
-                        self.visitor.visit_nag(nag)
-            elif self.active:
-                self.error(f"unexpected {m.group(kind)!r}", line, column, expected="a move")
-                if not self.lenient:
-                    self.stop()
-            # what the token did may have stopped the reading, begun a skip or ended the movetext
-            plain = (self.parse_move is _parse_move and not self.stopped and self.skip_level is None and self.result is None
-                     and self.until_ply is None)
-            if self.result is not None:
-                match = _TOKEN_RE.match  # a move number after the result is reported, not skipped
+                    self.word(tok, line, column)
+                else:
+                    continue  # a move number alone does nothing
+                # what the word did may have stopped the reading, begun a skip or ended the movetext
+                plain = (self.parse_move is _parse_move and not self.stopped and self.skip_level is None
+                         and self.result is None and self.until_ply is None)
+                if self.result is not None:
+                    match = _TOKEN_RE.match  # a move number after the result is reported, not skipped
+                if not plain:
+                    pos = at  # the rest of the line, token by token
+                    break
+            else:
+                pos = after
+                if next_line:
+                    line += 1
+                    line_start = after
         if self.active and self.stack:
             self.error("variation not closed", line, len(body) - line_start + 1, expected="')'")
             if not self.lenient:

@@ -21,6 +21,7 @@ from daikifu.formats import lsn
 from daikifu.formats.game import RESULTS, SEVEN_TAG_ROSTER, Game
 from daikifu.formats.lsn import normalize_comment, read_game, read_games, write_game, write_games
 from daikifu.formats.visitor import GameBuilder, HeadersOnly, Visitor
+from record_builders import random_record
 
 PLAYABLE = [v for v in replay.list_variants() if v.playable]
 DOC = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
@@ -802,3 +803,43 @@ def test_headers_equal_in_any_order_but_not_with_other_values():
     assert a != Headers([("Sente", "A"), ("Gote", "B"), ("Event", "y")])
     assert a != Headers([("Sente", "A"), ("Gote", "B")])
     assert a.items()[0] == ("Event", "x")  # the order read is kept
+
+
+def _read_back(game) -> list:
+    """What a reader made of a game: its errors and every node, with where its move was read."""
+    out: list = [game.valid, game.result, [str(e) for e in game.errors]]
+    stack = [(game, 0)]
+    while stack:
+        node, depth = stack.pop()
+        for k, child in enumerate(node.variations):
+            out.append((depth, k, child.move, child.notation, child.source_line, child.source_column,
+                        child.comment, list(child.nags), child.starting_comment))
+            stack.append((child, depth + 1))
+    return out
+
+
+@pytest.mark.parametrize("lenient", [False, True])
+def test_lines_of_plain_words_read_as_token_by_token(lenient):
+    """A line of move texts and move numbers alone is split at white space rather than read
+    token by token (lsn._Context.run); a reader that stops at a ply reads every token with the
+    token pattern.  On damaged copies of a record (comments, variations, NAGs, escapes, line
+    ends, results and stray text put in at random) both give the same games, errors and
+    places of every move, and every move's place holds its text."""
+    record = write_game(random_record("shogi", 28, plies=(30, 30), comments=0.2))
+    head, body = record.split("\n\n", 1)
+    head += "\n\n"
+    assert next(read_games(record)).valid
+    rng = random.Random(28)
+    pieces = [" ", "\n", "x", "{", "}", "(", ")", "$1", "%", ";", "1.", ".", "!", "", "P-", "\r\n", " 1-0 ",
+              "(P-a6) ", "\u00a0", "12...", "Q"]
+    for _ in range(150):
+        chars = list(body)
+        for _ in range(rng.randint(0, 3)):
+            chars[rng.randrange(len(chars))] = rng.choice(pieces)
+        text = head + "".join(chars)
+        split = [_read_back(g) for g in read_games(text, lenient=lenient)]
+        tokens = [_read_back(g) for g in read_games(text, lenient=lenient, until_ply=10 ** 6)]
+        assert split == tokens, text
+        lines = text.split("\n")
+        for _, _, _, notation, line, column, *_ in (x for g in split for x in g[3:]):
+            assert lines[line - 1][column - 1:].startswith(notation), (text, notation, line, column)
