@@ -9,7 +9,6 @@ text format.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -103,17 +102,30 @@ def after_end(board: Board, ply: int) -> tuple[str, str]:
     return "a move after the end of the game", f"no move: the game ended at ply {ply} by {how}"
 
 
-@functools.lru_cache(maxsize=1 << 17)  # bounded: many games of many variants
-def shared_move(move: Move) -> Move:
-    """The one :class:`Move` object equal to ``move`` (moves are values): a long game repeats the
-    same moves, so its tree then holds one object per distinct move, not one per ply (a board
-    keeps its moves as ints: see :class:`~daikifu.replay.MoveStack`).
+class SharedMoves(dict):
+    """Each :class:`Move` read, by itself: the one object equal to it that a game tree holds
+    (moves are values).  A long game repeats the same moves, so its tree then holds one object
+    per distinct move, not one per ply (a board keeps its moves as ints: see
+    :class:`~daikifu.replay.MoveStack`).  Bounded (many games of many variants): emptied when it
+    holds ``MAX`` moves.  Read it through :func:`shared_move`.
 
     >>> from daikifu.replay import Move
     >>> shared_move(Move(10, 20)) is shared_move(Move(10, 20))
     True
     """
-    return move  # the first of the equal moves, kept by the cache
+
+    MAX = 1 << 17
+
+    def __missing__(self, move: Move) -> Move:
+        if len(self) >= self.MAX:
+            self.clear()
+        self[move] = move
+        return move
+
+
+# the one Move object equal to a move (see SharedMoves): a look-up made in C when the move was met
+# before (a Python function, or functools.lru_cache, costs more, and this runs for every ply read)
+shared_move = SharedMoves().__getitem__
 
 
 class Headers:
