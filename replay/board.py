@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Sequence
 from operator import itemgetter
 from typing import Callable, Final, cast
 
-from .generators import Effects, Generator, PatternGenerator, walk
+from .generators import UNBOUNDED, Effects, Generator, PatternGenerator, walk
 from .move import FIRST, SECOND, IllegalMoveError, IllegalReason, Illegality, Move, Outcome, Piece
 from .position import ParsedPosition, PositionError, format_hands, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, ZONE_TABLE, Ruleset, compile_rules, drop_region as _region
@@ -837,7 +837,15 @@ class Board:
         b = self._board
         checkers = self._checkers(royal, c ^ 1) if royal is not None else ()
         if not checkers and royal is not None and self._complex_may_attack(royal, c ^ 1):
+            near = self._generator_check(royal, c ^ 1)
             for moves in self._pseudo_chunks():
+                if near is not None:
+                    # in check by a piece with generators, whose attack reads only the squares
+                    # ``near``: a move that changes none of them leaves it standing, unless it is
+                    # the royal's own or makes a second royal piece (then neither is protected)
+                    moves = [m for m in moves if m.to_square in near or m.from_square in near
+                             or m.from_square == royal or any(k in near for k in m.kills)
+                             or (m.promotion and R.royal[R.promote[b[m.from_square]]])]
                 yield list(self._legal(moves))
             return
         if royal is not None and checkers:
@@ -882,6 +890,24 @@ class Board:
                 yield moves
         if R.drops:
             yield from self._drop_chunks(None)
+
+    def _generator_check(self, royal: int, by: int) -> set[int] | None:
+        """When a piece of ``by`` with generators attacks the royal piece on ``royal`` and its
+        generators that can capture there have a bounded reach: the squares a path of that
+        attack can pass, a superset of those whose contents it depends on (some may be off the
+        board); None otherwise.  A generator's path moves at most its reach in all (the legs of
+        a pattern, the steps of an area move, the stages of a two-stage move and a burn's
+        step add up to it, see :mod:`replay.generators`) and depends on the squares it passes
+        alone: every square of a path from the piece to the royal lies within the reach of both
+        when its distances to them add up to no more than the reach."""
+        for s, code, gens in self._complex_attackers(royal, by):
+            reach = max(g.reach for g in gens)
+            if reach >= UNBOUNDED:
+                continue
+            if any(royal in kills or (to == royal and to != s) for to, kills in self._complex_targets(s, code, gens)):
+                box = (s + dx + dy * STRIDE for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1))
+                return {t for t in box if _distance(s, t) + _distance(t, royal) <= reach}
+        return None
 
     def _drop_chunks(self, lines):
         """The legal drops, a sequence per piece type in hand; in check, only on the squares

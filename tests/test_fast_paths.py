@@ -19,8 +19,8 @@ import random
 
 import pytest
 
-from daikifu.replay import Board, IllegalMoveError, IllegalReason, list_variants
-from daikifu.replay.squares import BYTE_OF_SQUARE, square_name
+from daikifu.replay import Board, IllegalMoveError, IllegalReason, PositionError, list_variants
+from daikifu.replay.squares import BYTE_OF_SQUARE, STRIDE, square_name
 
 from test_consistency import _random_game, random_positions
 
@@ -64,6 +64,57 @@ def test_the_random_positions_include_checks_and_mates():
     shogi = next(v for v in PLAYABLE if v.slug == "shogi")
     boards = list(random_positions(shogi, seed=12, count=30, density=0.25))
     assert sum(b.is_check() for b in boards) >= 3
+
+
+def _generator_checks(variant, seed: int, count: int) -> list[Board]:
+    """Positions whose side to move is in check by a piece with generators alone (no leap or
+    slide of the opponent's attacks its royal piece): random placements with such a piece of
+    the opponent's put on an empty square near the royal piece."""
+    rng = random.Random(seed)
+    out = []
+    for board in random_positions(variant, seed=seed, count=count, density=0.2):
+        rules = board.rules
+        c = board.turn
+        royal = board.royal_square(c)
+        types = [code for code in range(2, rules.ncodes) if (code & 1) != c and rules.complex[code]
+                 and not rules.royal[code]]
+        if royal is None or not types:
+            continue
+        for _ in range(30):
+            sq = royal + rng.randint(-3, 3) + rng.randint(-3, 3) * STRIDE
+            if sq not in rules.squares or board.piece_at(sq) is not None:
+                continue
+            edited = board.copy(stack=False)
+            edited._place(sq, rng.choice(types))
+            try:
+                checked = Board(rules, edited.position())
+            except PositionError:
+                continue
+            if checked.is_check() and not checked._checkers(royal, c ^ 1):
+                out.append(checked)
+                break
+    return out
+
+
+GENERATOR_VARIANTS = [v for v in PLAYABLE if any(Board(v).rules.complex)]
+
+
+@pytest.mark.parametrize("variant", GENERATOR_VARIANTS, ids=lambda v: v.slug)
+def test_legal_moves_agree_in_check_by_a_piece_with_generators(variant):
+    """In check by pieces with generators alone, legal_moves tries only the moves that change a
+    square the attack can pass (Board._generator_check): the same moves as the plain way."""
+    for board in _generator_checks(variant, seed=28, count=30):
+        _check_agrees(board)
+
+
+def test_the_checks_by_pieces_with_generators_are_narrowed():
+    """The comparison above is only worth something if the narrowing path is taken."""
+    narrowed = {}
+    for variant in GENERATOR_VARIANTS:
+        boards = _generator_checks(variant, seed=28, count=30)
+        narrowed[variant.slug] = sum(b._generator_check(b.royal_square(b.turn), b.turn ^ 1) is not None
+                                     for b in boards)
+    assert sum(narrowed.values()) >= 15 and sum(n >= 3 for n in narrowed.values()) >= 3, narrowed
 
 
 def _texts(rules) -> list[str]:
