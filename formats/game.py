@@ -10,7 +10,7 @@ text format.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Final, Iterator
 
 from daikifu.replay import Board, Move, OptionSyntaxError, compile_rules, parse_options
 from daikifu.replay.variant import Variant, VariantRegistry
@@ -179,6 +179,9 @@ class Headers:
         return f"Headers({self.items()!r})"
 
 
+_new_node: Final = object.__new__  # a node without its __init__ (GameNode.add_variation)
+
+
 class GameNode:
     """A position in the game tree, reached by ``move`` from its parent.
 
@@ -244,7 +247,16 @@ class GameNode:
         """A new last child of this node, reached by ``move`` (the one object :func:`shared_move`
         gives for it, unless ``share`` is False: a reader that lets its nodes go keeps no moves),
         written ``notation`` at ``line`` and ``column`` of the source when read from text."""
-        node = GameNode(self, move, share, notation, line, column)
+        # what GameNode(self, move, share, notation, line, column) sets, set here without calling
+        # __init__: a type's call of a Python __init__ costs more than the six fields, and a reader
+        # adds a node per ply (a test pins the two to agree)
+        node = _new_node(GameNode)
+        node.parent = self
+        node.move = shared_move(move) if share else move
+        node.variations = []
+        node.notation = notation
+        node.source_line = line
+        node.source_column = column
         if self.variations:
             self.variations.append(node)
         else:

@@ -705,3 +705,20 @@ def test_a_shogi_kif_diagram_read_as_chu_says_the_clash_first():
     assert (first.code, first.kind) == ("variant-mismatch", "error") and "9x9" in first.message
     assert first.line == next(n for n, line in enumerate(decode_record(source).text.splitlines(), 1)
                               if line.strip().startswith("９"))
+
+
+@pytest.mark.parametrize("share", [True, False])
+def test_a_variation_added_is_the_node_the_constructor_makes(share):
+    """GameNode.add_variation sets a node's fields without calling __init__ (a reader adds one
+    per ply): every field the same as the constructor's, the move shared as it shares it."""
+    from daikifu.formats.game import GameNode, shared_move
+
+    game = Game("shogi")
+    move = Move(parse_square("c3", 9, 9), parse_square("c4", 9, 9))
+    added = game.add_variation(Move(*move), share, "P-c4", 7, 3)
+    made = GameNode(game, Move(*move), share, "P-c4", 7, 3)
+    fields = [f for f in GameNode.__slots__ if f != "__dict__"]
+    assert [getattr(added, f) for f in fields] == [getattr(made, f) for f in fields]
+    assert (added.move is shared_move(move)) == share and (made.move is shared_move(move)) == share
+    assert type(added) is type(made) and vars(added) == vars(made) == {}
+    assert game.variations == [added] and added.variations == [] and added.variations is not made.variations
