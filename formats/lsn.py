@@ -68,9 +68,6 @@ _MOVE_NUMBER_RE: Final = re.compile(r"(\d+)\.+(.*)\Z", re.S)
 _GLYPHS: Final = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 _TRAILING_GLYPH_RE: Final = re.compile(r"(.*?[0-9+=])([!?]{1,2})\Z", re.S)
 _TRAILING_NAGS_RE: Final = re.compile(r"(.*?)((?:\$\d+)+)\Z", re.S)
-# a character that begins or ends a token other than a word (a comment, a variation, a NAG, an
-# escape, a stray '}'): a line without any is read by splitting it at white space (_Context.run)
-_NOT_WORDS_RE: Final = re.compile(r"[{}();$%]")
 _MAX_MOVE: Final = 64  # longer words are not moves (and are not matched against the notation)
 
 
@@ -507,16 +504,16 @@ class _Context:
         are linear in its length.
 
         The rest of a line that holds only words (move texts and move numbers: none of the
-        characters of :data:`_NOT_WORDS_RE`) is split at white space, which gives the tokens
-        the token pattern gives there, more cheaply; any other line is read token by token.
-        Either way every word is read in one place (the loop over ``words``)."""
+        characters ``{ } ( ) ; $ %``, which begin or end the other tokens) is split at white
+        space, which gives the tokens the token pattern gives there, more cheaply; any other
+        line is read token by token.  Either way every word is read in one place (the loop over
+        ``words``)."""
         self.claim_errors()
         line = first_line
         end = len(body)
         # a move number followed by white space is skipped with the white space before a token
         # (it does nothing) unless the reader stops at a ply, where numbers are counted (word())
         match = (_TOKEN_RE if self.until_ply is not None else _TOKEN_SKIPPING_NUMBERS_RE).match
-        not_words = _NOT_WORDS_RE.search
         visit_move = self.visitor.visit_move
         board = self.board
         # a move text found by quick_move is played here; anything else, and every move while the
@@ -524,22 +521,27 @@ class _Context:
         # notation), goes through _play or word()
         plain = (self.parse_move is _parse_move and not self.stopped and self.skip_level is None and self.result is None
                  and self.until_ply is None)
-        blocked = -1  # a character of _NOT_WORDS_RE found here: lines are split again only after it
+        blocked = -1  # the end of a line found to hold other tokens: read token by token up to there
         while pos < end:
             words: list[str] | tuple[str] | None = None
             if plain and pos > blocked:
                 stop = body.find("\n", pos)
                 if stop < 0:
                     stop = end
-                found = not_words(body, pos, stop)
-                if found is None:
-                    words = body[pos:stop].split()
-                    at = pos  # where the next word is looked for (its column)
+                rest = body[pos:stop]
+                # (seven searches for one character each cost less than a regex's character set)
+                if ("{" in rest or "}" in rest or "(" in rest or ")" in rest or ";" in rest or "$" in rest
+                        or "%" in rest):
+                    blocked = stop
+                else:
+                    words = rest.split()
+                    # where the word before ends (its column is found from there); when the words
+                    # are one space apart, as the writer writes them, the next begins after it
+                    spaced = " ".join(words) == rest
+                    at = pos - 1 if spaced else pos
                     # once every word is read: the next line (its line end counted, as the token
                     # pattern counts the line ends in the white space it skips)
                     after, next_line = (stop + 1, True) if stop < end else (end, False)
-                else:
-                    blocked = found.start()
             if words is None:
                 m = match(body, pos)
                 if m is None:  # only whitespace is left
@@ -558,7 +560,7 @@ class _Context:
                 column = start - line_start + 1
                 if kind == "word" and self.result is None:
                     words = (m.group(kind),)
-                    at, after, next_line = start, pos, False
+                    at, after, next_line, spaced = start, pos, False, False
                 elif kind == "word":
                     if self.active:
                         self.error(f"text after the result: {m.group(kind)[:30]!r}", line, column,
@@ -615,9 +617,9 @@ class _Context:
                         match = _TOKEN_RE.match  # a move number after the result is reported, not skipped
                     continue
             for tok in words:
-                at = body.find(tok, at)
-                column = at - line_start + 1
-                at += len(tok)
+                start = at + 1 if spaced else body.find(tok, at)
+                column = start - line_start + 1
+                at = start + len(tok)
                 if tok[0].isalpha():  # most words are moves: the checks of word(), in short
                     if tok[-1] not in "!?" and "$" not in tok and len(tok) <= _MAX_MOVE:
                         if plain and board is not None and board.ended is None:
