@@ -113,7 +113,7 @@ def _lines(source, limit: int) -> Iterator[str]:
     readline = getattr(source, "readline", None)
     if readline is None:
         for line in source:
-            yield long_line(len(line.rstrip("\r\n"))) if len(line.rstrip("\r\n")) > limit else line
+            yield long_line(len(line.rstrip("\r\n"))) if len(line) > limit and len(line.rstrip("\r\n")) > limit else line
         return
     while True:
         line = readline(limit + 1)
@@ -270,6 +270,8 @@ def _split_games(lines: Iterable[str], max_record: int = DEFAULT_LIMITS.max_reco
 
 def _scan_comments(line: str, in_comment: bool) -> bool:
     """Whether a ``{`` comment is still open at the end of ``line``."""
+    if not in_comment and "{" not in line:
+        return False  # (most lines: one search for a character costs less than the regex below)
     pos = 0
     while True:
         if in_comment:
