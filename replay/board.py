@@ -44,6 +44,7 @@ _U_ROYAL: Final = 36
 _U_ROYAL_TAKEN: Final = 41
 _U_INDEX: Final = (1 << 5) - 1  # an index + 1 among a side's royal squares (a larger one: a rare entry)
 _U_ROYAL_TAKEN_MASK: Final = _U_INDEX << _U_ROYAL_TAKEN
+_U_BURNED: Final = 1 << 46  # the moved piece was removed after its move (passive burning)
 _U_RARE: Final = 1 << 47
 
 # A move in a MoveStack is one int (4 bytes: a long game holds one per ply, and a game of new
@@ -663,7 +664,20 @@ class Board:
         """Whether ``colour`` has left attacked the royal piece the rules protect
         (:meth:`_protected_royal`, written out here: this runs for every move tried)."""
         royals = self._royals[colour]
-        return len(royals) == 1 and not self.rules.royal_capture and self.is_attacked(royals[0], colour ^ 1)
+        if len(royals) == 1:
+            return not self.rules.royal_capture and self.is_attacked(royals[0], colour ^ 1)
+        # its last royal piece lost by its own move: burned passively
+        return not royals and self.rules.passive_burning and not self.rules.royal_capture and self._burned_royal()
+
+    def _burned_royal(self) -> bool:
+        """Whether the last move's piece was a royal one and was burned passively."""
+        undo = self._undo
+        if not undo or not undo[-1] & _U_BURNED:
+            return False
+        R = self.rules
+        moved = undo[-1] & _U_CODE
+        promoted = _PROMO_OF_BITS[(self._moves[-1] >> _M_PROMO) & 3]
+        return R.royal[R.promote[moved] if promoted else moved]
 
     # --- move generation -------------------------------------------------------------------------
 
@@ -836,7 +850,9 @@ class Board:
         royal = self._protected_royal(c)
         b = self._board
         checkers = self._checkers(royal, c ^ 1) if royal is not None else ()
-        if not checkers and royal is not None and self._complex_may_attack(royal, c ^ 1):
+        # (a piece burned passively leaves its destination empty: the shortcuts below assume that
+        # it stands there, so every move is played)
+        if royal is not None and (R.passive_burning or (not checkers and self._complex_may_attack(royal, c ^ 1))):
             for moves in self._pseudo_chunks():
                 yield list(self._legal(moves))
             return
@@ -1019,8 +1035,9 @@ class Board:
 
     def _stays_safe(self, move: Move, colour: int) -> bool:
         """Whether ``colour``'s royal piece is not attacked after ``move``.  A move without captures
-        on the way is made on the squares alone (attacks read nothing else), others are played."""
-        if move.kills:
+        on the way is made on the squares alone (attacks read nothing else), others (and a move
+        whose piece is burned passively) are played."""
+        if move.kills or (self.rules.passive_burning and self.burns_mover(move)):
             self.push(move)
             exposed = self._exposed(colour)
             self._pop()
@@ -1254,8 +1271,8 @@ class Board:
         there.  False says nothing.  A move of a piece other than the royal one can then attack
         the royal piece only along the line it leaves (:meth:`_opened`)."""
         marks = self._marks
-        if marks is None:
-            return False
+        if marks is None or self.rules.passive_burning:
+            return False  # (a piece burned passively after its move leaves an empty square)
         mark = marks[colour]
         moves = self._moves
         n = len(moves)
@@ -1334,7 +1351,7 @@ class Board:
             steps, zone, guard = lean
             need = MOVE if p == EMPTY else CAPTURE
             royal = None  # the royal piece to keep safe here (None: _stays_safe decides)
-            if guard:
+            if guard and not self.rules.passive_burning:  # (_stays_safe sees a piece burned passively)
                 royals = self._royals[c]
                 if len(royals) == 1:
                     royal = royals[0]
@@ -1683,6 +1700,9 @@ class Board:
                 # captures on the way, or fields that do not fit: the whole entry on the side
                 self._rare.append((captured, old_royal, restore))
                 entry = _U_RARE | (entry & (_U_SQUARE << _U_LION))
+            if R.passive_burning and self._next_to_burner(to, c):
+                z ^= self._burn_mover(to, code, c)
+                entry |= _U_BURNED
         if R.counter_strike:
             # counter-strike: remember where a non-Lion took a Lion (the last such square in the path)
             lion = R.lion
@@ -1706,6 +1726,39 @@ class Board:
         self._history.append(z)
         if self._looking:
             self._note_end()
+
+    def _next_to_burner(self, sq: int, colour: int) -> bool:
+        """Whether a piece of the opponent of ``colour`` that burns passively stands next to ``sq``."""
+        b = self._board
+        burners = self.rules.passive_burners
+        for step in DIRECTIONS:
+            p = b[sq + step]
+            if p in burners and (p & 1) != colour:
+                return True
+        return False
+
+    def _burn_mover(self, to: int, code: int, colour: int) -> int:
+        """Remove the piece ``code`` of ``colour`` that has just moved to ``to`` (it ended next to
+        an enemy piece that burns passively), as a capture of it would: its square, its royal
+        square (the game ends when it was the last), the bare-royal watch.  Gives the change of
+        the position hash.  _pop puts it back from the move and the undo entry's _U_BURNED."""
+        R = self.rules
+        self._board[to] = EMPTY
+        mine = self._pieces[colour]
+        del mine[to]
+        self._complex_sq[colour].discard(to)
+        if R.royal[code]:
+            royals = self._royals[colour] = tuple(s for s in self._royals[colour] if s != to)
+            if not royals and self.ended is None:
+                self.ended = Outcome("royal-capture", colour ^ 1)
+                self._ended_at = len(self._moves) + 1
+                self._looking = False
+                if self._watch is None:
+                    self._watch = self._ended_at
+        if len(mine) <= self._bare_bound and self._watch is None and self._bare(colour):
+            self._watch = len(self._moves) + 1
+            self._looking = True
+        return R.z_square[code][to]
 
     def _note_end(self) -> None:
         """After a move played while a side is bare: whether the bare-royal rule ended the game."""
@@ -1755,9 +1808,13 @@ class Board:
         mine = self._pieces[c]
         theirs = self._pieces[c ^ 1]
         to = (played >> _M_TO) & _M_SQUARE
-        code_now = b[to]
-        b[to] = EMPTY
-        del mine[to]
+        if entry & _U_BURNED:
+            # the piece was burned passively after its move: not on the board, its code from the move
+            code_now = R.promote[moved] if _PROMO_OF_BITS[(played >> _M_PROMO) & 3] else moved
+        else:
+            code_now = b[to]
+            b[to] = EMPTY
+            del mine[to]
         if R.complex[code_now]:
             self._complex_sq[c].discard(to)
         if played & _M_DROP:
@@ -1782,8 +1839,8 @@ class Board:
                 captured = ((to, taken),) if taken else ()
                 if R.royal[code_now] or R.royal[moved]:
                     mover = list(royals[c])
-                    if R.royal[code_now]:
-                        mover.pop()  # the destination, added last
+                    if R.royal[code_now] and not entry & _U_BURNED:
+                        mover.pop()  # the destination, added last (not there when burned)
                     if R.royal[moved]:
                         mover.insert(((entry >> _U_ROYAL) & _U_INDEX) - 1, fr)
                     royals[c] = tuple(mover)
@@ -1963,13 +2020,39 @@ class Board:
         to = move.to_square
         return [k for k in move.kills if _distance(k, to) == 1]
 
+    def burns_mover(self, move: Move) -> bool:
+        """Whether the piece that makes ``move`` is removed after it: it ends next to an enemy
+        piece that burns passively (rule ``burns_passively``: Tenjiku Shogi's Fire Demon) and did
+        not take that piece on the way.  Such a piece takes and burns what its move says first; a
+        burning piece burns nothing then (its move's kills have no burned squares).  False for
+        a drop (a variant with drops has no passive burning)."""
+        fr = move.from_square
+        R = self.rules
+        if fr is None or not R.passive_burning:
+            return False
+        b = self._board
+        code = b[fr]
+        if code < 2:
+            return False
+        colour = code & 1
+        burners = R.passive_burners
+        kills = move.kills
+        to = move.to_square
+        for step in DIRECTIONS:
+            t = to + step
+            p = b[t]
+            if p in burners and (p & 1) != colour and t not in kills:
+                return True
+        return False
+
     def with_burns(self, move: Move) -> Move:
         """``move`` with the squares its piece would burn added to its kills (move text does not
-        write burns: they follow from the position); ``move`` itself for any other piece."""
+        write burns: they follow from the position); ``move`` itself for any other piece, or
+        when the piece is burned passively first (:meth:`burns_mover`)."""
         fr = move.from_square
         b = self._board
         R = self.rules
-        if fr is None or not R.burns[b[fr]]:
+        if fr is None or not R.burns[b[fr]] or self.burns_mover(move):
             return move
         colour = b[fr] & 1
         to = move.to_square

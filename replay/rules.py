@@ -129,6 +129,13 @@ class Ruleset:
         spared = frozenset(self.type_by_id[i].index * 2 + c for i in r["burn_spared"] for c in (0, 1))
         self.burns: list[bool] = [False] * ncodes  # whether a piece's moves burn the enemy pieces next to where it ends
         self.burn_spared = spared  # the codes a burn never removes
+        # the codes that burn passively (both colours), and whether there are any: a move that ends
+        # next to an enemy one loses its piece (Board.burns_mover)
+        self.passive_burners: frozenset[int] = frozenset(self.type_by_id[i].index * 2 + c for i in r["burns_passively"]
+                                         for c in (0, 1))
+        self.passive_burning: bool = bool(self.passive_burners)
+        if self.passive_burning and r["drops"]:
+            self._fail("burns_passively: not supported with drops (whether a dropped piece burns is not defined)")
         for p in self.types:
             spec = self.betza[p.id]
             strings = spec if isinstance(spec, list) else [spec]
@@ -146,7 +153,7 @@ class Ruleset:
                 self.promote[code] = self.type_by_id[p.promotes].index * 2 + colour if p.promotes else 0
                 base = promoted_from.get(p.id)
                 self.unpromoted[code] = self.type_by_id[base].index * 2 + colour if base else code
-                pieces = Pieces(rank_of, p.rank, bool(r["jump_capture_blocker"]), spared)
+                pieces = Pieces(rank_of, p.rank, bool(r["jump_capture_blocker"]), spared, self.passive_burners)
                 try:
                     generators = [named_generator(g, colour, pieces) for g in p.generators]
                 except GeneratorError as exc:
@@ -304,7 +311,8 @@ class Ruleset:
               "forced_last_rank", "forced_stuck", "promote_on_entry", "promote_last_rank", "royal_capture",
               "bare_royal", "bare_uncounted", "lion", "lion_protected", "lion_cheap", "counter_strike", "lion_rules",
               "table_moves", "dead", "drop_caps", "drop_mate_forbidden", "drop_no_dead", "null_move", "repetition",
-              "stalemate_loses", "droppable", "z_square", "z_hand", "z_turn", "z_lion", "burns", "burn_spared")
+              "stalemate_loses", "droppable", "z_square", "z_hand", "z_turn", "z_lion", "burns", "burn_spared",
+              "passive_burners", "passive_burning")
 
     def __getstate__(self) -> dict[str, Any]:
         state = {name: getattr(self, name) for name in self.STORED}

@@ -5,11 +5,14 @@ is worked out by hand in the comments; HaChu's check is in tests/test_engine.py.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from daikifu.formats.game import Game
 from daikifu.formats.lsn import read_game, write_game
-from daikifu.replay import Board, square_name
+from daikifu.replay import Board, IllegalMoveError, Move, square_name
+from daikifu.replay.randomplay import random_moves
 from daikifu.replay.notation import NotationError, move_notation, parse_move
 from daikifu.replay.squares import parse_square
 
@@ -92,11 +95,11 @@ def test_the_area_move_goes_round_corners_through_empty_squares_only():
 
 
 def test_a_burn_removes_the_enemies_next_to_the_destination_and_is_taken_back():
-    pieces = {"e5": "FD", "e9": "p", "d10": "g", "f10": "s", "e10": "+DE", "f9": "fd", "d8": "S"}
+    pieces = {"e5": "FD", "e9": "p", "d10": "g", "f10": "s", "e10": "+DE", "f9": "lh", "d8": "S"}
     b = board(pieces)
     before, key = b.position(), b.zobrist
     (move,) = [m for m in b.legal_moves() if m.from_square == sq("e5") and m.to_square == sq("e9")]
-    # the Pawn on e9 is taken; the enemy Gold, Silver and Fire Demon next to e9 burn; the own
+    # the Pawn on e9 is taken; the enemy Gold, Silver and Lion Hawk next to e9 burn; the own
     # Crown Prince on e10 and Silver on d8 do not
     assert sorted(square_name(k) for k in move.kills) == ["d10", "f10", "f9"]
     assert sorted(square_name(k) for k in b.captured_squares(move)) == ["d10", "e9", "f10", "f9"]
@@ -137,11 +140,152 @@ def test_the_checkmate_option_keeps_the_king_from_squares_a_burn_reaches():
     assert targets(board(pieces, check="checkmate"), "k1") == {"k2", "l1", "l2"}
 
 
+# --- passive burning -------------------------------------------------------------------------------
+
+NO_PASSIVE = {"passive-burning": "none"}
+
+
+def the_move(b: Board, origin: str, to: str, kills: tuple = ()):
+    (move,) = [m for m in b.legal_moves() if m.from_square == sq(origin) and m.to_square == sq(to)
+               and m.kills[:len(kills)] == tuple(sq(k) for k in kills)]
+    return move
+
+
+def test_a_piece_that_ends_next_to_an_enemy_fire_demon_is_burned_and_pop_restores_it():
+    # the Gold steps from e5 to e6 next to the enemy Fire Demon on e7, taking the Pawn there: the
+    # Pawn is taken and the Gold is removed after its move; the hash is the position's
+    b = board({"e5": "G", "e6": "p", "e7": "fd"})
+    before, key = b.position(), b.zobrist
+    move = the_move(b, "e5", "e6")
+    assert b.burns_mover(move) and move.kills == ()
+    b.push(move)
+    assert b.piece_at(sq("e6")) is None and b.piece_at(sq("e5")) is None
+    assert {square_name(s) for s in b.pieces(0)} == {"a1"} and b.piece_at(sq("e7")) is not None
+    assert Board("tenjiku-shogi", b.position()).zobrist == b.zobrist
+    b.pop()
+    assert b.position() == before and b.zobrist == key
+    # without passive burning the Gold stands on e6
+    b = board({"e5": "G", "e6": "p", "e7": "fd"}, **NO_PASSIVE)
+    move = the_move(b, "e5", "e6")
+    assert not b.burns_mover(move)
+    b.push(move)
+    assert str(b.piece_at(sq("e6"))) == "G"
+
+
+def test_a_promoting_piece_is_burned_as_what_it_promoted_to():
+    # the Drunk Elephant promotes to Crown Prince on entering the zone, next to the Fire Demon on
+    # f13: the Crown Prince is burned, and taking the move back gives the Drunk Elephant again
+    b = board({"e11": "DE", "f13": "fd"})
+    before, key = b.position(), b.zobrist
+    move = next(m for m in b.legal_moves() if m.from_square == sq("e11") and m.to_square == sq("e12") and m.promotion)
+    b.push(move)
+    assert b.piece_at(sq("e12")) is None and b.royal_squares(0) == (sq("a1"),)
+    assert Board("tenjiku-shogi", b.position()).zobrist == b.zobrist
+    b.pop()
+    assert b.position() == before and b.zobrist == key and b.royal_squares(0) == (sq("a1"),)
+
+
+def test_a_fire_demon_that_ends_next_to_the_enemy_fire_demon_dies_and_burns_nothing():
+    # the Fire Demon slides from e5 to e9, next to the enemy Fire Demon on f10 and the Gold on
+    # d10: burned first, it burns neither
+    pieces = {"e5": "FD", "f10": "fd", "d10": "g"}
+    b = board(pieces)
+    move = the_move(b, "e5", "e9")
+    assert move.kills == () and b.burns_mover(move)
+    b.push(move)
+    assert {square_name(s) for s in b.pieces(1)} == {"p16", "f10", "d10"}
+    assert {square_name(s) for s in b.pieces(0)} == {"a1"}
+    # without passive burning it burns both and stays
+    b = board(pieces, **NO_PASSIVE)
+    move = the_move(b, "e5", "e9")
+    assert sorted(square_name(k) for k in move.kills) == ["d10", "f10"]
+    b.push(move)
+    assert {square_name(s) for s in b.pieces(1)} == {"p16"} and str(b.piece_at(sq("e9"))) == "FD"
+
+
+def test_taking_the_enemy_fire_demon_spares_the_mover():
+    # the Lion takes the Fire Demon on e6 with its first step and steps on to e7, next to where
+    # the Fire Demon stood: it survives.  A second Fire Demon on f8 would burn it.
+    b = board({"e5": "LN", "e6": "fd", "a16": "g"})
+    move = the_move(b, "e5", "e7", ("e6",))
+    assert not b.burns_mover(move)
+    b.push(move)
+    assert str(b.piece_at(sq("e7"))) == "LN"
+    b = board({"e5": "LN", "e6": "fd", "f8": "fd"})
+    move = the_move(b, "e5", "e7", ("e6",))
+    assert b.burns_mover(move)
+    b.push(move)
+    assert b.piece_at(sq("e7")) is None and b.piece_at(sq("e6")) is None
+    # a Fire Demon that takes the enemy Fire Demon on its destination survives and burns the rest
+    b = board({"e5": "FD", "e9": "fd", "d10": "g"})
+    move = the_move(b, "e5", "e9")
+    assert not b.burns_mover(move) and move.kills == (sq("d10"),)
+
+
+def test_a_king_that_ends_next_to_an_enemy_fire_demon_loses_the_game():
+    # moving into check is legal: the King's step to b2, next to the Fire Demon on c3, is a move,
+    # and a losing one (the King is burned: a royal capture)
+    b = board({"c3": "fd", "h8": "G", "h9": "S"})  # (a lone King would be bare: it loses anyway)
+    move = the_move(b, "a1", "b2")
+    b.push(move)
+    assert b.royal_squares(0) == ()
+    outcome = b.outcome()
+    assert outcome is not None and outcome.termination == "royal-capture" and outcome.winner == 1
+    b.pop()
+    assert b.royal_squares(0) == (sq("a1"),) and b.ended is None
+
+
+def test_with_the_checkmate_option_a_piece_burned_on_its_square_does_not_block_a_check():
+    # the Rook on a12 checks the King on a1 along the a-file; the Gold on b8 could block on a9,
+    # but a9 is next to the enemy Fire Demon on b10: the Gold is burned and the file opens again.
+    # (The Fire Demon itself cannot get near the King: the Pawns on b9 and c9 block its slides,
+    # and its area move reaches the seventh rank at most.)
+    pieces = {"a12": "r", "b8": "G", "b10": "fd", "b9": "p", "c9": "p"}
+    assert "a9" not in targets(board(pieces, check="checkmate"), "b8")
+    assert "a9" in targets(board(pieces, check="checkmate", **NO_PASSIVE), "b8")
+    b = board(pieces, check="checkmate")
+    illegal = Move(sq("b8"), sq("a9"))
+    assert b.illegality(illegal) is not None
+    with pytest.raises(IllegalMoveError):
+        b.play(illegal)
+
+
+def test_a_move_burned_passively_is_written_and_read_without_a_mark():
+    # the analysis program's records write such a move as any other (tenjiku_7kcolin20p2f: 20. 2e-2f)
+    b = board({"e5": "G", "e7": "fd"})
+    move = the_move(b, "e5", "e6")
+    text = move_notation(b, move)
+    assert text == move_notation(board({"e5": "G", "e7": "fd"}, **NO_PASSIVE), move) == "G-e6"
+    assert parse_move(b, text) == move
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_push_and_pop_of_every_legal_move_restore_the_position_and_its_hash(seed):
+    # random positions of a seeded random game, played on well into the middle game (the Fire
+    # Demons are in play then): every legal move, passive burns among them, is pushed and popped
+    rng = random.Random(seed)
+    b = Board("tenjiku-shogi")
+    random_moves(b, 120, rng, capture_bias=0.3)  # (more captures end the game early: a King is taken)
+    burned = 0
+    for _ in range(4):
+        if b.ended is not None:
+            break
+        before, key = b.position(), b.zobrist
+        for move in b.legal_moves():
+            burned += b.burns_mover(move)
+            b.push(move)
+            assert Board("tenjiku-shogi", b.position()).zobrist == b.zobrist, move
+            b.pop()
+            assert b.position() == before and b.zobrist == key, move
+        random_moves(b, 8, rng, capture_bias=0.3)
+    assert burned  # (the seeds give positions where some moves end next to an enemy Fire Demon)
+
+
 # --- move text ---------------------------------------------------------------------------------------
 
 
 def test_the_burn_count_is_written_and_checked():
-    b = board({"e5": "FD", "e9": "p", "d10": "g", "f10": "s", "f9": "fd"})
+    b = board({"e5": "FD", "e9": "p", "d10": "g", "f10": "s", "f9": "lh"})
     (move,) = [m for m in b.legal_moves() if m.from_square == sq("e5") and m.to_square == sq("e9")]
     text = move_notation(b, move)
     assert text == "FDxe9x!3"
