@@ -134,8 +134,6 @@ class Ruleset:
         self.passive_burners: frozenset[int] = frozenset(self.type_by_id[i].index * 2 + c for i in r["burns_passively"]
                                          for c in (0, 1))
         self.passive_burning: bool = bool(self.passive_burners)
-        if self.passive_burning and r["drops"]:
-            self._fail("burns_passively: not supported with drops (whether a dropped piece burns is not defined)")
         for p in self.types:
             spec = self.betza[p.id]
             strings = spec if isinstance(spec, list) else [spec]

@@ -531,6 +531,10 @@ def _check_rules(path, rules, ids):
         # the square of the last Lion capture is written where hands go in position strings
         _fail(path, "[rules] lion_counter_strike cannot be combined with drops: position strings keep "
                     "the square of the last Lion capture in the hands field")
+    if rules["burns_passively"] and rules["drops"]:
+        # whether a piece dropped next to an enemy passive burner is burned is defined nowhere
+        _fail(path, "[rules] burns_passively cannot be combined with drops: no source says whether a "
+                    "dropped piece burns")
 
 
 # --- the registry --------------------------------------------------------------------------------

@@ -250,6 +250,35 @@ def test_with_the_checkmate_option_a_piece_burned_on_its_square_does_not_block_a
         b.play(illegal)
 
 
+def test_material_counts_kept_move_by_move_see_the_burned_piece():
+    # the archive's material search updates counts by each move's effects: the Drunk Elephant
+    # that promotes next to the Fire Demon takes the Pawn on e12 and is lost as a Crown Prince
+    from daikifu.archive.queries import material_counts, move_effects
+    b = board({"e11": "DE", "e12": "p", "f13": "fd"})
+    move = next(m for m in b.legal_moves() if m.from_square == sq("e11") and m.to_square == sq("e12") and m.promotion)
+    counts = material_counts(b)
+    code, promoted, removed = move_effects(b, move)
+    counts[code] -= 1
+    counts[promoted] += 1
+    for taken in removed:
+        counts[taken] -= 1
+    b.push(move)
+    assert counts == material_counts(b)
+    assert sorted(b.rules.types[(c >> 1) - 1].id for c in removed) == ["+DE", "P"]
+
+
+def test_passive_burning_with_drops_is_refused_when_the_file_is_loaded(tmp_path):
+    from daikifu.replay import VariantError
+    from daikifu.replay.variant import bundled_directory, load_variant_file
+    text = (bundled_directory() / "tenjiku-shogi.toml").read_text(encoding="utf-8")
+    assert text.count("drops = false") == 1
+    path = tmp_path / "tenjiku-drops.toml"
+    path.write_text(text.replace("drops = false", "drops = true").replace('"tenjiku-shogi"', '"tenjiku-drops"'),
+                    encoding="utf-8")
+    with pytest.raises(VariantError, match="burns_passively cannot be combined with drops"):
+        load_variant_file(path)
+
+
 def test_a_move_burned_passively_is_written_and_read_without_a_mark():
     # the analysis program's records write such a move as any other (tenjiku_7kcolin20p2f: 20. 2e-2f)
     b = board({"e5": "G", "e7": "fd"})
