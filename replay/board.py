@@ -1351,7 +1351,7 @@ class Board:
             steps, zone, guard = lean
             need = MOVE if p == EMPTY else CAPTURE
             royal = None  # the royal piece to keep safe here (None: _stays_safe decides)
-            if guard and not self.rules.passive_burning:  # (_stays_safe sees a piece burned passively)
+            if guard:
                 royals = self._royals[c]
                 if len(royals) == 1:
                     royal = royals[0]

@@ -290,7 +290,9 @@ class Ruleset:
         # cannot promote, whether its moves must be tested for the safety of the royal piece)
         # when the move tables hold all its moves (no generators, no tables by zone, no promotion
         # on entering, no Lion-trading rules), else None: what Board.step_move checks a move by
-        guard = not self.royal_capture
+        # (with passive burning the piece may not stand on its destination after the move:
+        # _stays_safe, which plays such a move, decides)
+        guard = not self.royal_capture and not self.passive_burning
         self.plain_steps: list[tuple[dict[int, Sequence[Step]], bytearray | None, bool] | None] = [
             None if not self.table_moves or self.zoned[code] is not None or self.complex[code]
             else (self.by_delta[code], self.zone[code & 1] if self.promote[code] else None, guard and not self.royal[code])

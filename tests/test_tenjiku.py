@@ -248,6 +248,79 @@ def test_with_the_checkmate_option_a_piece_burned_on_its_square_does_not_block_a
     assert b.illegality(illegal) is not None
     with pytest.raises(IllegalMoveError):
         b.play(illegal)
+    # a record read move by move sees it too
+    start = position_text({**KINGS, **pieces}, 16, 16)
+    text = write_game(Game.from_moves("tenjiku-shogi", [illegal], start=start,
+                                      options={"check": "checkmate", **NO_PASSIVE}))
+    assert read_game(text).valid
+    game = read_game(text.replace("passive-burning=none", "passive-burning=fire-demons"))
+    assert not game.valid and game.errors[0].ply == 1 and "leaves the mover's royal piece in check" in str(game.errors[0])
+
+
+# Passive burning is a rule of the variant file, not Tenjiku Shogi's code: any piece may burn so.
+# A small shogi-like variant whose moves are all plain steps and slides (the board's fast paths).
+POISON = """\
+format = 1
+slug = "poison-test"
+name = "Poison Test"
+files = 9
+ranks = 9
+start = "4k4/9/9/9/9/9/9/9/4K4 b - 1"
+
+[rules]
+promotion_zone = 0
+burns_passively = ["Z"]
+
+[[pieces]]
+id = "K"
+name = "King"
+betza = "K"
+royal = true
+
+[[pieces]]
+id = "R"
+name = "Rook"
+betza = "R"
+
+[[pieces]]
+id = "G"
+name = "Gold"
+betza = "WfF"
+
+[[pieces]]
+id = "Z"
+name = "Poison"
+betza = "W"
+"""
+
+
+def test_any_piece_the_file_names_burns_passively_and_a_burned_blocker_blocks_nothing(tmp_path):
+    from daikifu.replay.variant import load_variant_file
+    path = tmp_path / "poison-test.toml"
+    path.write_text(POISON, encoding="utf-8")
+    variant = load_variant_file(path)
+    # the Rook on a9 checks the King on a1; the Gold on b5 could block on a6, next to the Poison
+    # on b7 (which does not attack the King); checkmate is the default end of the game here
+    pieces = {"a1": "K", "i9": "k", "a9": "r", "b5": "G", "b7": "z", "i5": "G"}
+    b = Board(variant, position_text(pieces, 9, 9))
+    block = Move(parse_square("b5", 9, 9), parse_square("a6", 9, 9))
+    assert b.burns_mover(block)
+    assert block not in b.legal_moves() and b.illegality(block) is not None
+    with pytest.raises(NotationError, match="leaves the mover's royal piece in check"):
+        parse_move(b, "G-a6")
+    # out of check: the enemy Gold on a6 shields the King; the Rook on c6 may not take it, since
+    # it is burned there and the file opens
+    b = Board(variant, position_text({**pieces, "b5": None, "a6": "g", "c6": "R"}, 9, 9))
+    take = Move(parse_square("c6", 9, 9), parse_square("a6", 9, 9))
+    assert b.burns_mover(take) and take not in b.legal_moves() and b.illegality(take) is not None
+    # the Gold on i5 steps next to the Poison's twin on i7 and is burned: taken back exactly
+    b = Board(variant, position_text({**pieces, "a9": None, "i7": "z"}, 9, 9))
+    before, key = b.position(), b.zobrist
+    b.play(parse_move(b, "G-i6"))
+    assert b.piece_at(parse_square("i6", 9, 9)) is None
+    assert Board(variant, b.position()).zobrist == b.zobrist
+    b.pop()
+    assert b.position() == before and b.zobrist == key
 
 
 def test_material_counts_kept_move_by_move_see_the_burned_piece():
