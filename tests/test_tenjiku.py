@@ -162,8 +162,10 @@ def test_a_piece_that_ends_next_to_an_enemy_fire_demon_is_burned_and_pop_restore
     assert b.piece_at(sq("e6")) is None and b.piece_at(sq("e5")) is None
     assert {square_name(s) for s in b.pieces(0)} == {"a1"} and b.piece_at(sq("e7")) is not None
     assert Board("tenjiku-shogi", b.position()).zobrist == b.zobrist
+    after = b.position()
     b.pop()
     assert b.position() == before and b.zobrist == key
+    assert b.positions_after([move]) == [after]  # (the analysis board's positions of the moves)
     # without passive burning the Gold stands on e6
     b = board({"e5": "G", "e6": "p", "e7": "fd"}, **NO_PASSIVE)
     move = the_move(b, "e5", "e6")
@@ -255,6 +257,21 @@ def test_with_the_checkmate_option_a_piece_burned_on_its_square_does_not_block_a
     assert read_game(text).valid
     game = read_game(text.replace("passive-burning=none", "passive-burning=fire-demons"))
     assert not game.valid and game.errors[0].ply == 1 and "leaves the mover's royal piece in check" in str(game.errors[0])
+
+
+def test_with_the_checkmate_option_checking_one_move_agrees_with_the_legal_moves():
+    # random positions under check=checkmate: whether a move is legal, asked of the move alone
+    # (illegality: no move generation) and by generating every move, agree, passive burns included
+    rng = random.Random(5)
+    b = Board("tenjiku-shogi", options={"check": "checkmate"})
+    burned = 0
+    for _ in range(6):
+        random_moves(b, 20, rng, capture_bias=0.3)
+        legal = set(b.legal_moves())
+        for move in b.pseudo_legal_moves():
+            burned += b.burns_mover(move)
+            assert (b.illegality(move) is None) == (move in legal), move
+    assert burned
 
 
 # Passive burning is a rule of the variant file, not Tenjiku Shogi's code: any piece may burn so.
