@@ -174,6 +174,13 @@ def test_a_piece_that_ends_next_to_an_enemy_fire_demon_is_burned_and_pop_restore
     assert str(b.piece_at(sq("e6"))) == "G"
 
 
+def test_the_viewer_marks_the_square_of_a_piece_burned_passively():
+    from daikifu.web.svg import move_highlight
+    b = board({"e5": "G", "e7": "fd"})
+    assert move_highlight(b, the_move(b, "e5", "e6"))["captured"] == ["e6"]
+    assert move_highlight(b, the_move(b, "e5", "d5"))["captured"] == []  # d5 is two ranks from e7
+
+
 def test_a_promoting_piece_is_burned_as_what_it_promoted_to():
     # the Drunk Elephant promotes to Crown Prince on entering the zone, next to the Fire Demon on
     # f13: the Crown Prince is burned, and taking the move back gives the Drunk Elephant again
