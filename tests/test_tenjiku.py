@@ -11,7 +11,7 @@ import pytest
 
 from daikifu.formats.game import Game
 from daikifu.formats.lsn import read_game, write_game
-from daikifu.replay import Board, IllegalMoveError, Move, square_name
+from daikifu.replay import Board, IllegalMoveError, Move, Outcome, square_name
 from daikifu.replay.randomplay import random_moves
 from daikifu.replay.notation import NotationError, move_notation, parse_move
 from daikifu.replay.squares import parse_square
@@ -172,6 +172,17 @@ def test_a_piece_that_ends_next_to_an_enemy_fire_demon_is_burned_and_pop_restore
     assert not b.burns_mover(move)
     b.push(move)
     assert str(b.piece_at(sq("e6"))) == "G"
+
+
+def test_a_side_left_bare_by_a_passive_burn_loses():
+    # Sente's last piece besides its King, the Gold, steps next to the Fire Demon on e7 and is
+    # burned: a bare King against King, Fire Demon and Pawn loses
+    b = board({"e5": "G", "e7": "fd", "h12": "p"})
+    assert b.ended is None
+    b.push(the_move(b, "e5", "e6"))
+    assert b.ended == Outcome("bare-royal", 1) == b.outcome()
+    b.pop()
+    assert b.ended is None
 
 
 def test_the_viewer_marks_the_square_of_a_piece_burned_passively():
