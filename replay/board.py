@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Sequence
 from operator import itemgetter
 from typing import Callable, Final, cast
 
-from .generators import Effects, Generator, PatternGenerator, walk
+from .generators import Effects, Generator, PatternGenerator, burned_passively, walk
 from .move import FIRST, SECOND, IllegalMoveError, IllegalReason, Illegality, Move, Outcome, Piece
 from .position import ParsedPosition, PositionError, format_hands, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, ZONE_TABLE, Ruleset, compile_rules, drop_region as _region
@@ -1581,7 +1581,9 @@ class Board:
     # none); whether the origin and the destination lose their "not moved yet" mark; the
     # Lion-capture square before the move + 1 (0: none); the index + 1 of the origin among the
     # mover's royal squares and of the destination among the opponent's (0: not royal), so that
-    # taking the move back puts each royal square back where it was in its tuple.  A move that
+    # taking the move back puts each royal square back where it was in its tuple; whether the
+    # moved piece was burned passively after its move (_U_BURNED: it is not on the destination
+    # then, and its code follows from the piece moved and the promotion).  A move that
     # takes on the way (``kills``), or whose fields do not fit, keeps what it changed in ``_rare``
     # and sets _U_RARE.  The move itself is the last of ``_moves``, the hash before it the
     # history's last but one.
@@ -1700,7 +1702,7 @@ class Board:
                 # captures on the way, or fields that do not fit: the whole entry on the side
                 self._rare.append((captured, old_royal, restore))
                 entry = _U_RARE | (entry & (_U_SQUARE << _U_LION))
-            if R.passive_burning and self._next_to_burner(to, c):
+            if R.passive_burning and burned_passively(b, to, c, R.passive_burners):
                 z ^= self._burn_mover(to, code, c)
                 entry |= _U_BURNED
         if R.counter_strike:
@@ -1726,16 +1728,6 @@ class Board:
         self._history.append(z)
         if self._looking:
             self._note_end()
-
-    def _next_to_burner(self, sq: int, colour: int) -> bool:
-        """Whether a piece of the opponent of ``colour`` that burns passively stands next to ``sq``."""
-        b = self._board
-        burners = self.rules.passive_burners
-        for step in DIRECTIONS:
-            p = b[sq + step]
-            if p in burners and (p & 1) != colour:
-                return True
-        return False
 
     def _burn_mover(self, to: int, code: int, colour: int) -> int:
         """Remove the piece ``code`` of ``colour`` that has just moved to ``to`` (it ended next to
@@ -2030,20 +2022,8 @@ class Board:
         R = self.rules
         if fr is None or not R.passive_burning:
             return False
-        b = self._board
-        code = b[fr]
-        if code < 2:
-            return False
-        colour = code & 1
-        burners = R.passive_burners
-        kills = move.kills
-        to = move.to_square
-        for step in DIRECTIONS:
-            t = to + step
-            p = b[t]
-            if p in burners and (p & 1) != colour and t not in kills:
-                return True
-        return False
+        code = self._board[fr]
+        return code >= 2 and burned_passively(self._board, move.to_square, code & 1, R.passive_burners, move.kills)
 
     def with_burns(self, move: Move) -> Move:
         """``move`` with the squares its piece would burn added to its kills (move text does not

@@ -203,6 +203,19 @@ NO_PIECES = Pieces()
 KING_STEPS = tuple(dx + dy * STRIDE for dx, dy in COMPASS)
 
 
+def burned_passively(b: list[int], to: int, colour: int, burners: frozenset[int], kills: Sequence[int] = ()) -> bool:
+    """Whether a piece of ``colour`` that ends a move on ``to`` is burned passively: a piece of
+    the opponent's of the codes ``burners`` stands next to ``to``, and not on the squares
+    ``kills`` (taken on the way).  The one test of passive burning: the moves of a burning piece
+    (:class:`Burning`) and the board (making a move, and asking of one) use it."""
+    for d in KING_STEPS:
+        t = to + d
+        p = b[t]
+        if p in burners and (p & 1) != colour and t not in kills:
+            return True
+    return False
+
+
 class RangeJump(Generator):
     """A slider that jumps to capture (Tenjiku Shogi's jumping generals).
 
@@ -346,8 +359,7 @@ class Burning(Generator):
             burned = [t for d in KING_STEPS
                       if (p := b[t := to + d]) > OFF and t != origin and (p & 1) != colour
                       and t not in kills and p not in unburnable]
-            if passive and any((p := b[t := to + d]) in passive and (p & 1) != colour and t not in kills
-                               for d in KING_STEPS):
+            if passive and burned_passively(b, to, colour, passive, kills):
                 burned = []  # an enemy passive burner next to it burns it first
             emit(out, to, kills + tuple(burned) if burned else kills)
 
