@@ -306,6 +306,22 @@ def test_the_record_saved_at_a_suicide_burns_the_piece_that_ends_beside_the_fire
         assert (piece and piece.id) == left
 
 
+def test_the_archive_stores_the_position_after_the_suicide(tmp_path):
+    """Imported, the record reaches the position without the burned Pawn at ply 20, and never the
+    one with it (the reading without passive burning)."""
+    tenjiku()
+    from daikifu.replay import Board
+    moves = program_record("tenjiku_7kcolin20p2f.txt").mainline_moves()
+    db = tmp_path / "a.db"
+    assert cli("import", "--json", "--db", db, REAL / "other" / "tenjiku_7kcolin20p2f.txt")[0] == 0
+    for options, plies in ((None, [20]), ({"passive-burning": "none"}, [])):
+        board = Board("tenjiku-shogi", options=options)
+        for move in moves[:20]:
+            board.push(move)
+        code, found = cli("search", "--json", "--db", db, "-v", "tenjiku-shogi", "-p", board.position())
+        assert code == 0 and [g["ply"] for g in found["games"]] == plies
+
+
 def test_the_hand_replay_follows_the_records():
     """The replay by hand that the tests below compare with finds, at every origin, a piece of the
     side to move with the name the record writes (so the squares and the start are read right)."""
