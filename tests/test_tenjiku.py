@@ -255,6 +255,18 @@ def test_a_king_that_ends_next_to_an_enemy_fire_demon_loses_the_game():
     assert b.royal_squares(0) == (sq("a1"),) and b.ended is None
 
 
+def test_with_the_checkmate_option_a_king_may_not_step_next_to_an_enemy_fire_demon():
+    # the same step to b2 is illegal there: the King would be lost (burned, not only attacked)
+    pieces = {"c3": "fd", "h8": "G", "h9": "S"}
+    assert "b2" in targets(board(pieces), "a1")
+    assert "b2" not in targets(board(pieces, check="checkmate"), "a1")
+    b = board(pieces, check="checkmate")
+    step = Move(sq("a1"), sq("b2"))
+    assert b.burns_mover(step) and b.illegality(step) is not None
+    with pytest.raises(IllegalMoveError):
+        b.play(step)
+
+
 def test_with_the_checkmate_option_a_piece_burned_on_its_square_does_not_block_a_check():
     # the Rook on a12 checks the King on a1 along the a-file; the Gold on b8 could block on a9,
     # but a9 is next to the enemy Fire Demon on b10: the Gold is burned and the file opens again.
