@@ -309,7 +309,8 @@ def test_the_lion_trading_rule_is_named_only_where_it_applies():
 # whole piece.  The comparison runs with HaChu's reading of the jumping generals (option
 # jumping-generals=tsa: a piece of equal or higher rank met after a jump is not taken), the option
 # daikifu offers for it.  A burn is not a target (HaChu highlights where the Fire Demon goes), so the burned
-# squares are left out of daikifu's targets.
+# squares are left out of daikifu's targets.  Both burn passively (a piece that ends next to an enemy Fire
+# Demon is removed: HaChu's "suicide" moves), and HaChu highlights such a move as any other: no exception.
 
 TENJIKU_AREA_MOVERS = {"FD", "+WB", "VG", "+BG"}
 HACHU_READING = {"jumping-generals": "tsa"}
