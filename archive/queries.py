@@ -556,8 +556,10 @@ def material_counts(board: Board) -> list[int]:
 
 
 def move_effects(board: Board, move: Move) -> tuple[int, int | None, list[int]]:
-    """``(code of the moving piece, code it promotes to or None, codes of the pieces it captures)``
-    for a move about to be played on ``board`` (a drop: the dropped piece, None, [])."""
+    """``(code of the moving piece, code it promotes to or None, codes of the pieces it removes)``
+    for a move about to be played on ``board`` (a drop: the dropped piece, None, []).  The pieces
+    removed are those it captures (burns included) and, when it ends next to an enemy piece that
+    burns passively, the moving piece itself as it ends (promoted or not)."""
     rules = board.rules
     colour = board.turn
     if move.drop is not None:
@@ -569,7 +571,10 @@ def move_effects(board: Board, move: Move) -> tuple[int, int | None, list[int]]:
         q = board.piece_at(sq)
         if q is not None:
             caps.append(rules.type_by_id[q.id].index * 2 + q.colour)
-    return code, (rules.promote[code] if move.promotion else None), caps
+    promoted = rules.promote[code] if move.promotion else None
+    if board.burns_mover(move):
+        caps.append(code if promoted is None else promoted)
+    return code, promoted, caps
 
 
 def _update_counts(counts: list, rules: Ruleset, colour: int, effects) -> bool:

@@ -803,6 +803,10 @@ class _Context:
         return True
 
 
+# The Termination claims that the final position alone shows (a resignation, a time forfeit ... it does not)
+CHECKED_TERMINATIONS = ("checkmate", "repetition", "perpetual-check", "stalemate", "royal-capture", "bare-royal")
+
+
 def _finish(game: Game, ctx: _Context, headers, report) -> None:
     """Result, import status, and the check of Result/Termination claims (never rejects)."""
     tag = None
@@ -821,7 +825,7 @@ def _finish(game: Game, ctx: _Context, headers, report) -> None:
     if not game.valid or ctx.truncated or ctx.board is None:
         return
     termination = (game.headers.get("Termination") or "").strip().lower()
-    if termination not in ("checkmate", "repetition", "perpetual-check", "stalemate"):
+    if termination not in CHECKED_TERMINATIONS:
         return
     while ctx.stack:  # a variation left open (lenient mode): back to the end of the main line
         ctx._leave_variation()

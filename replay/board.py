@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Sequence
 from operator import itemgetter
 from typing import Callable, Final, cast
 
-from .generators import UNBOUNDED, Effects, Generator, PatternGenerator, walk
+from .generators import UNBOUNDED, Effects, Generator, PatternGenerator, burned_passively, walk
 from .move import FIRST, SECOND, IllegalMoveError, IllegalReason, Illegality, Move, Outcome, Piece
 from .position import ParsedPosition, PositionError, format_hands, parse_position
 from .rules import CAPTURE, DIRECTIONS, EMPTY, MOVE, OFF, ZONE_TABLE, Ruleset, compile_rules, drop_region as _region
@@ -44,6 +44,7 @@ _U_ROYAL: Final = 36
 _U_ROYAL_TAKEN: Final = 41
 _U_INDEX: Final = (1 << 5) - 1  # an index + 1 among a side's royal squares (a larger one: a rare entry)
 _U_ROYAL_TAKEN_MASK: Final = _U_INDEX << _U_ROYAL_TAKEN
+_U_BURNED: Final = 1 << 46  # the moved piece was removed after its move (passive burning)
 _U_RARE: Final = 1 << 47
 
 # A move in a MoveStack is one int (4 bytes: a long game holds one per ply, and a game of new
@@ -663,7 +664,20 @@ class Board:
         """Whether ``colour`` has left attacked the royal piece the rules protect
         (:meth:`_protected_royal`, written out here: this runs for every move tried)."""
         royals = self._royals[colour]
-        return len(royals) == 1 and not self.rules.royal_capture and self.is_attacked(royals[0], colour ^ 1)
+        if len(royals) == 1:
+            return not self.rules.royal_capture and self.is_attacked(royals[0], colour ^ 1)
+        # its last royal piece lost by its own move: burned passively
+        return not royals and self.rules.passive_burning and not self.rules.royal_capture and self._burned_royal()
+
+    def _burned_royal(self) -> bool:
+        """Whether the last move's piece was a royal one and was burned passively."""
+        undo = self._undo
+        if not undo or not undo[-1] & _U_BURNED:
+            return False
+        R = self.rules
+        moved = undo[-1] & _U_CODE
+        promoted = _PROMO_OF_BITS[(self._moves[-1] >> _M_PROMO) & 3]
+        return R.royal[R.promote[moved] if promoted else moved]
 
     # --- move generation -------------------------------------------------------------------------
 
@@ -836,8 +850,10 @@ class Board:
         royal = self._protected_royal(c)
         b = self._board
         checkers = self._checkers(royal, c ^ 1) if royal is not None else ()
-        if not checkers and royal is not None and self._complex_may_attack(royal, c ^ 1):
-            near = self._generator_check(royal, c ^ 1)
+        # (a piece burned passively leaves its destination empty: the shortcuts below assume that
+        # it stands there, so every move is played)
+        if royal is not None and (R.passive_burning or (not checkers and self._complex_may_attack(royal, c ^ 1))):
+            near = self._generator_check(royal, c ^ 1) if not checkers and not R.passive_burning else None
             for moves in self._pseudo_chunks():
                 if near is not None:
                     # in check by a piece with generators, whose attack reads only the squares
@@ -1045,8 +1061,9 @@ class Board:
 
     def _stays_safe(self, move: Move, colour: int) -> bool:
         """Whether ``colour``'s royal piece is not attacked after ``move``.  A move without captures
-        on the way is made on the squares alone (attacks read nothing else), others are played."""
-        if move.kills:
+        on the way is made on the squares alone (attacks read nothing else), others (and a move
+        whose piece is burned passively) are played."""
+        if move.kills or (self.rules.passive_burning and self.burns_mover(move)):
             self.push(move)
             exposed = self._exposed(colour)
             self._pop()
@@ -1280,8 +1297,8 @@ class Board:
         there.  False says nothing.  A move of a piece other than the royal one can then attack
         the royal piece only along the line it leaves (:meth:`_opened`)."""
         marks = self._marks
-        if marks is None:
-            return False
+        if marks is None or self.rules.passive_burning:
+            return False  # (a piece burned passively after its move leaves an empty square)
         mark = marks[colour]
         moves = self._moves
         n = len(moves)
@@ -1590,7 +1607,9 @@ class Board:
     # none); whether the origin and the destination lose their "not moved yet" mark; the
     # Lion-capture square before the move + 1 (0: none); the index + 1 of the origin among the
     # mover's royal squares and of the destination among the opponent's (0: not royal), so that
-    # taking the move back puts each royal square back where it was in its tuple.  A move that
+    # taking the move back puts each royal square back where it was in its tuple; whether the
+    # moved piece was burned passively after its move (_U_BURNED: it is not on the destination
+    # then, and its code follows from the piece moved and the promotion).  A move that
     # takes on the way (``kills``), or whose fields do not fit, keeps what it changed in ``_rare``
     # and sets _U_RARE.  The move itself is the last of ``_moves``, the hash before it the
     # history's last but one.
@@ -1709,6 +1728,9 @@ class Board:
                 # captures on the way, or fields that do not fit: the whole entry on the side
                 self._rare.append((captured, old_royal, restore))
                 entry = _U_RARE | (entry & (_U_SQUARE << _U_LION))
+            if R.passive_burning and burned_passively(b, to, c, R.passive_burners):
+                z ^= self._burn_mover(to, code, c)
+                entry |= _U_BURNED
         if R.counter_strike:
             # counter-strike: remember where a non-Lion took a Lion (the last such square in the path)
             lion = R.lion
@@ -1732,6 +1754,29 @@ class Board:
         self._history.append(z)
         if self._looking:
             self._note_end()
+
+    def _burn_mover(self, to: int, code: int, colour: int) -> int:
+        """Remove the piece ``code`` of ``colour`` that has just moved to ``to`` (it ended next to
+        an enemy piece that burns passively), as a capture of it would: its square, its royal
+        square (the game ends when it was the last), the bare-royal watch.  Gives the change of
+        the position hash.  _pop puts it back from the move and the undo entry's _U_BURNED."""
+        R = self.rules
+        self._board[to] = EMPTY
+        mine = self._pieces[colour]
+        del mine[to]
+        self._complex_sq[colour].discard(to)
+        if R.royal[code]:
+            royals = self._royals[colour] = tuple(s for s in self._royals[colour] if s != to)
+            if not royals and self.ended is None:
+                self.ended = Outcome("royal-capture", colour ^ 1)
+                self._ended_at = len(self._moves) + 1
+                self._looking = False
+                if self._watch is None:
+                    self._watch = self._ended_at
+        if len(mine) <= self._bare_bound and self._watch is None and self._bare(colour):
+            self._watch = len(self._moves) + 1
+            self._looking = True
+        return R.z_square[code][to]
 
     def _note_end(self) -> None:
         """After a move played while a side is bare: whether the bare-royal rule ended the game."""
@@ -1781,9 +1826,13 @@ class Board:
         mine = self._pieces[c]
         theirs = self._pieces[c ^ 1]
         to = (played >> _M_TO) & _M_SQUARE
-        code_now = b[to]
-        b[to] = EMPTY
-        del mine[to]
+        if entry & _U_BURNED:
+            # the piece was burned passively after its move: not on the board, its code from the move
+            code_now = R.promote[moved] if _PROMO_OF_BITS[(played >> _M_PROMO) & 3] else moved
+        else:
+            code_now = b[to]
+            b[to] = EMPTY
+            del mine[to]
         if R.complex[code_now]:
             self._complex_sq[c].discard(to)
         if played & _M_DROP:
@@ -1808,8 +1857,8 @@ class Board:
                 captured = ((to, taken),) if taken else ()
                 if R.royal[code_now] or R.royal[moved]:
                     mover = list(royals[c])
-                    if R.royal[code_now]:
-                        mover.pop()  # the destination, added last
+                    if R.royal[code_now] and not entry & _U_BURNED:
+                        mover.pop()  # the destination, added last (not there when burned)
                     if R.royal[moved]:
                         mover.insert(((entry >> _U_ROYAL) & _U_INDEX) - 1, fr)
                     royals[c] = tuple(mover)
@@ -1989,13 +2038,27 @@ class Board:
         to = move.to_square
         return [k for k in move.kills if _distance(k, to) == 1]
 
+    def burns_mover(self, move: Move) -> bool:
+        """Whether the piece that makes ``move`` is removed after it: it ends next to an enemy
+        piece that burns passively (rule ``burns_passively``: Tenjiku Shogi's Fire Demon) and did
+        not take that piece on the way.  Such a piece takes and burns what its move says first; a
+        burning piece burns nothing then (its move's kills have no burned squares).  False for
+        a drop (a variant with drops has no passive burning)."""
+        fr = move.from_square
+        R = self.rules
+        if fr is None or not R.passive_burning:
+            return False
+        code = self._board[fr]
+        return code >= 2 and burned_passively(self._board, move.to_square, code & 1, R.passive_burners, move.kills)
+
     def with_burns(self, move: Move) -> Move:
         """``move`` with the squares its piece would burn added to its kills (move text does not
-        write burns: they follow from the position); ``move`` itself for any other piece."""
+        write burns: they follow from the position); ``move`` itself for any other piece, or
+        when the piece is burned passively first (:meth:`burns_mover`)."""
         fr = move.from_square
         b = self._board
         R = self.rules
-        if fr is None or not R.burns[b[fr]]:
+        if fr is None or not R.burns[b[fr]] or self.burns_mover(move):
             return move
         colour = b[fr] & 1
         to = move.to_square

@@ -60,6 +60,9 @@ class EngineVariant:
     # first (paths in engine_cache_directory())
     builds: tuple = ()
     advice: str = ""  # what to do when the engine found cannot play it
+    # whether the engine plays a game's moves after a `setboard` (else a position reached from
+    # another setup than the engine's own start is sent alone, without its moves)
+    moves_after_setboard: bool = True
 
 
 # One entry per variant an engine plays: HaChu's names, letters and start arrays are those of its
@@ -104,7 +107,10 @@ ENGINE_TABLE = {
         builds=(f"hachu-{HACHU_BUILD}/hachu",),
         advice=("Debian's build of HaChu 0.21 crashes on Tenjiku Shogi, a build of the same source plays it: "
                 "scripts/test and scripts/demo build one into the engine cache, or set "
-                "DAIKIFU_ENGINE_TENJIKU to one; see docs/engine.md, Tenjiku Shogi")),
+                "DAIKIFU_ENGINE_TENJIKU to one; see docs/engine.md, Tenjiku Shogi"),
+        # after a `setboard`, HaChu 0.21 accepts a Tenjiku move and then shows a board without the
+        # moved piece (its lift targets go through the square the piece went to)
+        moves_after_setboard=False),
 }
 # daikifu's variant slug -> the engine's variant names
 ENGINE_VARIANTS = {slug: e.names for slug, e in ENGINE_TABLE.items()}
@@ -394,7 +400,10 @@ class XBoardEngine:
 
     def start(self) -> None:
         self.proc = subprocess.Popen([self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1,
+                                     # (HaChu's debugging lines can hold stray bytes: a strict decoder
+                                     # would stop the reading thread, and every answer would time out)
+                                     encoding="utf-8", errors="replace")
         self._lines = queue.Queue()
         threading.Thread(target=self._read, args=(self.proc, self._lines), daemon=True).start()
         self._variant = None
@@ -559,7 +568,8 @@ class XBoardEngine:
             root.pop()
         turned = root.turn != FIRST
         standard = not turned and hachu_fen(root) == ENGINE_TABLE[board.variant.slug].start
-        if history and root.lion_capture_square is None and (moves or standard):
+        if (history and root.lion_capture_square is None
+                and (standard or (moves and ENGINE_TABLE[board.variant.slug].moves_after_setboard))):
             # the game's start (by `new`, or by `setboard` for another setup: HaChu's setboard is
             # reliable for a start position, not for one far from it) and the moves from there
             key = "new" if standard else ("setboard", root.position())

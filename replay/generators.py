@@ -185,18 +185,35 @@ class Pieces:
     """What a generator may need to know of the pieces of its rule set, by piece code: each
     piece's ``rank`` (for range jumps), the rank of the piece the generator belongs to, whether a
     jumping piece may capture the piece of equal or higher rank that stops it
-    (``capture_blocker``), and the codes a burn spares (``unburnable``)."""
+    (``capture_blocker``), the codes a burn spares (``unburnable``) and the codes that burn
+    passively (``passive``: a burning piece that ends next to an enemy one is burned itself and
+    burns nothing)."""
 
-    def __init__(self, rank=(), own_rank: int = 0, capture_blocker: bool = False, unburnable=frozenset()):
+    def __init__(self, rank=(), own_rank: int = 0, capture_blocker: bool = False, unburnable=frozenset(),
+                 passive=frozenset()):
         self.rank = tuple(rank)
         self.own_rank = own_rank
         self.capture_blocker = capture_blocker
         self.unburnable = frozenset(unburnable)
+        self.passive = frozenset(passive)
 
 
 NO_PIECES = Pieces()
 # the eight King steps, in the order of the rules' DIRECTIONS (a burn lists its squares so)
 KING_STEPS = tuple(dx + dy * STRIDE for dx, dy in COMPASS)
+
+
+def burned_passively(b: list[int], to: int, colour: int, burners: frozenset[int], kills: Sequence[int] = ()) -> bool:
+    """Whether a piece of ``colour`` that ends a move on ``to`` is burned passively: a piece of
+    the opponent's of the codes ``burners`` stands next to ``to``, and not on the squares
+    ``kills`` (taken on the way).  The one test of passive burning: the moves of a burning piece
+    (:class:`Burning`) and the board (making a move, and asking of one) use it."""
+    for d in KING_STEPS:
+        t = to + d
+        p = b[t]
+        if p in burners and (p & 1) != colour and t not in kills:
+            return True
+    return False
 
 
 class RangeJump(Generator):
@@ -311,11 +328,14 @@ class Burning(Generator):
     """A piece that burns (``burns = "adjacent-enemies"``): each move of its other generators is
     followed by the removal of every enemy piece next to the destination (on the board after the
     move; pieces of the codes in ``unburnable`` are spared).  The burned squares join the move's
-    ``kills`` after those taken on the way, so every part of daikifu sees them as captures."""
+    ``kills`` after those taken on the way, so every part of daikifu sees them as captures.  A move
+    that ends next to an enemy piece of the codes in ``passive`` (one not taken on the way) burns
+    nothing: that piece burns the mover first (passive burning; the board removes the mover)."""
 
     def __init__(self, inner, colour: int, pieces: Pieces = NO_PIECES):
         self.inner = tuple(inner)
         self.unburnable = pieces.unburnable
+        self.passive = pieces.passive
         self.captures = True
         self.initial_only = False
         self.screened = any(g.screened for g in self.inner)
@@ -334,10 +354,13 @@ class Burning(Generator):
         for g in self.inner:
             g.targets(b, origin, colour, found, limit, unmoved)
         unburnable = self.unburnable
+        passive = self.passive
         for to, kills in found:
             burned = [t for d in KING_STEPS
                       if (p := b[t := to + d]) > OFF and t != origin and (p & 1) != colour
                       and t not in kills and p not in unburnable]
+            if passive and burned_passively(b, to, colour, passive, kills):
+                burned = []  # an enemy passive burner next to it burns it first
             emit(out, to, kills + tuple(burned) if burned else kills)
 
 

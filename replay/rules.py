@@ -129,6 +129,11 @@ class Ruleset:
         spared = frozenset(self.type_by_id[i].index * 2 + c for i in r["burn_spared"] for c in (0, 1))
         self.burns: list[bool] = [False] * ncodes  # whether a piece's moves burn the enemy pieces next to where it ends
         self.burn_spared = spared  # the codes a burn never removes
+        # the codes that burn passively (both colours), and whether there are any: a move that ends
+        # next to an enemy one loses its piece (Board.burns_mover)
+        self.passive_burners: frozenset[int] = frozenset(self.type_by_id[i].index * 2 + c for i in r["burns_passively"]
+                                         for c in (0, 1))
+        self.passive_burning: bool = bool(self.passive_burners)
         for p in self.types:
             spec = self.betza[p.id]
             strings = spec if isinstance(spec, list) else [spec]
@@ -146,7 +151,7 @@ class Ruleset:
                 self.promote[code] = self.type_by_id[p.promotes].index * 2 + colour if p.promotes else 0
                 base = promoted_from.get(p.id)
                 self.unpromoted[code] = self.type_by_id[base].index * 2 + colour if base else code
-                pieces = Pieces(rank_of, p.rank, bool(r["jump_capture_blocker"]), spared)
+                pieces = Pieces(rank_of, p.rank, bool(r["jump_capture_blocker"]), spared, self.passive_burners)
                 try:
                     generators = [named_generator(g, colour, pieces) for g in p.generators]
                 except GeneratorError as exc:
@@ -285,7 +290,9 @@ class Ruleset:
         # cannot promote, whether its moves must be tested for the safety of the royal piece)
         # when the move tables hold all its moves (no generators, no tables by zone, no promotion
         # on entering, no Lion-trading rules), else None: what Board.step_move checks a move by
-        guard = not self.royal_capture
+        # (with passive burning the piece may not stand on its destination after the move:
+        # _stays_safe, which plays such a move, decides)
+        guard = not self.royal_capture and not self.passive_burning
         self.plain_steps: list[tuple[dict[int, Sequence[Step]], bytearray | None, bool] | None] = [
             None if not self.table_moves or self.zoned[code] is not None or self.complex[code]
             else (self.by_delta[code], self.zone[code & 1] if self.promote[code] else None, guard and not self.royal[code])
@@ -304,7 +311,8 @@ class Ruleset:
               "forced_last_rank", "forced_stuck", "promote_on_entry", "promote_last_rank", "royal_capture",
               "bare_royal", "bare_uncounted", "lion", "lion_protected", "lion_cheap", "counter_strike", "lion_rules",
               "table_moves", "dead", "drop_caps", "drop_mate_forbidden", "drop_no_dead", "null_move", "repetition",
-              "stalemate_loses", "droppable", "z_square", "z_hand", "z_turn", "z_lion", "burns", "burn_spared")
+              "stalemate_loses", "droppable", "z_square", "z_hand", "z_turn", "z_lion", "burns", "burn_spared",
+              "passive_burners", "passive_burning")
 
     def __getstate__(self) -> dict[str, Any]:
         state = {name: getattr(self, name) for name in self.STORED}

@@ -253,6 +253,12 @@ class Searcher:
             if m.promotion:
                 new = promotes[pid]
                 gain += value[new] - value[pid]
+            burned = board.burns_mover(m)  # (it ends next to an enemy piece that burns passively)
+            if burned:
+                if new in royal and len(board.royal_squares(me)) == 1:
+                    out.append((-MATE, -MATE, m))  # it loses its last royal piece
+                    continue
+                gain -= capture[new]
             bonus = 0.0
             if pid in royal and not in_check:
                 bonus -= 0.3 * unit  # the king stays home unless it must move
@@ -278,7 +284,7 @@ class Searcher:
                                 bonus += MATE if o.winner == me else -MATE
                 # the static exchange: the moved piece, and what was attacked before
                 risk = 0.0
-                if new not in royal and is_attacked(to, opp):
+                if new not in royal and not burned and is_attacked(to, opp):
                     risk = capture[new]
                     if is_attacked(to, me):
                         risk = max(0.0, risk - cheapest)

@@ -196,13 +196,15 @@ RULE_DEFAULTS = {
     # equal or higher rank that stops it after it has jumped (false: only the first piece it meets)
     "jump_capture_blocker": False,
     "burn_spared": [],  # IDs that a burn (a piece with `burns`) never removes
+    # IDs that burn passively: an enemy piece that ends its move next to one is removed after it
+    "burns_passively": [],
 }
 # the rules a set-up position is checked against (replay.legality), by the name its problems carry
 POSITION_RULES = ("royals", "no-royal", "kings-adjacent", "not-to-move-in-check", "dead-piece", "piece-count",
                   "hand-piece", "nifu", "drop-cap")
 CAP_REGIONS = ("file", "file-parity", "square-colour", "board")
 _ID_LISTS = ("drop_nifu", "drop_mate_forbidden", "promotion_last_rank", "bare_royal_uncounted", "lions",
-             "lion_cheap", "burn_spared")
+             "lion_cheap", "burn_spared", "burns_passively")
 BURNS = {"adjacent-enemies"}  # what a piece's `burns` may say
 _RULE_VALUES = {
     "promotion_forced": {"stuck", "last-rank", "never"},
@@ -529,6 +531,10 @@ def _check_rules(path, rules, ids):
         # the square of the last Lion capture is written where hands go in position strings
         _fail(path, "[rules] lion_counter_strike cannot be combined with drops: position strings keep "
                     "the square of the last Lion capture in the hands field")
+    if rules["burns_passively"] and rules["drops"]:
+        # whether a piece dropped next to an enemy passive burner is burned is defined nowhere
+        _fail(path, "[rules] burns_passively cannot be combined with drops: no source says whether a "
+                    "dropped piece burns")
 
 
 # --- the registry --------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ _STALEMATE = {"loss": "the side with no legal move loses", "draw": "a side with 
 _SHOWN_RULES = {"promotion_zone", "promotion_forced", "drops", "drop_nifu", "drop_no_dead_squares",
                 "drop_mate_forbidden", "repetition", "stalemate", "drop_caps", "zones", "null_move",
                 "promotion_rule", "promotion_last_rank", "royal_loss", "bare_royal", "bare_royal_uncounted",
-                "lions", "lion_protected", "lion_cheap", "lion_counter_strike"}
+                "lions", "lion_protected", "lion_cheap", "lion_counter_strike", "burns_passively"}
 
 
 def _ids(ids, last: str = "and") -> str:
@@ -134,6 +134,11 @@ def rule_lines(rules: dict, variant: Variant | None = None) -> list[tuple[str, s
         lines.append(("passing", "a piece with a multi-step move may pass (step out and back)" if rules["null_move"]
                       else "not allowed: a multi-step move may not end on its empty start square"))
     lines += lion_rule_lines(rules)
+    if rules.get("burns_passively"):
+        lines.append(("passive burning", f"a piece that ends its move next to an enemy "
+                      f"{_ids(rules['burns_passively'], 'or')} is removed after its move (what the move takes "
+                      f"is taken first), unless it took that piece on the way; a burning piece that does so "
+                      f"burns nothing"))
     if rules.get("zones"):
         lines.append(("move zones", "ranks per zone, from each player's own side: "
                       + ", ".join(map(str, rules["zones"]))))

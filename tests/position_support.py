@@ -1,4 +1,4 @@
-"""Position strings for tests, written square by square."""
+"""Position strings for tests, written square by square, and the legality check the rules tests share."""
 
 from __future__ import annotations
 
@@ -23,3 +23,11 @@ def position_text(pieces: dict, files: int, ranks: int, turn: str = "b", hands: 
             row += ident if bare else f"({ident})"
         rows.append(row + (str(empty) if empty else ""))
     return f"{'/'.join(rows)} {turn} {hands} 1"
+
+
+def legal(board, move) -> bool:
+    """Whether ``move`` is legal in ``board``; the single-move check (``illegal_reason``) and the
+    move generator must agree on it, or the test fails here."""
+    reason = board.illegal_reason(move)
+    assert (reason is None) == (move in board.legal_moves()), (move, reason)
+    return reason is None

@@ -248,6 +248,24 @@ def test_a_variation_after_the_end_is_an_error_too():
     assert [e.code for e in back.errors] == [MOVE_AFTER_END]
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_an_lsn_termination_claim_of_the_end_is_checked_against_the_final_position(name):
+    (start, moves, _), _how = GAMES[name]
+    termination = "royal-capture" if name == "royal-capture" else "bare-royal"
+    game = Game.from_moves(CHU, moves, start=start)
+    game.headers["Termination"] = termination
+    (right,) = read_record(write_record(game, "lsn"), name="end.lsn")
+    assert right.valid and not right.errors, [str(e) for e in right.errors]
+    # the same claim one ply early: the position does not show it, and the reader says so
+    early = Game.from_moves(CHU, moves[:-1], start=start)
+    early.headers["Termination"] = termination
+    (wrong,) = read_record(write_record(early, "lsn"), name="early.lsn")
+    assert wrong.valid  # a claim is never a reason to reject the game
+    [warning] = wrong.errors
+    assert warning.kind == "warning" and warning.ply == 2
+    assert warning.message == f"Termination says {termination} but the final position shows no end of game"
+
+
 @pytest.mark.parametrize("path", sorted(p.name for p in (REAL / "chu").iterdir() if p.suffix != ".fsy"))
 def test_the_real_chu_records_stay_valid(path):
     games = list(read_record((REAL / "chu" / path).read_bytes(), name=path))

@@ -26,7 +26,7 @@ from daikifu.replay.position import PositionError
 from daikifu.replay.squares import parse_square, square
 from daikifu.replay.variant import VariantError, variant_from_dict
 
-from position_support import position_text
+from position_support import legal, position_text
 
 CHU = load_variant("chu-shogi")
 
@@ -48,13 +48,6 @@ def board(pieces: dict, turn: str = "b", **options) -> Board:
 
 def mv(a: str, b: str, kills=(), promotion=None) -> Move:
     return Move(sq(a), sq(b), tuple(sq(k) for k in kills), promotion)
-
-
-def legal(b: Board, m: Move) -> bool:
-    """Whether ``m`` is legal; the single-move check and the generator must agree."""
-    reason = b.illegal_reason(m)
-    assert (reason is None) == (m in b.legal_moves()), (m, reason)
-    return reason is None
 
 
 # --- royal pieces ---------------------------------------------------------------------------------

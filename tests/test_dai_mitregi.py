@@ -23,7 +23,7 @@ from daikifu.replay import FIRST, SECOND, Board, Move, load_variant
 from daikifu.replay.squares import parse_square, square, square_file, square_name, square_rank
 from daikifu.replay.perft import divide as perft_divide, perft
 
-from position_support import position_text
+from position_support import legal, position_text
 
 VARIANT = load_variant("dai-mitregi")
 FILES = 16
@@ -46,13 +46,6 @@ def position(pieces: dict, turn: str = "b", hands: str = "-", ranks: int = 12) -
 def board(pieces: dict, turn: str = "b", hands: str = "-", **options) -> Board:
     ranks = int(options.get("ranks", 12))
     return Board(VARIANT, position(pieces, turn, hands, ranks), options=options or None)
-
-
-def legal(b: Board, m: Move) -> bool:
-    """Whether ``m`` is legal; the single-move check and the generator must agree."""
-    reason = b.illegal_reason(m)
-    assert (reason is None) == (m in b.legal_moves()), (m, reason)
-    return reason is None
 
 
 def move(text: str, promotion=None) -> Move:

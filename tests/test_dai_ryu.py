@@ -16,7 +16,7 @@ from daikifu.replay import FIRST, SECOND, Board, Move, load_variant
 from daikifu.replay.squares import parse_square, square, square_name
 from daikifu.replay.perft import divide as perft_divide, perft
 
-from position_support import position_text
+from position_support import legal, position_text
 
 VARIANT = load_variant("dai-ryu-shogi")
 FILES, RANKS = 9, 16
@@ -76,13 +76,6 @@ DIAG = ((1, 1), (1, -1), (-1, -1), (-1, 1))
 KING_STEPS = ORTH + DIAG
 # Kings in corners, out of the way of the pieces under test (first player a1, second player i16).
 KINGS = {"a1": "K", "i16": "k"}
-
-
-def legal(b: Board, m: Move) -> bool:
-    """Whether ``m`` is legal; the single-move check and the generator must agree."""
-    reason = b.illegal_reason(m)
-    assert (reason is None) == (m in b.legal_moves()), (m, reason)
-    return reason is None
 
 
 def move(text: str, promotion=None) -> Move:

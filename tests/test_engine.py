@@ -309,7 +309,8 @@ def test_the_lion_trading_rule_is_named_only_where_it_applies():
 # whole piece.  The comparison runs with HaChu's reading of the jumping generals (option
 # jumping-generals=tsa: a piece of equal or higher rank met after a jump is not taken), the option
 # daikifu offers for it.  A burn is not a target (HaChu highlights where the Fire Demon goes), so the burned
-# squares are left out of daikifu's targets.
+# squares are left out of daikifu's targets.  Both burn passively (a piece that ends next to an enemy Fire
+# Demon is removed: HaChu's "suicide" moves), and HaChu highlights such a move as any other: no exception.
 
 TENJIKU_AREA_MOVERS = {"FD", "+WB", "VG", "+BG"}
 HACHU_READING = {"jumping-generals": "tsa"}
@@ -426,10 +427,15 @@ def tenjiku_engine():
         yield e
 
 
-def tenjiku_lift_disagreements(engine, seeds) -> tuple[int, list]:
+def tenjiku_lift_disagreements(engine, seeds, history: bool = False) -> tuple[int, list]:
+    """Compare the targets of every piece of the side to move in each position: a seed's random
+    position, the start for None, or a board as it is."""
     compared, problems = 0, []
     for seed in seeds:
-        board = random_tenjiku_position(seed) if seed is not None else Board("tenjiku-shogi", options=HACHU_READING)
+        if isinstance(seed, Board):
+            board = seed
+        else:
+            board = random_tenjiku_position(seed) if seed is not None else Board("tenjiku-shogi", options=HACHU_READING)
         if board is None:
             continue
         targets = defaultdict(set)
@@ -441,7 +447,7 @@ def tenjiku_lift_disagreements(engine, seeds) -> tuple[int, list]:
             if not board.variant.piece(board.piece_at(m.from_square).id).burns:
                 targets[m.from_square].update(m.kills)
         try:
-            shown_by = {sq: engine.lift(board, sq, history=False) for sq in board.pieces(board.turn)}
+            shown_by = {sq: engine.lift(board, sq, history=history) for sq in board.pieces(board.turn)}
         except (EngineCrashed, EngineTimeout):
             # (HaChu lists its moves by a search, which overflows or hangs in a few Tenjiku
             # positions: those are not compared)
@@ -465,6 +471,20 @@ def test_tenjiku_lift_agrees_in_the_start_position_and_a_few_random_positions(te
         compared += n
         problems += p
     assert not problems, problems
+
+
+def test_tenjiku_lift_of_a_position_sent_as_the_analysis_board_sends_it_agrees(tenjiku_engine):
+    """The analysis board sends a game's position with its moves where the engine plays them
+    right (so that it knows the repetitions).  HaChu 0.21 does not after a setboard, which Tenjiku
+    needs (its own start array has slips): it accepts the first move here, the Iron General's
+    d1-e2, then shows e2 empty.  So the position goes alone, and the engine sees the game's."""
+    board = Board("tenjiku-shogi", options=HACHU_READING)
+    rng = random.Random(2)
+    for _ in range(6):
+        board.push(rng.choice(sorted(board.legal_moves(), key=str)))
+    assert str(board.move_stack[0]) == "d1e2"
+    compared, problems = tenjiku_lift_disagreements(tenjiku_engine, [board], history=True)
+    assert compared == 1 and not problems, problems
 
 
 def test_the_analysis_board_asks_the_tenjiku_build_about_a_tenjiku_position(tmp_path, tenjiku_engine):

@@ -20,12 +20,11 @@ from daikifu.replay.squares import parse_square
 from daikifu.web.importing import decode_upload
 from daikifu.web.importing import read_record as web_read_record
 
+from format_support import NOT_A_RECORD
 from manifest_support import manifest
 from position_support import position_text
 
 REAL = Path(__file__).parent / "data" / "real"
-NOT_A_RECORD = ("not a record in a format daikifu reads (LSN (also the PGN of ChuShogiLite and Jocly), KIF, KI2, "
-                "CSA, JKF, USI, daikifu JSON, Chu Shogi server (.csg), lishogi NDJSON, Tenjiku Shogi program (.tnj))")
 
 # Where the MANIFEST's ply count is not the number of moves (checked by hand, see the report):
 MANIFEST_CORRECTIONS = {

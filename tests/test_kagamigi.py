@@ -15,6 +15,8 @@ from daikifu.replay.position import format_position
 from daikifu.replay.squares import parse_square as sq
 from daikifu.replay.perft import perft
 
+from position_support import legal
+
 DAI = load_variant("dai-kagamigi")
 CHU = load_variant("chu-kagamigi")
 
@@ -40,12 +42,6 @@ def move(text: str, promotion=None) -> Move:
     names = text.split("-")
     squares = [sq(n) for n in names]
     return Move(squares[0], squares[-1], tuple(squares[1:-1]), promotion)
-
-
-def legal(b, m) -> bool:
-    reason = b.illegal_reason(m)
-    assert (reason is None) == (m in b.legal_moves()), (m, reason)
-    return reason is None
 
 
 # --- promotion -----------------------------------------------------------------------------------

@@ -16,6 +16,8 @@ from daikifu.replay import Board, IncompleteVariantError, load_variant
 from daikifu.replay.squares import FILE_LETTERS, parse_square, square_file, square_name, square_rank
 from daikifu.replay.perft import perft
 
+from position_support import position_text
+
 FILES, RANKS = 13, 12
 PLAYABLE = ["handy-mitregi", "kyoomagi", "planetary-shogi", "nearlydouble-chogi", "pashtun-shogi",
             "pacifier-shogi"]
@@ -34,21 +36,7 @@ def rot(name: str) -> str:
 
 def position(pieces: dict, turn: str = "b", hands: str = "-") -> str:
     """A position string for a 13x12 board from {square name: piece ID} (lower case = second player)."""
-    rows = []
-    for rank in range(RANKS, 0, -1):
-        row, empty = "", 0
-        for f in FILE_LETTERS[:FILES]:
-            pid = pieces.get(f"{f}{rank}")
-            if pid is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            bare = len(pid) == 1 or (len(pid) == 2 and pid[0] == "+")
-            row += pid if bare else f"({pid})"
-        rows.append(row + (str(empty) if empty else ""))
-    return f"{'/'.join(rows)} {turn} {hands} 1"
+    return position_text(pieces, FILES, RANKS, turn, hands)
 
 
 def both_sides(variant: str, pieces: dict, hands: str = "-", options=None):

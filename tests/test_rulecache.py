@@ -152,7 +152,8 @@ def test_what_is_stored_is_every_attribute_but_the_lazy_ones_and_the_variant(slu
         pytest.skip("the compiled build's objects have no __dict__: the pure build checks the list")
     rules = Ruleset(load_variant(slug))
     lazy = Ruleset.__new__(Ruleset)
-    for name in ("royal_capture", "table_moves", "zoned", "complex", "by_delta", "zone", "promote", "royal"):
+    for name in ("royal_capture", "passive_burning", "table_moves", "zoned", "complex", "by_delta", "zone", "promote",
+                 "royal"):
         setattr(lazy, name, getattr(rules, name))
     before = set(vars(lazy))
     lazy._set_lazy()

@@ -17,7 +17,7 @@ from daikifu.formats.commands import selfplay_lsn
 from daikifu.replay.selfplay import (ADJUDICATION_MARGIN, DATE, ENGINES, EVENT, MATE, PAIRINGS, Searcher, adjudicate,
                               generate_games, piece_values, play_game)
 from daikifu.formats.lsn import read_games
-from daikifu.replay import Board, IncompleteVariantError, Move, compile_rules, list_variants, load_variant
+from daikifu.replay import Board, IncompleteVariantError, Move, compile_rules, list_variants, load_variant, square_name
 from daikifu.replay.squares import parse_square as sq
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,6 +134,18 @@ def test_plays_checkmate_in_one(engine):
         board, move = engine_move("shogi", MATE_IN_ONE, engine, seed)
         board.push(move)
         assert board.is_checkmate(), move
+
+
+# Tenjiku Shogi: Sente K a1 in check from the Rook on a10, G h8; Gote k p16, Fire Demon c2: the
+# King's steps to b1 and b2 leave the Rook's file but end next to the Fire Demon, which burns it
+BURNING_ESCAPE = "15k/16/16/16/16/16/r15/16/7G8/16/16/16/16/16/2(fd)13/K15 b - 1"
+
+
+def test_a_king_step_next_to_an_enemy_fire_demon_scores_as_a_lost_game():
+    board = Board("tenjiku-shogi", BURNING_ESCAPE)
+    scored = Searcher(board.rules).score_moves(board, board.legal_moves(), ENGINES[0], random.Random(1))
+    lost = {square_name(m.to_square) for score, _extra, m in scored if score <= -MATE}
+    assert lost == {"b1", "b2"}
 
 
 def test_reply_search_sees_what_the_opponent_takes():

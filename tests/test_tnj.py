@@ -258,8 +258,10 @@ def _squares(text: str) -> list:
 def _replayed_by_hand(text: str):
     """The sides' pieces after each move of a program record, as the program plays them: the
     piece goes to its destination, captures what stands there (and on the square a Lion steps on),
-    and a Fire Demon burns every enemy piece beside its destination.  No rules: only what the
-    record says and what burning does (the program's board.c, make_normal_move)."""
+    and a Fire Demon burns every enemy piece beside its destination; a piece that ends beside an
+    enemy Fire Demon is burned itself and burns nothing (the program's "suicide" move).  No rules:
+    only what the record says and what burning does (the program's board.c, make_normal_move and
+    suicide())."""
     board = _program_board()
     for ply, line in enumerate(text.splitlines()):
         squares = _squares(line.split(".", 1)[-1])
@@ -275,13 +277,49 @@ def _replayed_by_hand(text: str):
         for sq in squares[1:-1]:
             board.pop(sq, None)
         board[to] = (piece, side)
-        if piece == "FID":
-            for df in (-1, 0, 1):
-                for dr in (-1, 0, 1):
-                    near = (to[0] + df, chr(ord(to[1]) + dr))
-                    if near in board and board[near][1] != side:
-                        del board[near]
+        beside = [(to[0] + df, chr(ord(to[1]) + dr)) for df in (-1, 0, 1) for dr in (-1, 0, 1) if df or dr]
+        if any(board.get(sq) == ("FID", 1 - side) for sq in beside):
+            del board[to]  # suicide: burned by the enemy Fire Demon beside it
+        elif piece == "FID":
+            for near in beside:
+                if near in board and board[near][1] != side:
+                    del board[near]
         yield {sq: s for sq, (_p, s) in board.items()}
+
+
+def test_the_record_saved_at_a_suicide_burns_the_piece_that_ends_beside_the_fire_demon():
+    """7kcolin20p2f is saved at the move its name gives: 20. 2e-2f, a Pawn that steps beside the
+    Fire Demon that took on 2g at ply 15.  The program removes it after its move (board.c
+    suicide()), and daikifu's default rules do (passive burning); without them it stays."""
+    tenjiku()
+    from daikifu.replay import Board
+    from daikifu.replay.usi import parse_usi_square
+    moves = program_record("tenjiku_7kcolin20p2f.txt").mainline_moves()
+    for options, left in ((None, None), ({"passive-burning": "none"}, "P")):
+        board = Board("tenjiku-shogi", options=options)
+        for move in moves[:19]:
+            board.push(move)
+        pawn = parse_usi_square(board, "2f")
+        assert moves[19].to_square == pawn and board.burns_mover(moves[19]) == (left is None)
+        board.push(moves[19])
+        piece = board.piece_at(pawn)
+        assert (piece and piece.id) == left
+
+
+def test_the_archive_stores_the_position_after_the_suicide(tmp_path):
+    """Imported, the record reaches the position without the burned Pawn at ply 20, and never the
+    one with it (the reading without passive burning)."""
+    tenjiku()
+    from daikifu.replay import Board
+    moves = program_record("tenjiku_7kcolin20p2f.txt").mainline_moves()
+    db = tmp_path / "a.db"
+    assert cli("import", "--json", "--db", db, REAL / "other" / "tenjiku_7kcolin20p2f.txt")[0] == 0
+    for options, plies in ((None, [20]), ({"passive-burning": "none"}, [])):
+        board = Board("tenjiku-shogi", options=options)
+        for move in moves[:20]:
+            board.push(move)
+        code, found = cli("search", "--json", "--db", db, "-v", "tenjiku-shogi", "-p", board.position())
+        assert code == 0 and [g["ply"] for g in found["games"]] == plies
 
 
 def test_the_hand_replay_follows_the_records():

@@ -19,6 +19,8 @@ from daikifu.formats.visitor import MainLineBuilder
 from daikifu.formats.reading import NotARecordError, read_record, record_text, setup_dir_of
 from daikifu.formats.validate import verdict, verdicts
 
+from format_support import NOT_A_RECORD
+
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted(p for folder in (ROOT / "data" / "sample", ROOT / "tests" / "data" / "real")
                for p in folder.rglob("*") if p.is_file() and p.suffix not in (".md", ".fsy"))
@@ -174,9 +176,7 @@ def test_validate_json_and_text_are_written_as_before(tmp_path):
     done = runner.invoke(cli, ["validate", "--json", *files])
     assert done.exit_code == 2
     listed = expected + [{"file": str(other), "status": "not-a-record",
-                          "error": f"{other}: not a record in a format daikifu reads (LSN (also the PGN of "
-                                   "ChuShogiLite and Jocly), KIF, KI2, CSA, JKF, USI, daikifu JSON, "
-                                   "Chu Shogi server (.csg), lishogi NDJSON, Tenjiku Shogi program (.tnj))"}]
+                          "error": f"{other}: {NOT_A_RECORD}"}]
     assert done.stdout == json.dumps(listed, indent=2, ensure_ascii=False) + "\n"
     text = runner.invoke(cli, ["validate", *files[:3]])
     assert text.exit_code == 1

@@ -16,6 +16,8 @@ from daikifu.formats.kif import write_kif
 from daikifu.formats.lsn import read_games
 from daikifu.web import create_app
 
+from format_support import NOT_A_RECORD
+
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "shogi.lsn"
 
 
@@ -229,9 +231,7 @@ def test_every_format_and_not_a_record(db):
     assert data["format"] == "ki2" and data["games"][0]["plies"] == 2
     data = client.post("/api/import", json={"text": "Tenjiku, move 1: P 7l-7k\n", "name": "notes.txt"}).get_json()
     assert data["format"] is None and data["games"][0]["status"] == "unreadable"
-    assert data["games"][0]["error"]["message"] == (
-        "notes.txt: not a record in a format daikifu reads (LSN (also the PGN of ChuShogiLite and Jocly), "
-        "KIF, KI2, CSA, JKF, USI, daikifu JSON, Chu Shogi server (.csg), lishogi NDJSON, Tenjiku Shogi program (.tnj))")
+    assert data["games"][0]["error"]["message"] == f"notes.txt: {NOT_A_RECORD}"
     page = _post(client, record="Tenjiku, move 1: P 7l-7k\n", name="notes.txt")
     assert "not a record in a format daikifu reads" in page.get_data(as_text=True)
     with sqlite3.connect(db) as conn:

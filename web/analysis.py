@@ -26,7 +26,7 @@ from daikifu.replay.usi import move_to_usi
 
 from .db import replayer
 from .params import flag_arg
-from .svg import hands, highlight_squares
+from .svg import hands, highlight_squares, removed_squares
 
 bp = Blueprint("analysis", __name__)
 
@@ -74,7 +74,7 @@ def push_node(board: Board, move: Move, text: str, position: str | None = None) 
     ``h`` the squares to mark (``f`` origin, ``t`` destination, ``p`` path, ``x`` captured), ``hd``
     the hands after it (variants with drops) and ``pos`` the position string after it
     (``position`` when the caller knows it already)."""
-    marks = highlight_squares(move, board.captured_squares(move))
+    marks = highlight_squares(move, removed_squares(board, move))
     touched = [move.to_square] if move.from_square is None else \
         list(dict.fromkeys((move.from_square, *move.kills, move.to_square)))
     before = [token(board.piece_at(sq)) for sq in touched]

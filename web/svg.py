@@ -44,7 +44,7 @@ from daikifu.formats.styles import file_labels, rank_labels
 from daikifu.replay.squares import square, square_file, square_name, square_rank
 
 __all__ = ["board_svg", "LABEL_MODES", "upright_symbol_id", "piece_symbol_defs", "symbol_id", "piece_label", "promoted_types", "hands",
-           "move_highlight", "highlight_squares"]
+           "move_highlight", "highlight_squares", "removed_squares"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 PIECE_BOX = 100  # the symbols' own coordinate system (viewBox 0 0 100 100)
@@ -210,9 +210,18 @@ def highlight_squares(move: Move, captured: Iterable[int] = ()) -> dict[str, lis
     return {"from": [move.from_square], "to": [move.to_square], "path": path, "captured": captured}
 
 
+def removed_squares(board_before: Board, move: Move) -> list[int]:
+    """The squares ``move`` empties of a piece, to mark as captured: those it captures, and its
+    destination when its own piece is burned there (passive burning, :meth:`Board.burns_mover`)."""
+    out = board_before.captured_squares(move)
+    if board_before.burns_mover(move) and move.to_square not in out:
+        out.append(move.to_square)
+    return out
+
+
 def move_highlight(board_before: Board, move: Move) -> dict[str, list[str]]:
     """:func:`highlight_squares` by square name, for ``move`` in the position before it."""
-    squares = highlight_squares(move, board_before.captured_squares(move))
+    squares = highlight_squares(move, removed_squares(board_before, move))
     return {key: [square_name(sq) for sq in value] for key, value in squares.items()}
 
 
@@ -220,7 +229,7 @@ def _captured_by_last(board: Board, last: Move) -> list[int]:
     if board.move_stack and board.move_stack[-1] == last:
         board.pop()  # taken back and replayed: the position before the move knows its captures
         try:
-            return board.captured_squares(last)
+            return removed_squares(board, last)
         finally:
             board.push(last)
     return list(last.kills)
